@@ -1,0 +1,1 @@
+"""Adapters: one subpackage per technology, implementing the application's ports."""

@@ -1,0 +1,1 @@
+"""SQLAlchemy persistence: typed rows, repositories, a unit of work, Alembic migrations."""

@@ -1,0 +1,54 @@
+"""Alembic, driven from code: the CLI brings a database to head on first use."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import Engine
+
+import cleveragents
+
+
+def migrations_dir() -> Path:
+    """The Alembic environment: inside the package when installed from a wheel, else the
+    repository's top-level ``migrations/`` (editable installs and checkouts)."""
+    package_dir = Path(cleveragents.__file__).resolve().parent
+    bundled = package_dir / "_migrations"
+    if (bundled / "env.py").is_file():
+        return bundled
+    return package_dir.parent / "migrations"
+
+
+def alembic_config(engine: Engine) -> Config:
+    config = Config()
+    config.set_main_option("script_location", str(migrations_dir()))
+    config.set_main_option("sqlalchemy.url", engine.url.render_as_string(hide_password=False))
+    config.attributes["engine"] = engine
+    return config
+
+
+def head_revision(engine: Engine) -> str | None:
+    return ScriptDirectory.from_config(alembic_config(engine)).get_current_head()
+
+
+def current_revision(engine: Engine) -> str | None:
+    with engine.connect() as connection:
+        return MigrationContext.configure(connection).get_current_revision()
+
+
+def upgrade(engine: Engine, revision: str = "head") -> None:
+    command.upgrade(alembic_config(engine), revision)
+
+
+def downgrade(engine: Engine, revision: str) -> None:
+    command.downgrade(alembic_config(engine), revision)
+
+
+def ensure_at_head(engine: Engine) -> None:
+    """Upgrade when the database is behind; a no-op on an up-to-date database."""
+    if current_revision(engine) != head_revision(engine):
+        upgrade(engine)

@@ -1,0 +1,114 @@
+"""SQLAlchemy 2 typed rows. They are storage shapes, kept apart from the domain models.
+
+Only portable types and constraints: the same migrations run on SQLite and PostgreSQL.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import (
+    BigInteger,
+    DateTime,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+# Named constraints, so that later migrations can drop or alter them (also under SQLite batch mode).
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+ULID_LENGTH = 26
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+class PolicyColumns:
+    """Context-policy settings; NULL means unset (the next level's value applies)."""
+
+    skeleton_ratio: Mapped[float | None] = mapped_column(Float)
+    context_window: Mapped[int | None] = mapped_column(Integer)
+    reserve_tokens: Mapped[int | None] = mapped_column(Integer)
+    keep_recent_tokens: Mapped[int | None] = mapped_column(Integer)
+    artifact_retention_days: Mapped[int | None] = mapped_column(Integer)
+    artifact_retention_bytes: Mapped[int | None] = mapped_column(BigInteger)
+
+
+class ProjectRow(PolicyColumns, Base):
+    __tablename__ = "projects"
+
+    id: Mapped[str] = mapped_column(String(ULID_LENGTH), primary_key=True)
+    name: Mapped[str] = mapped_column(String(100), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class PlanRow(PolicyColumns, Base):
+    __tablename__ = "plans"
+
+    id: Mapped[str] = mapped_column(String(ULID_LENGTH), primary_key=True)
+    project_id: Mapped[str] = mapped_column(ForeignKey("projects.id"), index=True)
+    parent_id: Mapped[str | None] = mapped_column(ForeignKey("plans.id"), index=True)
+    title: Mapped[str] = mapped_column(String(500))
+    status: Mapped[str] = mapped_column(String(20))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class SkeletonMetadataRow(Base):
+    __tablename__ = "skeleton_metadata"
+
+    plan_id: Mapped[str] = mapped_column(ForeignKey("plans.id"), primary_key=True)
+    ratio: Mapped[float] = mapped_column(Float)
+    original_tokens: Mapped[int] = mapped_column(BigInteger)
+    compressed_tokens: Mapped[int] = mapped_column(BigInteger)
+    # A JSON array of decision ULIDs in kept order; read and written only as a whole.
+    source_decision_ids: Mapped[str] = mapped_column(Text)
+
+
+class DecisionRow(Base):
+    """A decision and the one context fragment it carries (the plan's own context)."""
+
+    __tablename__ = "decisions"
+    __table_args__ = (
+        UniqueConstraint("plan_id", "position"),
+        UniqueConstraint("plan_id", "fragment_id"),
+    )
+
+    id: Mapped[str] = mapped_column(String(ULID_LENGTH), primary_key=True)
+    plan_id: Mapped[str] = mapped_column(ForeignKey("plans.id"))
+    # Recording order within the plan; ULIDs made in the same millisecond do not sort by time.
+    position: Mapped[int] = mapped_column(Integer)
+    fragment_id: Mapped[str] = mapped_column(String(200))
+    relevance: Mapped[float] = mapped_column(Float)
+    token_count: Mapped[int] = mapped_column(BigInteger)
+    content: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class InheritedFragmentRow(Base):
+    """A snapshot of a fragment a plan inherited at spawn time, in the compressor's order."""
+
+    __tablename__ = "inherited_fragments"
+    __table_args__ = (UniqueConstraint("plan_id", "fragment_id"),)
+
+    plan_id: Mapped[str] = mapped_column(ForeignKey("plans.id"), primary_key=True)
+    position: Mapped[int] = mapped_column(Integer, primary_key=True)
+    fragment_id: Mapped[str] = mapped_column(String(200))
+    # The decision that first recorded the fragment, possibly on an ancestor several levels up.
+    decision_id: Mapped[str] = mapped_column(String(ULID_LENGTH))
+    relevance: Mapped[float] = mapped_column(Float)
+    token_count: Mapped[int] = mapped_column(BigInteger)
+    content: Mapped[str] = mapped_column(Text)
+

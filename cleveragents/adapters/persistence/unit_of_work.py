@@ -1,0 +1,65 @@
+"""The SQLAlchemy unit of work: one session, one transaction, rolled back unless committed."""
+
+from __future__ import annotations
+
+from types import TracebackType
+
+from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.orm import Session, sessionmaker
+
+from cleveragents.adapters.persistence.repositories import (
+    SqlaPlanRepository,
+    SqlaProjectRepository,
+)
+from cleveragents.application.ports.unit_of_work import UnitOfWork
+from cleveragents.domain.errors import ConflictError
+
+
+class StoreUnavailableError(RuntimeError):
+    """The database could not be reached or written (an operational failure, exit 1)."""
+
+
+class SqlaUnitOfWork(UnitOfWork):
+    def __init__(self, session_factory: sessionmaker[Session]) -> None:
+        self._session_factory = session_factory
+        self._session: Session | None = None
+
+    def __enter__(self) -> SqlaUnitOfWork:
+        self._session = self._session_factory()
+        self.projects = SqlaProjectRepository(self._session)
+        self.plans = SqlaPlanRepository(self._session)
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        try:
+            self.rollback()
+        finally:
+            if self._session is not None:
+                self._session.close()
+                self._session = None
+        _translate(exc)
+
+    def commit(self) -> None:
+        if self._session is None:
+            raise RuntimeError("commit() outside a `with` block")
+        try:
+            self._session.commit()
+        except IntegrityError as error:
+            raise ConflictError(f"the change conflicts with stored data: {error.orig}") from error
+
+    def rollback(self) -> None:
+        if self._session is not None:
+            self._session.rollback()
+
+
+def _translate(exc: BaseException | None) -> None:
+    """Adapters re-raise library errors as their own: callers never see SQLAlchemy types."""
+    if isinstance(exc, IntegrityError):
+        raise ConflictError(f"the change conflicts with stored data: {exc.orig}") from exc
+    if isinstance(exc, OperationalError):
+        raise StoreUnavailableError(f"database error: {exc.orig}") from exc

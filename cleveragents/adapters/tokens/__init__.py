@@ -1,0 +1,1 @@
+"""Token counting with tiktoken, offline."""

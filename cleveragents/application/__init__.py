@@ -1,0 +1,1 @@
+"""Application layer: ports (interfaces named by role) and one service per capability."""

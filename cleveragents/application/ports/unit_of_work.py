@@ -1,0 +1,40 @@
+"""The unit of work: one transaction around a use case."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from types import TracebackType
+
+from cleveragents.application.ports.repositories import PlanRepository, ProjectRepository
+
+
+class UnitOfWork(ABC):
+    """A context manager around one transaction.
+
+    Nothing is kept unless `commit()` is called inside the block: leaving the block, normally or
+    by an exception, rolls back what was not committed.
+    """
+
+    projects: ProjectRepository
+    plans: PlanRepository
+
+    def __enter__(self) -> UnitOfWork:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.rollback()
+
+    @abstractmethod
+    def commit(self) -> None: ...
+
+    @abstractmethod
+    def rollback(self) -> None: ...
+
+
+UnitOfWorkFactory = Callable[[], UnitOfWork]

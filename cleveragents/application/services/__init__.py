@@ -1,0 +1,1 @@
+"""Application services: one per capability."""

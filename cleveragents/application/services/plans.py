@@ -1,0 +1,128 @@
+"""Plans and the decisions recorded on them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from cleveragents.application.ports.repositories import PlanSummary
+from cleveragents.application.ports.token_counter import TokenCounter
+from cleveragents.application.ports.unit_of_work import UnitOfWork, UnitOfWorkFactory
+from cleveragents.domain.errors import (
+    DuplicateFragmentError,
+    InvalidInputError,
+    PlanNotFoundError,
+    ProjectNotFoundError,
+)
+from cleveragents.domain.fragment import ContextFragment
+from cleveragents.domain.ids import new_ulid, parse_ulid
+from cleveragents.domain.plan import Decision, Plan
+from cleveragents.domain.policy import ContextPolicy
+from cleveragents.domain.project import Project
+from cleveragents.domain.validation import build
+
+DEFAULT_RELEVANCE = 0.5
+
+
+@dataclass(frozen=True, slots=True)
+class PlanStatusReport:
+    """What `agents plan status` shows."""
+
+    plan: Plan
+    project: Project
+    children: tuple[str, ...]
+
+    @property
+    def own_tokens(self) -> int:
+        return sum(fragment.token_count for fragment in self.plan.fragments)
+
+    @property
+    def inherited_tokens(self) -> int:
+        return sum(fragment.token_count for fragment in self.plan.inherited_fragments)
+
+    @property
+    def effective_policy(self) -> ContextPolicy:
+        return self.project.policy.overridden_by(self.plan.policy)
+
+
+class PlanService:
+    """Create plans, record decisions, report status."""
+
+    def __init__(self, uow_factory: UnitOfWorkFactory, token_counter: TokenCounter) -> None:
+        self._uow_factory = uow_factory
+        self._token_counter = token_counter
+
+    def create(self, project_name: str, title: str) -> Plan:
+        with self._uow_factory() as uow:
+            project = uow.projects.get_by_name(project_name)
+            if project is None:
+                raise ProjectNotFoundError(project_name)
+            plan = build(Plan, project_id=project.id, title=title.strip())
+            uow.plans.add(plan)
+            uow.commit()
+        return plan
+
+    def decide(
+        self,
+        plan_id: str,
+        content: str,
+        *,
+        relevance: float = DEFAULT_RELEVANCE,
+        token_count: int | None = None,
+        fragment_id: str | None = None,
+    ) -> Decision:
+        """Record a decision carrying one context fragment.
+
+        `token_count` None counts `content` with the real tokenizer. `fragment_id` None uses the
+        decision's own ULID, which sorts by recording time. A fragment id already present in the
+        plan's accumulated context (own or inherited) is refused: ranking ties are broken by
+        fragment id, so ids must be unique for the order to be deterministic.
+        """
+        canonical_id = parse_ulid(plan_id, "plan id")
+        decision_id = new_ulid()
+        if token_count is None:
+            token_count = self._token_counter.count(content)
+        fragment = build(
+            ContextFragment,
+            fragment_id=decision_id if fragment_id is None else fragment_id,
+            decision_id=decision_id,
+            relevance=relevance,
+            token_count=token_count,
+            content=content,
+        )
+        decision = Decision(id=decision_id, plan_id=canonical_id, fragment=fragment)
+        with self._uow_factory() as uow:
+            plan = uow.plans.lock(canonical_id)
+            if plan is None:
+                raise PlanNotFoundError(canonical_id)
+            if plan.has_fragment(fragment.fragment_id):
+                raise DuplicateFragmentError(canonical_id, fragment.fragment_id)
+            uow.plans.add_decision(decision)
+            uow.commit()
+        return decision
+
+    def status(self, plan_id: str) -> PlanStatusReport:
+        canonical_id = parse_ulid(plan_id, "plan id")
+        with self._uow_factory() as uow:
+            plan = _require_plan(uow, canonical_id)
+            project = uow.projects.get(plan.project_id)
+            if project is None:  # pragma: no cover - a foreign key guarantees it
+                raise InvalidInputError(f"plan {canonical_id} has no project")
+            children = tuple(uow.plans.children(canonical_id))
+        return PlanStatusReport(plan=plan, project=project, children=children)
+
+    def list(self, project_name: str | None = None) -> list[PlanSummary]:
+        with self._uow_factory() as uow:
+            project_id = None
+            if project_name is not None:
+                project = uow.projects.get_by_name(project_name)
+                if project is None:
+                    raise ProjectNotFoundError(project_name)
+                project_id = project.id
+            return uow.plans.list(project_id)
+
+
+def _require_plan(uow: UnitOfWork, plan_id: str) -> Plan:
+    plan = uow.plans.get(plan_id)
+    if plan is None:
+        raise PlanNotFoundError(plan_id)
+    return plan

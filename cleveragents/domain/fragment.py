@@ -1,0 +1,35 @@
+"""Context fragments: the unit of context that plans accumulate and children inherit."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from cleveragents.domain.ids import parse_ulid
+
+
+class ContextFragment(BaseModel):
+    """One piece of context, carried by exactly one decision.
+
+    `relevance` ranks fragments for skeleton compression; `token_count` is what the fragment costs
+    in a prompt (the real tokenizer's count of `content` unless the caller states it).
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    fragment_id: str = Field(min_length=1, max_length=200)
+    decision_id: str
+    relevance: float = Field(ge=0.0, le=1.0, allow_inf_nan=False)
+    token_count: int = Field(ge=0)
+    content: str = ""
+
+    @field_validator("fragment_id")
+    @classmethod
+    def _fragment_id_not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("fragment_id must not be blank")
+        return value
+
+    @field_validator("decision_id")
+    @classmethod
+    def _decision_id_is_ulid(cls, value: str) -> str:
+        return parse_ulid(value, "decision id")

@@ -1,0 +1,98 @@
+"""Context policies: how much a model sees, and how much a child plan inherits.
+
+A field left as None is *unset*: the effective value then comes from the next level (plan override
+-> project policy -> product default). Keeping "unset" distinct from "set to the default" lets a
+project pick up a better default later and lets `project context show` say where a value came from.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from cleveragents.domain.errors import InvalidPolicyError
+from cleveragents.domain.ratio import DEFAULT_SKELETON_RATIO, validate_ratio
+
+DEFAULT_CONTEXT_WINDOW = 200_000
+DEFAULT_RESERVE_TOKENS = 16_384
+DEFAULT_KEEP_RECENT_TOKENS = 20_000
+
+PolicySource = Literal["plan", "project", "default"]
+
+
+class ContextPolicy(BaseModel):
+    """Settings of a project, or the overrides of a plan. None means unset."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    skeleton_ratio: float | None = None
+    context_window: int | None = Field(default=None, gt=0)
+    reserve_tokens: int | None = Field(default=None, ge=0)
+    keep_recent_tokens: int | None = Field(default=None, gt=0)
+    artifact_retention_days: int | None = Field(default=None, gt=0)
+    artifact_retention_bytes: int | None = Field(default=None, gt=0)
+
+    @field_validator("skeleton_ratio", mode="before")
+    @classmethod
+    def _ratio_in_range(cls, value: object) -> float | None:
+        return None if value is None else validate_ratio(value)
+
+    def check_coherent(self) -> ContextPolicy:
+        """Raise `InvalidPolicyError` unless the effective window budget leaves room.
+
+        Not a model validator: a plan override is judged only once merged over its project's
+        policy, never against the product defaults.
+        """
+        check_window_budget(
+            self.effective_context_window,
+            self.effective_reserve_tokens,
+            self.effective_keep_recent_tokens,
+        )
+        return self
+
+    @property
+    def effective_skeleton_ratio(self) -> float:
+        return DEFAULT_SKELETON_RATIO if self.skeleton_ratio is None else self.skeleton_ratio
+
+    @property
+    def effective_context_window(self) -> int:
+        return DEFAULT_CONTEXT_WINDOW if self.context_window is None else self.context_window
+
+    @property
+    def effective_reserve_tokens(self) -> int:
+        return DEFAULT_RESERVE_TOKENS if self.reserve_tokens is None else self.reserve_tokens
+
+    @property
+    def effective_keep_recent_tokens(self) -> int:
+        if self.keep_recent_tokens is None:
+            return DEFAULT_KEEP_RECENT_TOKENS
+        return self.keep_recent_tokens
+
+    def updated(self, **changes: int | float | None) -> ContextPolicy:
+        """A copy with `changes` applied (None values are ignored), validated again."""
+        values = self.model_dump()
+        values.update({key: value for key, value in changes.items() if value is not None})
+        return ContextPolicy.model_validate(values)
+
+    def overridden_by(self, override: ContextPolicy) -> ContextPolicy:
+        """This policy with every field that `override` sets taking precedence."""
+        values = self.model_dump()
+        values.update(override.model_dump(exclude_none=True))
+        return ContextPolicy.model_validate(values)
+
+
+def check_window_budget(context_window: int, reserve_tokens: int, keep_recent: int) -> None:
+    """Refuse a policy that leaves no room: the reserve must fit in the window, and the recent
+    turns kept by compaction must fit in what the reserve leaves."""
+    if reserve_tokens >= context_window:
+        raise InvalidPolicyError(
+            f"reserve_tokens ({reserve_tokens}) must be less than context_window "
+            f"({context_window}); lower --reserve-tokens or raise --context-window"
+        )
+    usable = context_window - reserve_tokens
+    if keep_recent > usable:
+        raise InvalidPolicyError(
+            f"keep_recent_tokens ({keep_recent}) must not exceed context_window - reserve_tokens "
+            f"({usable}); lower --keep-recent-tokens"
+        )
