@@ -23,6 +23,10 @@ class InvalidIdError(InvalidInputError):
     """A string that is not a well-formed ULID."""
 
 
+class UnknownEncodingError(InvalidInputError):
+    """A tokenizer encoding that is not available offline."""
+
+
 class InvalidPolicyError(InvalidInputError):
     """A context policy whose settings contradict each other."""
 

@@ -10,7 +10,7 @@ from tiktoken.load import load_tiktoken_bpe
 
 from cleveragents.adapters.tokens.offline_encodings import DEFAULT_ENCODING, OFFLINE_ENCODINGS
 from cleveragents.application.ports.token_counter import TokenCounter
-from cleveragents.domain.errors import TokenCountingError
+from cleveragents.domain.errors import TokenCountingError, UnknownEncodingError
 
 _cache: dict[str, tiktoken.Encoding] = {}
 _cache_lock = threading.Lock()
@@ -24,7 +24,7 @@ def load_encoding(name: str, cache_dir: Path | None = None) -> tiktoken.Encoding
     spec = OFFLINE_ENCODINGS.get(name)
     if spec is None:
         known = ", ".join(sorted(OFFLINE_ENCODINGS))
-        raise TokenCountingError(f"unknown encoding {name!r}; available offline: {known}")
+        raise UnknownEncodingError(f"unknown encoding {name!r}; available offline: {known}")
     with _cache_lock:
         if name not in _cache:
             try:

@@ -1,0 +1,3 @@
+from cleveragents.cli.main import main
+
+main()

@@ -1,0 +1,52 @@
+"""The root `agents` app: global options and one sub-app per noun."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from cleveragents.cli import db, demo, plan, project, tokens
+from cleveragents.cli.state import state
+
+app = typer.Typer(
+    name="agents",
+    help="cleveragents: the context engine of an AI agent orchestrator.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+app.add_typer(project.app, name="project")
+app.add_typer(plan.app, name="plan")
+app.add_typer(db.app, name="db")
+app.add_typer(tokens.app, name="tokens")
+app.command("demo")(demo.demo)
+
+
+def _version(value: bool) -> None:
+    if value:
+        from cleveragents import __version__
+
+        typer.echo(f"agents {__version__}")
+        raise typer.Exit
+
+
+@app.callback()
+def root(
+    ctx: typer.Context,
+    db_url: Annotated[
+        str | None,
+        typer.Option(
+            "--db",
+            metavar="URL",
+            help="Database URL (default: $CLEVERAGENTS_DATABASE_URL, else the SQLite file "
+            "$CLEVERAGENTS_HOME/cleveragents.db, CLEVERAGENTS_HOME defaulting to ~/.cleveragents).",
+        ),
+    ] = None,
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_version, is_eager=True, help="Print the version."),
+    ] = False,
+) -> None:
+    """cleveragents: decide, within exact token budgets, what agents and child plans see."""
+    state(ctx).database_url = db_url

@@ -1,0 +1,51 @@
+"""`agents db ...`: the schema, owned by Alembic."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from cleveragents.cli.output import emit_json
+from cleveragents.cli.state import state
+
+app = typer.Typer(help="The database schema (Alembic migrations).", no_args_is_help=True)
+
+JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON.")]
+
+
+@app.command("upgrade")
+def upgrade(ctx: typer.Context, as_json: JsonFlag = False) -> None:
+    """Bring the database to the newest schema (other commands do it on first use).
+
+    Example: agents --db postgresql+psycopg://u@host/agents db upgrade
+    """
+    from cleveragents.adapters.persistence import migrations
+
+    store = state(ctx).container(auto_migrate=False).store()
+    migrations.upgrade(store.engine)
+    revision = migrations.current_revision(store.engine)
+    url = store.engine.url.render_as_string(hide_password=True)
+    if as_json:
+        emit_json({"url": url, "revision": revision})
+    else:
+        typer.echo(f"{url} is at revision {revision}")
+
+
+@app.command("current")
+def current(ctx: typer.Context, as_json: JsonFlag = False) -> None:
+    """Show the database's schema revision and whether it is the newest (changes nothing).
+
+    Example: agents db current --json
+    """
+    from cleveragents.adapters.persistence import migrations
+
+    store = state(ctx).container(auto_migrate=False).store()
+    revision = migrations.current_revision(store.engine)
+    head = migrations.head_revision(store.engine)
+    url = store.engine.url.render_as_string(hide_password=True)
+    if as_json:
+        emit_json({"url": url, "current": revision, "head": head, "up_to_date": revision == head})
+        return
+    where = "up to date" if revision == head else f"behind head {head}; run `agents db upgrade`"
+    typer.echo(f"{url}: revision {revision or 'none (empty database)'} ({where})")

@@ -1,0 +1,55 @@
+"""Entry point: runs the Typer app and turns every expected error into one line and an exit code.
+
+Exit codes: 0 success, 2 bad input (usage errors, bad values, unknown ids, missing files),
+1 operational failure (the database cannot be reached, a vocabulary cannot be loaded).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+import click
+import typer
+
+EXIT_USAGE = 2
+EXIT_FAILURE = 1
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    from cleveragents.cli.app import app
+
+    command = typer.main.get_command(app)
+    try:
+        result = command.main(
+            args=list(argv) if argv is not None else None,
+            prog_name="agents",
+            standalone_mode=False,
+        )
+    except click.ClickException as error:  # usage errors: bad option, bad value, missing arg
+        _fail(error.format_message(), error.exit_code)
+    except click.Abort:
+        _fail("aborted", EXIT_FAILURE)
+    except Exception as error:
+        _fail(*_classify(error))
+    sys.exit(result if isinstance(result, int) else 0)
+
+
+def _classify(error: Exception) -> tuple[str, int]:
+    from cleveragents.domain.errors import CleverAgentsError, TokenCountingError
+
+    if isinstance(error, TokenCountingError):
+        return str(error), EXIT_FAILURE
+    if isinstance(error, CleverAgentsError):
+        return str(error), EXIT_USAGE
+    from cleveragents.adapters.persistence.unit_of_work import StoreUnavailableError
+
+    if isinstance(error, StoreUnavailableError):
+        return str(error), EXIT_FAILURE
+    raise error  # a bug: let the traceback show
+
+
+def _fail(message: str, code: int) -> None:
+    first_line = " ".join(message.split())  # one line, whatever the library wrote
+    print(f"error: {first_line}", file=sys.stderr)
+    sys.exit(code)

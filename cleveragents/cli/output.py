@@ -1,0 +1,44 @@
+"""Printing: JSON for scripts, Rich tables for people."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+
+def emit_json(data: Any) -> None:
+    """Deterministic JSON on stdout (keys in the order the command built them)."""
+    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+
+
+def console() -> Console:
+    from rich.console import Console
+
+    return Console(highlight=False, soft_wrap=True)
+
+
+def print_table(title: str | None, columns: Sequence[str], rows: Sequence[Sequence[object]]) -> None:
+    from rich.table import Table
+
+    table = Table(title=title, title_justify="left")
+    for column in columns:
+        table.add_column(column)
+    for row in rows:
+        table.add_row(*("-" if cell is None else str(cell) for cell in row))
+    console().print(table)
+
+
+def print_fields(title: str, fields: Sequence[tuple[str, object]]) -> None:
+    from rich.table import Table
+
+    table = Table(title=title, title_justify="left", show_header=False)
+    table.add_column("field", style="bold")
+    table.add_column("value")
+    for name, value in fields:
+        table.add_row(name, "-" if value is None else str(value))
+    console().print(table)

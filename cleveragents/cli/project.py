@@ -1,0 +1,145 @@
+"""`agents project ...`: projects and their context policies."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from cleveragents.cli.output import emit_json, print_table
+from cleveragents.cli.state import state
+
+if TYPE_CHECKING:
+    from cleveragents.domain.project import Project
+
+app = typer.Typer(help="Create and inspect projects.", no_args_is_help=True)
+context_app = typer.Typer(help="A project's context policy.", no_args_is_help=True)
+app.add_typer(context_app, name="context")
+
+JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+
+POLICY_FIELDS = ("skeleton_ratio", "context_window", "reserve_tokens", "keep_recent_tokens")
+
+
+def policy_view(project: Project) -> dict[str, dict[str, Any]]:
+    """Each setting with its effective value and where it came from."""
+    policy = project.policy
+    view: dict[str, dict[str, Any]] = {}
+    for name in POLICY_FIELDS:
+        stored = getattr(policy, name)
+        view[name] = {
+            "value": getattr(policy, f"effective_{name}"),
+            "source": "default" if stored is None else "project",
+        }
+    return view
+
+
+def project_view(project: Project) -> dict[str, Any]:
+    return {"id": project.id, "name": project.name, "policy": policy_view(project)}
+
+
+@app.command("create")
+def create(ctx: typer.Context, name: str, as_json: JsonFlag = False) -> None:
+    """Create a project.
+
+    Example: agents project create checkout-service
+    """
+    project = state(ctx).container().project_service().create(name)
+    if as_json:
+        emit_json(project_view(project))
+    else:
+        typer.echo(f"created project {project.name} ({project.id})")
+
+
+@app.command("list")
+def list_projects(ctx: typer.Context, as_json: JsonFlag = False) -> None:
+    """List projects with their effective skeleton ratio.
+
+    Example: agents project list --json
+    """
+    projects = state(ctx).container().project_service().list()
+    if as_json:
+        emit_json([project_view(project) for project in projects])
+        return
+    print_table(
+        "Projects",
+        ["name", "id", "skeleton ratio", "context window"],
+        [
+            [p.name, p.id, p.policy.effective_skeleton_ratio, p.policy.effective_context_window]
+            for p in projects
+        ],
+    )
+
+
+@context_app.command("set")
+def context_set(
+    ctx: typer.Context,
+    name: str,
+    skeleton_ratio: Annotated[
+        float | None,
+        typer.Option(
+            "--skeleton-ratio",
+            metavar="R",
+            help="Share of a parent's context tokens a child does NOT inherit, in [0.0, 1.0] "
+            "(0.0 keeps everything, 1.0 only the most relevant fragment; default 0.3).",
+        ),
+    ] = None,
+    context_window: Annotated[
+        int | None,
+        typer.Option("--context-window", metavar="N", help="Model context window in tokens."),
+    ] = None,
+    reserve_tokens: Annotated[
+        int | None,
+        typer.Option("--reserve-tokens", metavar="N", help="Tokens kept free for the reply."),
+    ] = None,
+    keep_recent_tokens: Annotated[
+        int | None,
+        typer.Option(
+            "--keep-recent-tokens", metavar="N", help="Recent tokens that compaction keeps."
+        ),
+    ] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Set a project's context policy (options not given stay as they are).
+
+    Example: agents project context set checkout-service --skeleton-ratio 0.5
+    """
+    if all(v is None for v in (skeleton_ratio, context_window, reserve_tokens, keep_recent_tokens)):
+        raise typer.BadParameter(
+            "give at least one of --skeleton-ratio, --context-window, --reserve-tokens, "
+            "--keep-recent-tokens"
+        )
+    project = (
+        state(ctx)
+        .container()
+        .project_service()
+        .set_context(
+            name,
+            skeleton_ratio=skeleton_ratio,
+            context_window=context_window,
+            reserve_tokens=reserve_tokens,
+            keep_recent_tokens=keep_recent_tokens,
+        )
+    )
+    _show_policy(project, as_json)
+
+
+@context_app.command("show")
+def context_show(ctx: typer.Context, name: str, as_json: JsonFlag = False) -> None:
+    """Show a project's effective context policy and where each value comes from.
+
+    Example: agents project context show checkout-service
+    """
+    _show_policy(state(ctx).container().project_service().get(name), as_json)
+
+
+def _show_policy(project: Project, as_json: bool) -> None:
+    view = policy_view(project)
+    if as_json:
+        emit_json({"project": project.name, "policy": view})
+        return
+    print_table(
+        f"Context policy of {project.name}",
+        ["setting", "value", "source"],
+        [[name, entry["value"], entry["source"]] for name, entry in view.items()],
+    )
