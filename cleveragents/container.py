@@ -25,9 +25,7 @@ from cleveragents.application.services.strategy_coordinator import StrategyCoord
 class AdaptersContainer(containers.DeclarativeContainer):
     config = providers.Configuration()
 
-    store = providers.Singleton(
-        SqlStore, url=config.database_url, auto_migrate=config.auto_migrate
-    )
+    store = providers.Singleton(SqlStore, url=config.database_url, auto_migrate=config.auto_migrate)
     unit_of_work = providers.Factory(SqlaUnitOfWork, session_factory=store.provided.sessions)
     token_counter = providers.Singleton(
         TiktokenCounter, encoding_name=config.encoding, cache_dir=config.tokenizer_cache_dir
@@ -38,9 +36,7 @@ class ServicesContainer(containers.DeclarativeContainer):
     adapters = providers.DependenciesContainer()
 
     skeleton_compressor_service = providers.Singleton(SkeletonCompressorService)
-    project_service = providers.Factory(
-        ProjectService, uow_factory=adapters.unit_of_work.provider
-    )
+    project_service = providers.Factory(ProjectService, uow_factory=adapters.unit_of_work.provider)
     plan_service = providers.Factory(
         PlanService,
         uow_factory=adapters.unit_of_work.provider,

@@ -22,7 +22,9 @@ def console() -> Console:
     return Console(highlight=False, soft_wrap=True)
 
 
-def print_table(title: str | None, columns: Sequence[str], rows: Sequence[Sequence[object]]) -> None:
+def print_table(
+    title: str | None, columns: Sequence[str], rows: Sequence[Sequence[object]]
+) -> None:
     from rich.table import Table
 
     table = Table(title=title, title_justify="left")

@@ -131,8 +131,8 @@ def spawn(
 
     Example: agents plan spawn $PLAN --title "Migrate refunds" --skeleton-ratio 0.5
     """
-    child = state(ctx).container().strategy_coordinator().spawn_child(
-        parent_id, title, skeleton_ratio
+    child = (
+        state(ctx).container().strategy_coordinator().spawn_child(parent_id, title, skeleton_ratio)
     )
     if as_json:
         emit_json(

@@ -30,4 +30,3 @@ def state(ctx: typer.Context) -> CliState:
     if not isinstance(root.obj, CliState):
         root.obj = CliState()
     return root.obj
-

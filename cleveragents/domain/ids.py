@@ -22,6 +22,7 @@ def parse_ulid(value: str, what: str = "id") -> str:
     candidate = value.strip().upper()
     if not _ULID_PATTERN.fullmatch(candidate):
         raise InvalidIdError(
-            f"malformed {what} {value!r}: expected a 26-character ULID such as 01HX3Z8Q9V6W2Y4K5M7N8P0R1S"
+            f"malformed {what} {value!r}: expected a 26-character ULID "
+            "such as 01HX3Z8Q9V6W2Y4K5M7N8P0R1S"
         )
     return candidate

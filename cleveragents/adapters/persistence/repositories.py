@@ -204,17 +204,18 @@ class SqlaPlanRepository(PlanRepository):
         )
         if project_id is not None:
             query = query.where(PlanRow.project_id == project_id)
-        return [
-            PlanSummary(
-                id=plan_id,
-                project_name=project_name,
-                parent_id=parent_id,
-                title=title,
-                status=status,
-                decision_count=count,
-                has_skeleton=skeleton is not None,
+        summaries = []
+        for row in self._session.execute(query):
+            plan_id, project_name, parent_id, title, status, count, skeleton = row
+            summaries.append(
+                PlanSummary(
+                    id=plan_id,
+                    project_name=project_name,
+                    parent_id=parent_id,
+                    title=title,
+                    status=status,
+                    decision_count=count,
+                    has_skeleton=skeleton is not None,
+                )
             )
-            for plan_id, project_name, parent_id, title, status, count, skeleton in self._session.execute(
-                query
-            )
-        ]
+        return summaries

@@ -111,4 +111,3 @@ class InheritedFragmentRow(Base):
     relevance: Mapped[float] = mapped_column(Float)
     token_count: Mapped[int] = mapped_column(BigInteger)
     content: Mapped[str] = mapped_column(Text)
-
