@@ -25,8 +25,15 @@ class CliState:
         return self._container
 
 
+    def close(self) -> None:
+        if self._container is not None:
+            self._container.store().dispose()
+            self._container = None
+
+
 def state(ctx: typer.Context) -> CliState:
     root = ctx.find_root()
     if not isinstance(root.obj, CliState):
         root.obj = CliState()
+        root.call_on_close(root.obj.close)
     return root.obj

@@ -1,0 +1,69 @@
+"""Alembic owns the schema: every migration goes up, down and up again (the stairway)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import inspect
+
+from cleveragents.adapters.persistence import migrations
+from cleveragents.adapters.persistence.database import make_engine
+from cleveragents.adapters.persistence.rows import Base
+
+
+def _revisions_oldest_first(engine_url: str) -> list[tuple[str, str]]:
+    engine = make_engine(engine_url)
+    script = ScriptDirectory.from_config(migrations.alembic_config(engine))
+    engine.dispose()
+    revisions = list(script.walk_revisions())
+    revisions.reverse()
+    return [(r.revision, r.down_revision or "base") for r in revisions]  # type: ignore[misc]
+
+
+def test_every_migration_upgrades_downgrades_and_upgrades_again(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'stairway.db'}"
+    revisions = _revisions_oldest_first(url)
+    assert revisions, "no migrations found"
+    engine = make_engine(url)
+    try:
+        for revision, down_revision in revisions:
+            migrations.upgrade(engine, revision)
+            assert migrations.current_revision(engine) == revision
+            migrations.downgrade(engine, down_revision)
+            expected = None if down_revision == "base" else down_revision
+            assert migrations.current_revision(engine) == expected
+            migrations.upgrade(engine, revision)
+            assert migrations.current_revision(engine) == revision
+        migrations.downgrade(engine, "base")
+        assert set(inspect(engine).get_table_names()) == {"alembic_version"}
+    finally:
+        engine.dispose()
+
+
+def test_head_schema_matches_the_rows(tmp_path: Path) -> None:
+    """The migrations and the SQLAlchemy rows describe the same schema (names included)."""
+    engine = make_engine(f"sqlite:///{tmp_path / 'head.db'}")
+    try:
+        migrations.upgrade(engine)
+        with engine.connect() as connection:
+            differences = compare_metadata(MigrationContext.configure(connection), Base.metadata)
+        assert differences == []
+    finally:
+        engine.dispose()
+
+
+def test_ensure_at_head_upgrades_an_empty_database_once(tmp_path: Path) -> None:
+    engine = make_engine(f"sqlite:///{tmp_path / 'fresh.db'}")
+    try:
+        assert migrations.current_revision(engine) is None
+        migrations.ensure_at_head(engine)
+        head = migrations.head_revision(engine)
+        assert head is not None
+        assert migrations.current_revision(engine) == head
+        migrations.ensure_at_head(engine)  # idempotent
+        assert migrations.current_revision(engine) == head
+    finally:
+        engine.dispose()
