@@ -26,9 +26,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             prog_name="agents",
             standalone_mode=False,
         )
-    except click.ClickException as error:  # usage errors: bad option, bad value, missing arg
-        _fail(error.format_message(), error.exit_code)
-    except click.Abort:
+    except (click.Abort, typer.Abort):
         _fail("aborted", EXIT_FAILURE)
     except Exception as error:
         _fail(*_classify(error))
@@ -36,6 +34,12 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 
 def _classify(error: Exception) -> tuple[str, int]:
+    # Usage errors (bad option, bad value, missing argument). Typer 0.29 vendors its own copy
+    # of click, so its exceptions are not click's: recognise them by their interface.
+    format_message = getattr(error, "format_message", None)
+    exit_code = getattr(error, "exit_code", None)
+    if callable(format_message) and isinstance(exit_code, int):
+        return str(format_message()), exit_code
     from cleveragents.domain.errors import CleverAgentsError, TokenCountingError
 
     if isinstance(error, TokenCountingError):

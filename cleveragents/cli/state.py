@@ -24,7 +24,6 @@ class CliState:
             self._container = build_container(self.database_url, auto_migrate=auto_migrate)
         return self._container
 
-
     def close(self) -> None:
         if self._container is not None:
             self._container.store().dispose()

@@ -6,7 +6,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from cleveragents.domain.errors import InvalidInputError
+from cleveragents.domain.errors import CleverAgentsError, InvalidInputError
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
@@ -16,6 +16,9 @@ def build(model: type[ModelT], **data: Any) -> ModelT:
     try:
         return model.model_validate(data)
     except ValidationError as exc:
+        original = exc.errors()[0].get("ctx", {}).get("error")
+        if isinstance(original, CleverAgentsError):  # already says what is wrong, in full
+            raise original from exc
         raise InvalidInputError(describe(exc)) from exc
 
 

@@ -56,9 +56,7 @@ def test_foreign_keys_are_enforced(container: Container) -> None:
         uow.commit()
 
 
-def test_database_url_resolution_order(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
+def test_database_url_resolution_order(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("CLEVERAGENTS_HOME", str(tmp_path / "home"))
     monkeypatch.delenv("CLEVERAGENTS_DATABASE_URL", raising=False)
     assert resolve_database_url() == f"sqlite:///{tmp_path / 'home' / 'cleveragents.db'}"

@@ -78,7 +78,18 @@ class OfflineEncoding:
 
 
 def _sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        while chunk := handle.read(1 << 20):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def verify_sha256(path: Path, expected: str) -> None:
+    """Raise `ValueError` unless the file's SHA-256 is `expected`."""
+    actual = _sha256(path)
+    if actual != expected:
+        raise ValueError(f"{path} has SHA-256 {actual}, expected {expected}")
 
 
 OFFLINE_ENCODINGS: dict[str, OfflineEncoding] = {

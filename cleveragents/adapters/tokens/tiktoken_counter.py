@@ -8,7 +8,11 @@ from pathlib import Path
 import tiktoken
 from tiktoken.load import load_tiktoken_bpe
 
-from cleveragents.adapters.tokens.offline_encodings import DEFAULT_ENCODING, OFFLINE_ENCODINGS
+from cleveragents.adapters.tokens.offline_encodings import (
+    DEFAULT_ENCODING,
+    OFFLINE_ENCODINGS,
+    verify_sha256,
+)
 from cleveragents.application.ports.token_counter import TokenCounter
 from cleveragents.domain.errors import TokenCountingError, UnknownEncodingError
 
@@ -29,6 +33,9 @@ def load_encoding(name: str, cache_dir: Path | None = None) -> tiktoken.Encoding
         if name not in _cache:
             try:
                 path = spec.vocabulary_path(cache_dir)
+                # tiktoken checks the hash too, except when TIKTOKEN_CACHE_DIR="" turns its
+                # cache off (it then reads the file unchecked): check it ourselves as well.
+                verify_sha256(path, spec.sha256)
                 ranks = load_tiktoken_bpe(str(path), expected_hash=spec.sha256)
             except (OSError, ValueError, ModuleNotFoundError) as exc:
                 raise TokenCountingError(
