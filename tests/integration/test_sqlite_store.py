@@ -51,9 +51,13 @@ def test_foreign_keys_are_enforced(container: Container) -> None:
     from cleveragents.domain.ids import new_ulid
     from cleveragents.domain.plan import Plan
 
-    with pytest.raises(ConflictError), container.unit_of_work() as uow:
-        uow.plans.add(Plan(project_id=new_ulid(), title="orphan"))
-        uow.commit()
+    def add_orphan() -> None:
+        with container.unit_of_work() as uow:
+            uow.plans.add(Plan(project_id=new_ulid(), title="orphan"))
+            uow.commit()
+
+    with pytest.raises(ConflictError, match="FOREIGN KEY"):
+        add_orphan()
 
 
 def test_database_url_resolution_order(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
