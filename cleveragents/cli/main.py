@@ -9,7 +9,6 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-import click
 import typer
 
 EXIT_USAGE = 2
@@ -26,7 +25,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             prog_name="agents",
             standalone_mode=False,
         )
-    except (click.Abort, typer.Abort):
+    except typer.Abort:
         _fail("aborted", EXIT_FAILURE)
     except Exception as error:
         _fail(*_classify(error))
