@@ -20,12 +20,9 @@ def upgrade(ctx: typer.Context, as_json: JsonFlag = False) -> None:
 
     Example: agents --db postgresql+psycopg://u@host/agents db upgrade
     """
-    from cleveragents.adapters.persistence import migrations
-
     store = state(ctx).container(auto_migrate=False).store()
-    migrations.upgrade(store.engine)
-    revision = migrations.current_revision(store.engine)
-    url = store.engine.url.render_as_string(hide_password=True)
+    revision = store.upgrade()
+    url = store.display_url()
     if as_json:
         emit_json({"url": url, "revision": revision})
     else:
@@ -38,12 +35,10 @@ def current(ctx: typer.Context, as_json: JsonFlag = False) -> None:
 
     Example: agents db current --json
     """
-    from cleveragents.adapters.persistence import migrations
-
     store = state(ctx).container(auto_migrate=False).store()
-    revision = migrations.current_revision(store.engine)
-    head = migrations.head_revision(store.engine)
-    url = store.engine.url.render_as_string(hide_password=True)
+    revision = store.current_revision()
+    head = store.head_revision()
+    url = store.display_url()
     if as_json:
         emit_json({"url": url, "current": revision, "head": head, "up_to_date": revision == head})
         return

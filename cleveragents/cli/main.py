@@ -45,7 +45,7 @@ def _classify(error: Exception) -> tuple[str, int]:
         return str(error), EXIT_FAILURE
     if isinstance(error, CleverAgentsError):
         return str(error), EXIT_USAGE
-    from cleveragents.adapters.persistence.unit_of_work import StoreUnavailableError
+    from cleveragents.adapters.persistence.errors import StoreUnavailableError
 
     if isinstance(error, StoreUnavailableError):
         return str(error), EXIT_FAILURE

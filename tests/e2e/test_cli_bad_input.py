@@ -146,3 +146,39 @@ def test_usage_errors_are_one_line(capsys: pytest.CaptureFixture[str], home: Pat
     _refused(run(capsys, "plan", "create", "--project", "p"), "title")
     _refused(run(capsys, "project", "frobnicate"), "No such command 'frobnicate'")
     _refused(run(capsys, "--db", "not a url", "project", "list"), "invalid database URL")
+
+
+def _failed_operationally(result: Result, fragment: str) -> None:
+    assert result.exit_code == 1, (result.stdout, result.stderr)
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert fragment in lines[0]
+
+
+def test_an_unreachable_database_is_an_operational_failure(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a directory")
+    url = f"sqlite:///{blocker / 'db.sqlite'}"
+    _failed_operationally(run(capsys, "--db", url, "project", "list"), "cannot open the database")
+    _failed_operationally(run(capsys, "--db", url, "db", "current"), "cannot open the database")
+
+
+def test_a_database_from_a_newer_version_is_left_alone(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    import sqlite3
+
+    path = tmp_path / "newer.db"
+    url = f"sqlite:///{path}"
+    assert run(capsys, "--db", url, "db", "upgrade").exit_code == 0
+    with sqlite3.connect(path) as connection:
+        connection.execute("UPDATE alembic_version SET version_num = '9999_future'")
+    _failed_operationally(
+        run(capsys, "--db", url, "project", "list"), "schema revision '9999_future'"
+    )
+    with sqlite3.connect(path) as connection:
+        assert connection.execute("SELECT version_num FROM alembic_version").fetchall() == [
+            ("9999_future",)
+        ]

@@ -11,6 +11,7 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import Engine
 
 import cleveragents
+from cleveragents.adapters.persistence.errors import StoreUnavailableError
 
 
 def migrations_dir() -> Path:
@@ -49,6 +50,19 @@ def downgrade(engine: Engine, revision: str) -> None:
 
 
 def ensure_at_head(engine: Engine) -> None:
-    """Upgrade when the database is behind; a no-op on an up-to-date database."""
-    if current_revision(engine) != head_revision(engine):
-        upgrade(engine)
+    """Upgrade when the database is behind; a no-op on an up-to-date database.
+
+    A database at a revision this code does not know (written by a newer cleveragents) is left
+    alone: upgrading or using it could lose data.
+    """
+    current = current_revision(engine)
+    script = ScriptDirectory.from_config(alembic_config(engine))
+    if current == script.get_current_head():
+        return
+    known = {revision.revision for revision in script.walk_revisions()}
+    if current is not None and current not in known:
+        raise StoreUnavailableError(
+            f"the database is at schema revision {current!r}, which this version of "
+            "cleveragents does not know; upgrade cleveragents"
+        )
+    upgrade(engine)

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from sqlalchemy import Engine
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from cleveragents.adapters.persistence import migrations
 from cleveragents.adapters.persistence.database import make_engine, make_session_factory
+from cleveragents.adapters.persistence.errors import StoreUnavailableError
 
 
 class SqlStore:
@@ -21,7 +25,7 @@ class SqlStore:
 
     @property
     def engine(self) -> Engine:
-        with self._lock:
+        with self._lock, _operational_errors(self.url):
             if self._engine is None:
                 self._engine = make_engine(self.url)
             return self._engine
@@ -30,12 +34,30 @@ class SqlStore:
     def sessions(self) -> sessionmaker[Session]:
         """The session factory; the first call upgrades the schema to head if it is behind."""
         engine = self.engine
-        with self._lock:
+        with self._lock, _operational_errors(self.url):
             if self._sessions is None:
                 if self._auto_migrate:
                     migrations.ensure_at_head(engine)
                 self._sessions = make_session_factory(engine)
             return self._sessions
+
+    def display_url(self) -> str:
+        """The URL with any password hidden."""
+        return self.engine.url.render_as_string(hide_password=True)
+
+    def current_revision(self) -> str | None:
+        with _operational_errors(self.url):
+            return migrations.current_revision(self.engine)
+
+    def head_revision(self) -> str | None:
+        with _operational_errors(self.url):
+            return migrations.head_revision(self.engine)
+
+    def upgrade(self) -> str | None:
+        """Bring the schema to head; return the revision it is now at."""
+        with _operational_errors(self.url):
+            migrations.ensure_at_head(self.engine)
+            return migrations.current_revision(self.engine)
 
     def dispose(self) -> None:
         with self._lock:
@@ -43,3 +65,16 @@ class SqlStore:
                 self._engine.dispose()
             self._engine = None
             self._sessions = None
+
+
+@contextmanager
+def _operational_errors(url: str) -> Iterator[None]:
+    """Library and OS failures to reach the store become `StoreUnavailableError` (exit 1)."""
+    try:
+        yield
+    except ModuleNotFoundError as error:
+        raise StoreUnavailableError(
+            f"the database driver {error.name!r} for this URL is not installed"
+        ) from error
+    except (OSError, SQLAlchemyError) as error:
+        raise StoreUnavailableError(f"cannot open the database: {error}") from error

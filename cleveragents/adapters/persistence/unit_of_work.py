@@ -7,16 +7,13 @@ from types import TracebackType
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
+from cleveragents.adapters.persistence.errors import StoreUnavailableError
 from cleveragents.adapters.persistence.repositories import (
     SqlaPlanRepository,
     SqlaProjectRepository,
 )
 from cleveragents.application.ports.unit_of_work import UnitOfWork
 from cleveragents.domain.errors import ConflictError
-
-
-class StoreUnavailableError(RuntimeError):
-    """The database could not be reached or written (an operational failure, exit 1)."""
 
 
 class SqlaUnitOfWork(UnitOfWork):
