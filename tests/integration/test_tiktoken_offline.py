@@ -22,7 +22,7 @@ def _official_definition(name: str, ranks: dict[bytes, int]) -> dict[str, Any]:
     """tiktoken's own definition of `name`, with the download replaced by `ranks`."""
     constructor = openai_public.ENCODING_CONSTRUCTORS[name]
     original = openai_public.load_tiktoken_bpe
-    openai_public.load_tiktoken_bpe = lambda *_args, **_kwargs: ranks  # type: ignore[assignment]
+    openai_public.load_tiktoken_bpe = lambda *_args, **_kwargs: ranks
     try:
         definition: dict[str, Any] = constructor()
     finally:
