@@ -77,7 +77,7 @@ def build_container(
     container = Container()
     container.config.from_dict(
         {
-            "database_url": resolve_database_url(database_url),
+            "database_url": resolve_database_url(database_url, resolved_home),
             "auto_migrate": auto_migrate,
             "encoding": encoding,
             "tokenizer_cache_dir": resolved_home / "cache" / "tiktoken",

@@ -48,5 +48,4 @@ def root(
         typer.Option("--version", callback=_version, is_eager=True, help="Print the version."),
     ] = False,
 ) -> None:
-    """cleveragents: decide, within exact token budgets, what agents and child plans see."""
     state(ctx).database_url = db_url

@@ -43,4 +43,5 @@ def current(ctx: typer.Context, as_json: JsonFlag = False) -> None:
         emit_json({"url": url, "current": revision, "head": head, "up_to_date": revision == head})
         return
     where = "up to date" if revision == head else f"behind head {head}; run `agents db upgrade`"
+    # (an absent SQLite file reads as an empty database and is not created)
     typer.echo(f"{url}: revision {revision or 'none (empty database)'} ({where})")

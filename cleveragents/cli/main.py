@@ -54,5 +54,6 @@ def _classify(error: Exception) -> tuple[str, int]:
 
 def _fail(message: str, code: int) -> None:
     first_line = " ".join(message.split())  # one line, whatever the library wrote
-    print(f"error: {first_line}", file=sys.stderr)
+    if first_line:  # `agents plan` alone prints its help and has nothing more to say
+        print(f"error: {first_line}", file=sys.stderr)
     sys.exit(code)

@@ -17,6 +17,7 @@ context_app = typer.Typer(help="A project's context policy.", no_args_is_help=Tr
 app.add_typer(context_app, name="context")
 
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+NameArgument = Annotated[str, typer.Argument(metavar="NAME", help="The project's name.")]
 
 POLICY_FIELDS = ("skeleton_ratio", "context_window", "reserve_tokens", "keep_recent_tokens")
 
@@ -39,7 +40,7 @@ def project_view(project: Project) -> dict[str, Any]:
 
 
 @app.command("create")
-def create(ctx: typer.Context, name: str, as_json: JsonFlag = False) -> None:
+def create(ctx: typer.Context, name: NameArgument, as_json: JsonFlag = False) -> None:
     """Create a project.
 
     Example: agents project create checkout-service
@@ -74,7 +75,7 @@ def list_projects(ctx: typer.Context, as_json: JsonFlag = False) -> None:
 @context_app.command("set")
 def context_set(
     ctx: typer.Context,
-    name: str,
+    name: NameArgument,
     skeleton_ratio: Annotated[
         float | None,
         typer.Option(
@@ -125,7 +126,7 @@ def context_set(
 
 
 @context_app.command("show")
-def context_show(ctx: typer.Context, name: str, as_json: JsonFlag = False) -> None:
+def context_show(ctx: typer.Context, name: NameArgument, as_json: JsonFlag = False) -> None:
     """Show a project's effective context policy and where each value comes from.
 
     Example: agents project context show checkout-service

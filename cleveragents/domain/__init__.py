@@ -13,6 +13,7 @@ from cleveragents.domain.errors import (
     ProjectAlreadyExistsError,
     ProjectNotFoundError,
     TokenCountingError,
+    UnknownEncodingError,
 )
 from cleveragents.domain.fragment import ContextFragment
 from cleveragents.domain.plan import Decision, Plan, PlanStatus
@@ -42,4 +43,5 @@ __all__ = [
     "ProjectNotFoundError",
     "SkeletonMetadata",
     "TokenCountingError",
+    "UnknownEncodingError",
 ]

@@ -68,4 +68,4 @@ class DuplicateFragmentError(ConflictError):
 
 
 class TokenCountingError(CleverAgentsError):
-    """The tokenizer could not count (unknown encoding, vocabulary missing or corrupt)."""
+    """The tokenizer could not count (its vocabulary is missing or corrupt): exit 1."""

@@ -162,7 +162,7 @@ def test_an_unreachable_database_is_an_operational_failure(
     blocker.write_text("not a directory")
     url = f"sqlite:///{blocker / 'db.sqlite'}"
     _failed_operationally(run(capsys, "--db", url, "project", "list"), "cannot open the database")
-    _failed_operationally(run(capsys, "--db", url, "db", "current"), "cannot open the database")
+    _failed_operationally(run(capsys, "--db", url, "db", "upgrade"), "cannot open the database")
 
 
 def test_a_database_from_a_newer_version_is_left_alone(

@@ -185,6 +185,7 @@ def test_db_current_and_upgrade(capsys: pytest.CaptureFixture[str], home: Path) 
     before = _ok(run(capsys, "db", "current", "--json")).json()
     assert before["current"] is None
     assert before["up_to_date"] is False
+    assert not home.exists(), "db current must not create the database"
     upgraded = _ok(run(capsys, "db", "upgrade", "--json")).json()
     assert upgraded["revision"] == before["head"]
     after = _ok(run(capsys, "db", "current", "--json")).json()

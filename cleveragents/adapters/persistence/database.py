@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Engine, create_engine, event
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -30,27 +30,43 @@ def default_home() -> Path:
     return Path(configured).expanduser() if configured else Path.home() / ".cleveragents"
 
 
-def resolve_database_url(explicit: str | None = None) -> str:
-    """``--db`` > ``$CLEVERAGENTS_DATABASE_URL`` > the SQLite file under the home directory."""
+def resolve_database_url(explicit: str | None = None, home: Path | None = None) -> str:
+    """``--db`` > ``$CLEVERAGENTS_DATABASE_URL`` > the SQLite file under the home directory
+    (`home`, else ``$CLEVERAGENTS_HOME``, else ``~/.cleveragents``)."""
     if explicit:
         return explicit
     configured = os.environ.get("CLEVERAGENTS_DATABASE_URL")
     if configured:
         return configured
-    return f"sqlite:///{default_home() / DATABASE_FILENAME}"
+    return f"sqlite:///{(home or default_home()) / DATABASE_FILENAME}"
+
+
+def _parse(url: str) -> URL:
+    try:
+        return make_url(url)
+    except ArgumentError as exc:
+        raise InvalidInputError(f"invalid database URL {url!r}: {exc}") from exc
+
+
+def sqlite_file_path(url: str) -> Path | None:
+    """The file of a file-backed SQLite URL, else None (servers, ``:memory:``, ``file:`` URIs)."""
+    parsed = _parse(url)
+    database = parsed.database
+    if parsed.get_backend_name() != "sqlite" or not database or database == ":memory:":
+        return None
+    if database.startswith("file:"):
+        return None
+    return Path(database).expanduser()
 
 
 def make_engine(url: str) -> Engine:
-    try:
-        parsed = make_url(url)
-    except ArgumentError as exc:
-        raise InvalidInputError(f"invalid database URL {url!r}: {exc}") from exc
+    parsed = _parse(url)
     if parsed.get_backend_name() != "sqlite":
         return create_engine(parsed, pool_pre_ping=True)
 
-    database = parsed.database
-    if database and database != ":memory:" and not database.startswith("file:"):
-        Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+    sqlite_file = sqlite_file_path(url)
+    if sqlite_file is not None:
+        sqlite_file.parent.mkdir(parents=True, exist_ok=True)
     engine = create_engine(parsed, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
     _configure_sqlite(engine)
     return engine

@@ -36,6 +36,13 @@ def head_revision(engine: Engine) -> str | None:
     return ScriptDirectory.from_config(alembic_config(engine)).get_current_head()
 
 
+def head_revision_of_code() -> str | None:
+    """The newest revision this code knows, without touching any database."""
+    config = Config()
+    config.set_main_option("script_location", str(migrations_dir()))
+    return ScriptDirectory.from_config(config).get_current_head()
+
+
 def current_revision(engine: Engine) -> str | None:
     with engine.connect() as connection:
         return MigrationContext.configure(connection).get_current_revision()

@@ -7,11 +7,16 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from sqlalchemy import Engine
+from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from cleveragents.adapters.persistence import migrations
-from cleveragents.adapters.persistence.database import make_engine, make_session_factory
+from cleveragents.adapters.persistence.database import (
+    make_engine,
+    make_session_factory,
+    sqlite_file_path,
+)
 from cleveragents.adapters.persistence.errors import StoreUnavailableError
 
 
@@ -43,15 +48,20 @@ class SqlStore:
 
     def display_url(self) -> str:
         """The URL with any password hidden."""
-        return self.engine.url.render_as_string(hide_password=True)
+        return make_url(self.url).render_as_string(hide_password=True)
 
     def current_revision(self) -> str | None:
+        """The schema revision; None for an empty database, or a SQLite file not yet created
+        (which this does not create)."""
+        sqlite_file = sqlite_file_path(self.url)
+        if sqlite_file is not None and not sqlite_file.exists():
+            return None
         with _operational_errors(self.url):
             return migrations.current_revision(self.engine)
 
     def head_revision(self) -> str | None:
         with _operational_errors(self.url):
-            return migrations.head_revision(self.engine)
+            return migrations.head_revision_of_code()
 
     def upgrade(self) -> str | None:
         """Bring the schema to head; return the revision it is now at."""

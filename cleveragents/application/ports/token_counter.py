@@ -8,8 +8,9 @@ from abc import ABC, abstractmethod
 class TokenCounter(ABC):
     """Counts tokens exactly as a model's tokenizer does.
 
-    Adapters raise `TokenCountingError` when they cannot count; callers that the seeds allow to
-    fall back use `estimate_tokens` and say that they did.
+    Adapters raise `UnknownEncodingError` for an encoding they do not have and
+    `TokenCountingError` when they cannot count; callers that the seeds allow to fall back use
+    `cleveragents.domain.tokens.heuristic_token_estimate` and say that they did.
     """
 
     @property

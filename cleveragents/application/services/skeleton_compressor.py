@@ -4,7 +4,7 @@ The seed's algorithm (seeds/skeleton-compressor.md) with SPEC C2's decisions:
 
 * fragments are ranked by ``(-relevance, fragment_id)``, which is also the output order, so the
   same fragments in any arrival order give identical output;
-* ``budget = original_tokens * (1 - ratio)`` in decimal arithmetic on the ratio as written;
+* ``budget = original_tokens * (1 - ratio)`` in exact arithmetic on the ratio as written;
 * a fragment that would push the running total over the budget is skipped and iteration goes on,
   so a later, smaller fragment can still fit;
 * the top-ranked fragment is always kept, so a child never inherits nothing (ratio 1.0 keeps only
@@ -13,13 +13,12 @@ The seed's algorithm (seeds/skeleton-compressor.md) with SPEC C2's decisions:
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from cleveragents.domain.errors import InvalidInputError
 from cleveragents.domain.fragment import ContextFragment
-from cleveragents.domain.ratio import DEFAULT_SKELETON_RATIO, ratio_as_decimal, validate_ratio
+from cleveragents.domain.ratio import DEFAULT_SKELETON_RATIO, skeleton_budget, validate_ratio
 from cleveragents.domain.skeleton import SkeletonMetadata
 
 __all__ = ["DEFAULT_SKELETON_RATIO", "SkeletonCompressorService", "SkeletonResult"]
@@ -53,8 +52,7 @@ class SkeletonCompressorService:
         applied = validate_ratio(DEFAULT_SKELETON_RATIO if ratio is None else ratio)
         ranked = sorted(_checked(fragments), key=_rank_key)
         original_tokens = sum(fragment.token_count for fragment in ranked)
-        # Token counts are integers, so "running total <= budget" is "<= floor(budget)".
-        budget = math.floor(original_tokens * (1 - ratio_as_decimal(applied)))
+        budget = skeleton_budget(original_tokens, applied)
 
         kept = _select_within_budget(ranked, budget, applied)
         metadata = SkeletonMetadata(

@@ -1,0 +1,202 @@
+"""In-memory fakes of the application ports, for fast unit tests of the services.
+
+The fakes subclass the port ABCs, so a port that grows an abstract method breaks them loudly.
+`FakeStore` holds the committed state; each `FakeUnitOfWork` works on a private copy of it that
+only `commit()` publishes, so leaving the block without committing (normally or by an exception)
+loses every change, as the `UnitOfWork` contract says.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import TracebackType
+
+from cleveragents.application.ports.repositories import (
+    PlanRepository,
+    PlanSummary,
+    ProjectRepository,
+)
+from cleveragents.application.ports.token_counter import TokenCounter
+from cleveragents.application.ports.unit_of_work import UnitOfWork
+from cleveragents.domain.errors import ProjectAlreadyExistsError
+from cleveragents.domain.plan import Decision, Plan
+from cleveragents.domain.policy import ContextPolicy
+from cleveragents.domain.project import Project
+
+
+@dataclass
+class FakeState:
+    """Everything the store holds. Models are frozen, so a shallow copy is a full snapshot."""
+
+    projects: dict[str, Project] = field(default_factory=dict)
+    plans: dict[str, Plan] = field(default_factory=dict)
+    decisions: dict[str, Decision] = field(default_factory=dict)
+
+    def copy(self) -> FakeState:
+        return FakeState(
+            projects=dict(self.projects),
+            plans=dict(self.plans),
+            decisions=dict(self.decisions),
+        )
+
+
+class FakeStore:
+    """The committed state shared by every unit of work of one factory."""
+
+    def __init__(self) -> None:
+        self.state = FakeState()
+        self.commits = 0
+
+
+class FakeProjectRepository(ProjectRepository):
+    def __init__(self, state: FakeState) -> None:
+        self._state = state
+
+    def add(self, project: Project) -> None:
+        if any(p.name == project.name for p in self._state.projects.values()):
+            raise ProjectAlreadyExistsError(project.name)
+        self._state.projects[project.id] = project
+
+    def get_by_name(self, name: str) -> Project | None:
+        return next((p for p in self._state.projects.values() if p.name == name), None)
+
+    def get(self, project_id: str) -> Project | None:
+        return self._state.projects.get(project_id)
+
+    def list(self) -> list[Project]:
+        return sorted(self._state.projects.values(), key=lambda p: p.name)
+
+    def save_policy(self, project_id: str, policy: ContextPolicy) -> None:
+        project = self._state.projects[project_id]
+        self._state.projects[project_id] = project.model_copy(update={"policy": policy})
+
+
+class FakePlanRepository(PlanRepository):
+    def __init__(self, state: FakeState) -> None:
+        self._state = state
+
+    def add(self, plan: Plan) -> None:
+        if plan.fragments:
+            raise ValueError("a new plan has no decisions yet; record them with add_decision")
+        if plan.id in self._state.plans:
+            raise ValueError(f"plan {plan.id} already stored")
+        if plan.project_id not in self._state.projects:
+            raise ValueError(f"plan {plan.id} refers to unknown project {plan.project_id}")
+        self._state.plans[plan.id] = plan
+
+    def get(self, plan_id: str) -> Plan | None:
+        return self._state.plans.get(plan_id)
+
+    def lock(self, plan_id: str) -> Plan | None:
+        return self.get(plan_id)
+
+    def add_decision(self, decision: Decision) -> None:
+        plan = self._state.plans[decision.plan_id]
+        self._state.plans[plan.id] = plan.model_copy(
+            update={"fragments": (*plan.fragments, decision.fragment)}
+        )
+        self._state.decisions[decision.id] = decision
+
+    def save_policy(self, plan_id: str, policy: ContextPolicy) -> None:
+        plan = self._state.plans[plan_id]
+        self._state.plans[plan_id] = plan.model_copy(update={"policy": policy})
+
+    def children(self, plan_id: str) -> list[str]:
+        return [p.id for p in self._state.plans.values() if p.parent_id == plan_id]
+
+    def list(self, project_id: str | None = None) -> list[PlanSummary]:
+        return [
+            PlanSummary(
+                id=plan.id,
+                project_name=self._state.projects[plan.project_id].name,
+                parent_id=plan.parent_id,
+                title=plan.title,
+                status=plan.status.value,
+                decision_count=len(plan.fragments),
+                has_skeleton=plan.skeleton_metadata is not None,
+            )
+            for plan in self._state.plans.values()
+            if project_id is None or plan.project_id == project_id
+        ]
+
+
+class FakeUnitOfWork(UnitOfWork):
+    """One transaction over a private copy of the store's state.
+
+    `committed` is True once `commit()` published the changes; `rolled_back` counts rollbacks.
+    """
+
+    def __init__(self, store: FakeStore) -> None:
+        self._store = store
+        self._working = store.state.copy()
+        self.projects = FakeProjectRepository(self._working)
+        self.plans = FakePlanRepository(self._working)
+        self.committed = False
+        self.entered = False
+        self.exited = False
+        self.rollbacks = 0
+
+    def __enter__(self) -> FakeUnitOfWork:
+        self.entered = True
+        self._reset(self._store.state.copy())
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.exited = True
+        super().__exit__(exc_type, exc, tb)
+
+    def commit(self) -> None:
+        self._store.state = self._working.copy()
+        self._store.commits += 1
+        self.committed = True
+
+    def rollback(self) -> None:
+        self.rollbacks += 1
+        self._reset(self._store.state.copy())
+
+    def _reset(self, state: FakeState) -> None:
+        self._working = state
+        self.projects = FakeProjectRepository(state)
+        self.plans = FakePlanRepository(state)
+
+
+class FakeUnitOfWorkFactory:
+    """A `UnitOfWorkFactory` that records every unit of work it made."""
+
+    def __init__(self, store: FakeStore | None = None) -> None:
+        self.store = store if store is not None else FakeStore()
+        self.created: list[FakeUnitOfWork] = []
+
+    def __call__(self) -> FakeUnitOfWork:
+        uow = FakeUnitOfWork(self.store)
+        self.created.append(uow)
+        return uow
+
+    @property
+    def calls(self) -> int:
+        return len(self.created)
+
+    @property
+    def state(self) -> FakeState:
+        """The committed state."""
+        return self.store.state
+
+
+class FakeTokenCounter(TokenCounter):
+    """Counts whitespace-separated words; records every text it was asked to count."""
+
+    def __init__(self) -> None:
+        self.counted: list[str] = []
+
+    @property
+    def encoding_name(self) -> str:
+        return "fake-words"
+
+    def count(self, text: str) -> int:
+        self.counted.append(text)
+        return len(text.split())

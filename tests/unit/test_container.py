@@ -1,0 +1,89 @@
+"""The DI container: every documented provider resolves to the right type; overrides work."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from cleveragents.adapters.persistence.store import SqlStore
+from cleveragents.adapters.persistence.unit_of_work import SqlaUnitOfWork
+from cleveragents.adapters.tokens.tiktoken_counter import TiktokenCounter
+from cleveragents.application.ports.token_counter import TokenCounter
+from cleveragents.application.ports.unit_of_work import UnitOfWork
+from cleveragents.application.services.plans import PlanService
+from cleveragents.application.services.projects import ProjectService
+from cleveragents.application.services.skeleton_compressor import SkeletonCompressorService
+from cleveragents.application.services.strategy_coordinator import StrategyCoordinator
+from cleveragents.container import Container, build_container
+from tests.fakes import FakeTokenCounter
+
+
+@pytest.fixture
+def built(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Container]:
+    monkeypatch.delenv("CLEVERAGENTS_DATABASE_URL", raising=False)
+    monkeypatch.delenv("CLEVERAGENTS_HOME", raising=False)
+    container = build_container(f"sqlite:///{tmp_path / 'x.db'}", home=tmp_path)
+    yield container
+    container.store().dispose()
+
+
+def test_every_provider_resolves(built: Container, tmp_path: Path) -> None:
+    store = built.store()
+    assert isinstance(store, SqlStore)
+    assert store.url == f"sqlite:///{tmp_path / 'x.db'}"
+    assert built.store() is store  # one engine per process
+
+    uow = built.unit_of_work()
+    assert isinstance(uow, SqlaUnitOfWork)
+    assert isinstance(uow, UnitOfWork)
+    assert built.unit_of_work() is not uow  # one per use case
+
+    counter = built.token_counter()
+    assert isinstance(counter, TiktokenCounter)
+    assert isinstance(counter, TokenCounter)
+    assert counter.encoding_name == "cl100k_base"
+
+    compressor = built.skeleton_compressor_service()
+    assert isinstance(compressor, SkeletonCompressorService)
+    assert built.skeleton_compressor_service() is compressor
+
+    assert isinstance(built.project_service(), ProjectService)
+    assert isinstance(built.plan_service(), PlanService)
+    assert isinstance(built.strategy_coordinator(), StrategyCoordinator)
+
+
+def test_skeleton_compressor_service_from_container_compresses(built: Container) -> None:
+    service = built.skeleton_compressor_service()
+    result = service.compress([], None)
+    assert result.metadata.ratio == 0.3
+
+
+def test_token_counter_override_is_honoured_by_plan_service(built: Container) -> None:
+    fake = FakeTokenCounter()
+    built.project_service().create("demo")
+    with built.token_counter.override(fake):
+        plans = built.plan_service()
+        plan = plans.create("demo", "p")
+        decision = plans.decide(plan.id, "antidisestablishmentarianism is long")
+    assert fake.counted == ["antidisestablishmentarianism is long"]
+    assert decision.fragment.token_count == 3
+    # Outside the override the real counter is back.
+    assert isinstance(built.token_counter(), TiktokenCounter)
+    stored = built.plan_service().status(plan.id).plan
+    assert [f.token_count for f in stored.fragments] == [3]
+
+
+def test_strategy_coordinator_uses_the_container_store(built: Container) -> None:
+    built.project_service().create("demo")
+    plans = built.plan_service()
+    parent = plans.create("demo", "parent")
+    for fragment_id, relevance, tokens in (("A", 0.9, 400), ("B", 0.6, 300), ("C", 0.3, 300)):
+        plans.decide(
+            parent.id, fragment_id, relevance=relevance, token_count=tokens, fragment_id=fragment_id
+        )
+    child = built.strategy_coordinator().spawn_child(parent.id, "child", skeleton_ratio=0.5)
+    assert [f.fragment_id for f in child.inherited_fragments] == ["A"]
+    stored = plans.status(child.id).plan
+    assert stored.skeleton_metadata == child.skeleton_metadata
