@@ -90,6 +90,12 @@ class FakePlanRepository(PlanRepository):
     def lock(self, plan_id: str) -> Plan | None:
         return self.get(plan_id)
 
+    def lock_exists(self, plan_id: str) -> bool:
+        return plan_id in self._state.plans
+
+    def contains_fragment(self, plan_id: str, fragment_id: str) -> bool:
+        return self._state.plans[plan_id].has_fragment(fragment_id)
+
     def add_decision(self, decision: Decision) -> None:
         plan = self._state.plans[decision.plan_id]
         self._state.plans[plan.id] = plan.model_copy(

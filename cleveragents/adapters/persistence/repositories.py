@@ -141,10 +141,30 @@ class SqlaPlanRepository(PlanRepository):
         )
 
     def lock(self, plan_id: str) -> Plan | None:
+        if not self.lock_exists(plan_id):
+            return None
+        return self.get(plan_id)
+
+    def lock_exists(self, plan_id: str) -> bool:
+        query = select(PlanRow.id).where(PlanRow.id == plan_id)
         # SQLite serialises writers at BEGIN IMMEDIATE; servers need the row lock.
         if self._session.get_bind().dialect.name != "sqlite":
-            self._session.execute(select(PlanRow.id).where(PlanRow.id == plan_id).with_for_update())
-        return self.get(plan_id)
+            query = query.with_for_update()
+        return self._session.scalar(query) is not None
+
+    def contains_fragment(self, plan_id: str, fragment_id: str) -> bool:
+        # Both lookups are served by the (plan_id, fragment_id) unique indexes.
+        own = select(DecisionRow.id).where(
+            DecisionRow.plan_id == plan_id, DecisionRow.fragment_id == fragment_id
+        )
+        inherited = select(InheritedFragmentRow.position).where(
+            InheritedFragmentRow.plan_id == plan_id,
+            InheritedFragmentRow.fragment_id == fragment_id,
+        )
+        return (
+            self._session.scalar(own.limit(1)) is not None
+            or self._session.scalar(inherited.limit(1)) is not None
+        )
 
     def add_decision(self, decision: Decision) -> None:
         next_position = self._session.scalar(

@@ -56,6 +56,14 @@ class PlanRepository(ABC):
         """Like `get`, for a plan about to be changed: adapters on servers lock its row."""
 
     @abstractmethod
+    def lock_exists(self, plan_id: str) -> bool:
+        """Whether the plan exists, locking its row (on servers) without loading its context."""
+
+    @abstractmethod
+    def contains_fragment(self, plan_id: str, fragment_id: str) -> bool:
+        """Whether the plan's accumulated context (own or inherited) has this fragment id."""
+
+    @abstractmethod
     def add_decision(self, decision: Decision) -> None: ...
 
     @abstractmethod

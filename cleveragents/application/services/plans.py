@@ -91,10 +91,10 @@ class PlanService:
         )
         decision = Decision(id=decision_id, plan_id=canonical_id, fragment=fragment)
         with self._uow_factory() as uow:
-            plan = uow.plans.lock(canonical_id)
-            if plan is None:
+            # Existence checks, not a load: recording stays constant-time as a plan grows.
+            if not uow.plans.lock_exists(canonical_id):
                 raise PlanNotFoundError(canonical_id)
-            if plan.has_fragment(fragment.fragment_id):
+            if uow.plans.contains_fragment(canonical_id, fragment.fragment_id):
                 raise DuplicateFragmentError(canonical_id, fragment.fragment_id)
             uow.plans.add_decision(decision)
             uow.commit()

@@ -1,0 +1,40 @@
+"""Run the benchmark suite: ``python -m benchmarks [--only NAME ...]``.
+
+Every figure is printed next to a baseline measured in the same run, with their ratio and
+whether the target is met; the results are also written to benchmarks/results/latest.json.
+Performance is measured here on demand, never gated on in tests.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+
+from benchmarks import cli_startup, skeleton, spawn
+from benchmarks.report import Result, render_table, write_json
+
+SUITE: dict[str, Callable[[], list[Result]]] = {
+    "skeleton": skeleton.run,
+    "spawn": spawn.run,
+    "cli": cli_startup.run,
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__)
+    parser.add_argument(
+        "--only", action="append", choices=sorted(SUITE), help="run only this benchmark"
+    )
+    args = parser.parse_args(argv)
+    selected = args.only or list(SUITE)
+    results: list[Result] = []
+    for name in selected:
+        results.extend(SUITE[name]())
+    print("\n" + render_table(results))
+    path = write_json(results)
+    print(f"\nresults written to {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,52 @@
+"""Timing helpers shared by the benchmarks: best-of-N with the garbage collector paused."""
+
+from __future__ import annotations
+
+import gc
+import statistics
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TypeVar
+
+T = TypeVar("T")
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Collect, then keep the cyclic collector off for the block (restored afterwards)."""
+    was_enabled = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def timed(func: Callable[[], T]) -> tuple[float, T]:
+    """Seconds one call of `func` takes (perf_counter, collector paused), and its result."""
+    with gc_paused():
+        start = time.perf_counter()
+        result = func()
+        elapsed = time.perf_counter() - start
+    return elapsed, result
+
+
+def repeat(func: Callable[[], object], repeats: int) -> list[float]:
+    """The times of `repeats` calls of `func`, in call order."""
+    times = []
+    for _ in range(repeats):
+        elapsed, result = timed(func)
+        del result
+        times.append(elapsed)
+    return times
+
+
+def best(times: list[float]) -> float:
+    return min(times)
+
+
+def median(times: list[float]) -> float:
+    return statistics.median(times)
