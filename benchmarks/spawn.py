@@ -25,7 +25,11 @@ FRAGMENTS = 10_000
 REPEATS = 3
 SEED = 20240602
 TARGET_SECONDS = 1.0
-CORPUS = Path("/work/shared/corpus/logs")
+# The shared corpus beside the repository, else the copy in the tests' data.
+_REPO = Path(__file__).resolve().parent.parent
+CORPUS = _REPO.parent / "shared" / "corpus" / "logs"
+if not CORPUS.is_dir():
+    CORPUS = _REPO / "tests" / "data"
 _FALLBACK_LINES = (
     "081109 203615 148 INFO dfs.DataNode$PacketResponder: PacketResponder 1 for block "
     "blk_38865049064139660 terminating",

@@ -25,6 +25,7 @@ settings.load_profile("ci" if os.environ.get("CI") else "default")
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 CORPUS = REPO_ROOT.parent / "shared" / "corpus"
+TEST_DATA = REPO_ROOT / "tests" / "data"
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import CORPUS
+from tests.conftest import TEST_DATA
 from tests.e2e.cli_runner import Result, run
 
 ULID_LENGTH = 26
@@ -154,7 +154,7 @@ def test_plan_list_and_decide_from_file(capsys: pytest.CaptureFixture[str], home
     _ok(run(capsys, "project", "create", "two"))
     first = _ok(run(capsys, "plan", "create", "--project", "one", "--title", "a")).stdout.strip()
     _ok(run(capsys, "plan", "create", "--project", "two", "--title", "b"))
-    log = CORPUS / "logs" / "HDFS_2k.log"
+    log = TEST_DATA / "HDFS_head.log"
     decided = _ok(
         run(capsys, "plan", "decide", first, "--file", str(log), "--relevance", "0.8", "--json")
     ).json()
@@ -176,7 +176,7 @@ def test_tokens_count_contract(
     assert _ok(run(capsys, "tokens", "count", str(sample))).stdout == '{\n  "input_tokens": 2\n}\n'
     o200k = _ok(run(capsys, "tokens", "count", str(sample), "--encoding", "o200k_base")).json()
     assert o200k == {"input_tokens": 2}
-    source = CORPUS / "code" / "click-core.py"
+    source = TEST_DATA / "click-core.py.txt"
     counted = _ok(run(capsys, "tokens", "count", str(source))).json()["input_tokens"]
     assert counted > len(source.read_text()) // 10
 
