@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Annotated
-
 import typer
 
-from cleveragents.cli.output import emit_json
+from cleveragents.cli.output import JsonFlag, emit_json
 from cleveragents.cli.state import state
 
 app = typer.Typer(help="The database schema (Alembic migrations).", no_args_is_help=True)
-
-JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 
 
 @app.command("upgrade")

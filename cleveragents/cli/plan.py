@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from cleveragents.cli.output import emit_json, print_fields, print_table
+from cleveragents.cli.output import JsonFlag, emit_json, print_fields, print_table
 from cleveragents.cli.state import state
 
 if TYPE_CHECKING:
@@ -18,7 +18,6 @@ app = typer.Typer(help="Plans, their decisions and their child plans.", no_args_
 context_app = typer.Typer(help="A plan's override of its project's policy.", no_args_is_help=True)
 app.add_typer(context_app, name="context")
 
-JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 RatioOption = Annotated[
     float | None,
     typer.Option(

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from cleveragents.cli.output import emit_json, print_table
+from cleveragents.cli.output import JsonFlag, emit_json, print_table
 from cleveragents.cli.state import state
 
 if TYPE_CHECKING:
@@ -16,7 +16,6 @@ app = typer.Typer(help="Create and inspect projects.", no_args_is_help=True)
 context_app = typer.Typer(help="A project's context policy.", no_args_is_help=True)
 app.add_typer(context_app, name="context")
 
-JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
 NameArgument = Annotated[str, typer.Argument(metavar="NAME", help="The project's name.")]
 
 POLICY_FIELDS = ("skeleton_ratio", "context_window", "reserve_tokens", "keep_recent_tokens")
