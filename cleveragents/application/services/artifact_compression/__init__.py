@@ -1,0 +1,1 @@
+"""Artifact-type-tailored compression: detection, per-type strategies, exact budget fitting."""
