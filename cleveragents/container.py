@@ -14,8 +14,11 @@ from dependency_injector import containers, providers
 from cleveragents.adapters.persistence.database import default_home, resolve_database_url
 from cleveragents.adapters.persistence.store import SqlStore
 from cleveragents.adapters.persistence.unit_of_work import SqlaUnitOfWork
+from cleveragents.adapters.source.tree_sitter_skeletonizer import TreeSitterSkeletonizer
 from cleveragents.adapters.tokens.offline_encodings import DEFAULT_ENCODING
 from cleveragents.adapters.tokens.tiktoken_counter import TiktokenCounter
+from cleveragents.adapters.workspace.local_artifact_files import LocalArtifactFiles
+from cleveragents.application.services.artifact_compressor import ArtifactCompressorService
 from cleveragents.application.services.plans import PlanService
 from cleveragents.application.services.projects import ProjectService
 from cleveragents.application.services.skeleton_compressor import SkeletonCompressorService
@@ -30,6 +33,8 @@ class AdaptersContainer(containers.DeclarativeContainer):
     token_counter = providers.Singleton(
         TiktokenCounter, encoding_name=config.encoding, cache_dir=config.tokenizer_cache_dir
     )
+    artifact_files = providers.Singleton(LocalArtifactFiles)
+    source_skeletonizer = providers.Singleton(TreeSitterSkeletonizer)
 
 
 class ServicesContainer(containers.DeclarativeContainer):
@@ -47,6 +52,12 @@ class ServicesContainer(containers.DeclarativeContainer):
         uow_factory=adapters.unit_of_work.provider,
         compressor=skeleton_compressor_service,
     )
+    artifact_compressor_service = providers.Factory(
+        ArtifactCompressorService,
+        files=adapters.artifact_files,
+        token_counter=adapters.token_counter,
+        skeletonizer=adapters.source_skeletonizer,
+    )
 
 
 class Container(containers.DeclarativeContainer):
@@ -63,6 +74,9 @@ class Container(containers.DeclarativeContainer):
     project_service = services.project_service
     plan_service = services.plan_service
     strategy_coordinator = services.strategy_coordinator
+    artifact_files = adapters.artifact_files
+    source_skeletonizer = adapters.source_skeletonizer
+    artifact_compressor_service = services.artifact_compressor_service
 
 
 def build_container(

@@ -8,6 +8,7 @@ loses every change, as the `UnitOfWork` contract says.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from types import TracebackType
 
@@ -206,3 +207,18 @@ class FakeTokenCounter(TokenCounter):
     def count(self, text: str) -> int:
         self.counted.append(text)
         return len(text.split())
+
+    def count_stream(self, chunks: Iterable[str]) -> int:
+        return self.count("".join(chunks))
+
+    def prefix_within(self, text: str, max_tokens: int) -> str:
+        words = text.split()
+        if len(words) <= max_tokens:
+            return text
+        if max_tokens <= 0:
+            return ""
+        # Cut right after the max_tokens-th word.
+        position = 0
+        for word in words[:max_tokens]:
+            position = text.index(word, position) + len(word)
+        return text[:position]

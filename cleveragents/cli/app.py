@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from cleveragents.cli import db, demo, plan, project, tokens
+from cleveragents.cli import artifact, db, demo, plan, project, tokens
 from cleveragents.cli.state import state
 
 app = typer.Typer(
@@ -20,6 +20,7 @@ app.add_typer(project.app, name="project")
 app.add_typer(plan.app, name="plan")
 app.add_typer(db.app, name="db")
 app.add_typer(tokens.app, name="tokens")
+app.add_typer(artifact.app, name="artifact")
 app.command("demo")(demo.demo)
 
 

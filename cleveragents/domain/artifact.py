@@ -19,7 +19,7 @@ class ArtifactKind(StrEnum):
 
 
 class CompressionMode(StrEnum):
-    """`seed`: the seed's three tiers exactly (the default). `smart`: structure-aware at any size."""
+    """`seed`: the seed's three tiers exactly (the default); `smart`: structure-aware."""
 
     SEED = "seed"
     SMART = "smart"

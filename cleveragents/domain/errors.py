@@ -47,6 +47,19 @@ class PlanNotFoundError(NotFoundError):
         self.plan_id = plan_id
 
 
+class ArtifactNotFoundError(NotFoundError):
+    """No readable file at that path inside the work directory (also: a path that escapes it)."""
+
+    def __init__(self, artifact_path: str, location: str) -> None:
+        super().__init__(f"artifact not found at {location}")
+        self.artifact_path = artifact_path
+        self.location = location
+
+
+class BinaryArtifactError(InvalidInputError):
+    """A file that is not text (it has NUL bytes): compressing it for a model makes no sense."""
+
+
 class ConflictError(CleverAgentsError):
     """The change contradicts what is stored (a duplicate name, a duplicate fragment id)."""
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterable
 from pathlib import Path
 
 import tiktoken
@@ -66,3 +67,62 @@ class TiktokenCounter(TokenCounter):
         # Text that looks like a special token ("<|endoftext|>") is counted as the plain text it
         # is: content is data, never a control sequence.
         return len(encoding.encode(text, disallowed_special=()))
+
+    def count_stream(self, chunks: Iterable[str]) -> int:
+        encoding = load_encoding(self._encoding_name, self._cache_dir)
+        total = 0
+        pending = ""
+        searched = 0  # split points before this offset of `pending` were already looked for
+        for chunk in chunks:
+            pending += chunk
+            if len(pending) < STREAM_WINDOW_CHARS:
+                continue
+            cut = safe_split_point(pending, searched)
+            if cut is None:
+                if len(pending) < STREAM_WINDOW_LIMIT_CHARS:
+                    searched = max(len(pending) - 1, 0)
+                    continue
+                cut = len(pending)  # one enormous line: split anyway (off by at most a token)
+            total += len(encoding.encode(pending[:cut], disallowed_special=()))
+            pending = pending[cut:]
+            searched = 0
+        if pending:
+            total += len(encoding.encode(pending, disallowed_special=()))
+        return total
+
+    def prefix_within(self, text: str, max_tokens: int) -> str:
+        if max_tokens <= 0 or not text:
+            return ""
+        encoding = load_encoding(self._encoding_name, self._cache_dir)
+        tokens = encoding.encode(text, disallowed_special=())
+        keep = min(max_tokens, len(tokens))
+        while keep > 0:
+            # A token prefix can end inside a multi-byte character: drop the partial bytes.
+            prefix = encoding.decode_bytes(tokens[:keep]).decode("utf-8", errors="ignore")
+            # Re-encoding a prefix can merge differently; step back until it really fits.
+            if len(encoding.encode(prefix, disallowed_special=())) <= max_tokens:
+                return prefix
+            keep -= 1
+        return ""
+
+
+STREAM_WINDOW_CHARS = 1 << 20
+STREAM_WINDOW_LIMIT_CHARS = 1 << 26
+
+
+def safe_split_point(text: str, start: int = 0) -> int | None:
+    """The last offset at or after `start` where `text` can be cut without changing its count.
+
+    No pre-token of cl100k_base or o200k_base spans a newline that follows a letter or digit, or
+    a newline that precedes one: the letter and digit patterns take no newline, and the
+    whitespace patterns start no earlier than the newline when a letter or digit is before it.
+    So counting the two sides of such a cut separately gives the exact total.
+    """
+    position = len(text) - 1  # a newline at the very end has no known successor yet
+    while (newline := text.rfind("\n", start, position)) > 0:
+        if text[newline + 1].isalnum():
+            return newline + 1
+        if text[newline - 1].isalnum():
+            return newline
+        position = newline
+    return None

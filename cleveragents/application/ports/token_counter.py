@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Iterable
 
 
 class TokenCounter(ABC):
@@ -21,3 +22,12 @@ class TokenCounter(ABC):
     @abstractmethod
     def count(self, text: str) -> int:
         """The exact number of tokens in `text` (special-token text counts as plain text)."""
+
+    @abstractmethod
+    def count_stream(self, chunks: Iterable[str]) -> int:
+        """The exact count of the concatenated `chunks`, holding only a bounded window of text
+        (for artifacts too large to hold in memory)."""
+
+    @abstractmethod
+    def prefix_within(self, text: str, max_tokens: int) -> str:
+        """A prefix of `text` (cut at a token boundary) whose own count is <= `max_tokens`."""

@@ -1,0 +1,1 @@
+"""Language-aware source outlines with tree-sitter grammars that ship in wheels."""

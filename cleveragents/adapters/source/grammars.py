@@ -1,0 +1,83 @@
+"""Which tree-sitter grammar wheel parses each language, loaded once on first use.
+
+The grammar modules are imported lazily so that importing this adapter (and starting the CLI)
+does not pay for nine native libraries that a run may never need.
+"""
+
+from __future__ import annotations
+
+import importlib
+import threading
+from dataclasses import dataclass
+
+from tree_sitter import Language, Query
+
+from cleveragents.adapters.source.language_rules import RULES, LanguageRules
+
+# language -> (grammar module, function returning the TSLanguage pointer)
+_GRAMMAR_ENTRY_POINTS: dict[str, tuple[str, str]] = {
+    "python": ("tree_sitter_python", "language"),
+    "javascript": ("tree_sitter_javascript", "language"),
+    "typescript": ("tree_sitter_typescript", "language_typescript"),
+    "tsx": ("tree_sitter_typescript", "language_tsx"),
+    "go": ("tree_sitter_go", "language"),
+    "rust": ("tree_sitter_rust", "language"),
+    "java": ("tree_sitter_java", "language"),
+    "c": ("tree_sitter_c", "language"),
+    "cpp": ("tree_sitter_cpp", "language"),
+}
+
+GRAMMAR_LANGUAGES: frozenset[str] = frozenset(_GRAMMAR_ENTRY_POINTS)
+
+_loaded: dict[str, Language] = {}
+_lock = threading.Lock()
+
+
+def load_grammar(language: str) -> Language:
+    """The tree-sitter `Language` for a name in `GRAMMAR_LANGUAGES`; KeyError for any other."""
+    cached = _loaded.get(language)
+    if cached is not None:
+        return cached
+    module_name, entry_point = _GRAMMAR_ENTRY_POINTS[language]
+    with _lock:
+        if language not in _loaded:
+            module = importlib.import_module(module_name)
+            _loaded[language] = Language(getattr(module, entry_point)())
+        return _loaded[language]
+
+
+@dataclass(frozen=True, slots=True)
+class CompiledGrammar:
+    """A grammar with its rules and the three queries the outline runs, compiled once."""
+
+    language: Language
+    rules: LanguageRules
+    functions: Query
+    comments: Query
+    errors: Query
+
+
+_compiled: dict[str, CompiledGrammar] = {}
+
+
+def compiled_grammar(language: str) -> CompiledGrammar:
+    """The grammar and compiled queries for a name in `GRAMMAR_LANGUAGES`."""
+    cached = _compiled.get(language)
+    if cached is not None:
+        return cached
+    grammar = load_grammar(language)
+    rules = RULES[language]
+    compiled = CompiledGrammar(
+        language=grammar,
+        rules=rules,
+        functions=Query(grammar, _any_of(rules.function_types, "function")),
+        comments=Query(grammar, _any_of(rules.comment_types, "comment")),
+        errors=Query(grammar, rules.error_query),
+    )
+    with _lock:
+        return _compiled.setdefault(language, compiled)
+
+
+def _any_of(node_types: frozenset[str], capture: str) -> str:
+    alternatives = " ".join(f"({node_type})" for node_type in sorted(node_types))
+    return f"[{alternatives}] @{capture}"

@@ -1,0 +1,1 @@
+"""Reading files inside a work directory."""

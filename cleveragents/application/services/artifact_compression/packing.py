@@ -1,0 +1,108 @@
+"""Smart mode's last step: keep the lines that matter most within an exact token budget.
+
+Lines are taken by priority (then position), each one only if it still fits, and written back in
+their original order; every run of dropped lines becomes one gap marker in the artifact's own
+syntax, and a final marker says how many tokens were omitted. Token figures come from the real
+tokenizer: each line is counted once, the assembled text is counted again, and while that is
+over the budget the least important lines are dropped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from cleveragents.application.ports.token_counter import TokenCounter
+from cleveragents.application.services.artifact_compression.strategy import Priority
+from cleveragents.application.services.artifact_compression.truncation import (
+    truncation_marker,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """A candidate line: its position among all lines of the artifact, text, priority."""
+
+    position: int
+    text: str
+    priority: Priority
+
+
+@dataclass(frozen=True, slots=True)
+class Packed:
+    content: str
+    kept_lines: int
+
+
+def pack_lines(
+    lines: Sequence[Line],
+    total_lines: int,
+    budget: int,
+    raw_tokens: int,
+    counter: TokenCounter,
+    gap_marker: Callable[[int], str],
+) -> Packed:
+    """The most important `lines` that fit in `budget` tokens with their markers.
+
+    `lines` may be sparse (a streaming caller passes only its candidates); positions between
+    them count as dropped lines for the gap markers. `total_lines` is the artifact's line count.
+    """
+    costs = {line.position: counter.count(line.text + "\n") for line in lines}
+    gap_cost = counter.count(gap_marker(max(total_lines, 1)) + "\n")
+    marker_cost = counter.count("\n" + truncation_marker(raw_tokens))
+    order = sorted(lines, key=lambda line: (line.priority, line.position))
+
+    chosen: dict[int, Line] = {}
+    gaps = 1 if total_lines else 0  # nothing chosen yet: the whole artifact is one gap
+    estimate = marker_cost + gaps * gap_cost
+    for line in order:
+        position = line.position
+        # Choosing a line splits the gap around it into the parts left and right of it.
+        left = position > 0 and position - 1 not in chosen
+        right = position + 1 < total_lines and position + 1 not in chosen
+        gap_change = int(left) + int(right) - 1
+        cost = costs[position] + gap_change * gap_cost
+        if estimate + cost <= budget:
+            chosen[position] = line
+            estimate += cost
+
+    # The estimate counts lines separately; the assembled text can merge differently. Drop
+    # the least important lines until the real count fits.
+    dropping = sorted(chosen.values(), key=lambda line: (line.priority, line.position))
+    while True:
+        content = _render(chosen, total_lines, raw_tokens, counter, gap_marker)
+        excess = counter.count(content) - budget
+        if excess <= 0:
+            return Packed(content, len(chosen))
+        if not chosen:
+            return Packed(counter.prefix_within(content, budget), 0)
+        freed = 0
+        while dropping and freed < excess:
+            line = dropping.pop()
+            del chosen[line.position]
+            freed += costs[line.position]
+
+
+def _render(
+    chosen: dict[int, Line],
+    total_lines: int,
+    raw_tokens: int,
+    counter: TokenCounter,
+    gap_marker: Callable[[int], str],
+) -> str:
+    parts: list[str] = []
+    previous = -1
+    for position in sorted(chosen):
+        if position - previous > 1:
+            parts.append(gap_marker(position - previous - 1))
+        parts.append(chosen[position].text)
+        previous = position
+    if total_lines - previous > 1:
+        parts.append(gap_marker(total_lines - previous - 1))
+    kept_text = "\n".join(parts)
+    # Honest: the omitted figure is the raw count minus the artifact's own kept lines (the
+    # gap markers are not part of the artifact).
+    original = "\n".join(chosen[position].text for position in sorted(chosen))
+    omitted = max(raw_tokens - counter.count(original), 0) if original else raw_tokens
+    marker = truncation_marker(omitted)
+    return f"{kept_text}\n{marker}" if kept_text else marker

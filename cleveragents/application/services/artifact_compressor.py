@@ -1,0 +1,268 @@
+"""Artifact-type-tailored compression within an exact token budget (seeds/artifact-type-
+tailored-context.md, SPEC C4).
+
+`seed` mode is the seed's three tiers: the artifact whole when it fits (Tier 1); the type's
+strategy when it is at most 1.5 times the budget and the result fits and is valid (Tier 2);
+otherwise a head cut at a paragraph boundary with a ``[TRUNCATED: ...]`` marker (Tier 3). Unlike
+the seed's ``budget * 4`` characters, every tier's `content` is counted with the real tokenizer
+and fits the budget, and `compacted_tokens` is that count.
+
+`smart` mode keeps structure at any size: the type's strategy, then stronger structural levels
+(shorter JSON arrays, collapsed diff context), then the lines that matter most (errors before
+info lines, signatures before bodies, headings before prose), packed to the exact budget.
+"""
+
+from __future__ import annotations
+
+from contextlib import closing, suppress
+from dataclasses import dataclass
+
+from cleveragents.application.ports.artifact_files import ArtifactFile, ArtifactFiles
+from cleveragents.application.ports.source_skeleton import SourceSkeletonizer
+from cleveragents.application.ports.token_counter import TokenCounter
+from cleveragents.application.services.artifact_compression.detection import detect
+from cleveragents.application.services.artifact_compression.heuristic_counter import (
+    HEURISTIC_WARNING,
+    HeuristicTokenCounter,
+)
+from cleveragents.application.services.artifact_compression.packing import Line, pack_lines
+from cleveragents.application.services.artifact_compression.strategies import strategy_for
+from cleveragents.application.services.artifact_compression.strategy import (
+    ArtifactStrategy,
+    MalformedCompressionError,
+)
+from cleveragents.application.services.artifact_compression.streaming_logs import (
+    collect_log_candidates,
+)
+from cleveragents.application.services.artifact_compression.task_terms import TaskTerms
+from cleveragents.application.services.artifact_compression.truncation import (
+    HEURISTIC_CHARS_PER_TOKEN,
+    truncate_to_budget,
+)
+from cleveragents.domain.artifact import ArtifactKind, CompressedArtifact, CompressionMode
+from cleveragents.domain.errors import (
+    ArtifactNotFoundError,
+    InvalidInputError,
+    TokenCountingError,
+)
+
+LARGE_ARTIFACT_BYTES = 32 << 20
+"""Above this size an artifact is streamed: counted in chunks, and only what the output needs
+is held (a head for Tier 3; bounded candidate buffers for smart-mode logs)."""
+
+SNIFF_CHARS = 16_384
+PACKABLE_MIN_LINES = 3
+
+
+@dataclass(frozen=True, slots=True)
+class CompressionOutcome:
+    """The seed's JSON result, and for a missing or binary artifact the error it reports (the
+    result then is the seed's error response)."""
+
+    result: CompressedArtifact
+    error: str | None = None
+
+
+class ArtifactCompressorService:
+    """Compresses one artifact to a token budget for a judge or an agent."""
+
+    def __init__(
+        self,
+        files: ArtifactFiles,
+        token_counter: TokenCounter,
+        skeletonizer: SourceSkeletonizer,
+        large_artifact_bytes: int | None = None,
+    ) -> None:
+        self._files = files
+        self._counter = token_counter
+        self._skeletonizer = skeletonizer
+        self._large_bytes = large_artifact_bytes
+
+    def compress(
+        self,
+        artifact_path: str,
+        budget: int,
+        *,
+        workdir: str,
+        task: str | None = None,
+        mode: CompressionMode = CompressionMode.SEED,
+    ) -> CompressionOutcome:
+        """Compress the artifact at `artifact_path` (relative to `workdir`) to `budget` tokens.
+
+        A missing artifact, or a path that escapes the work directory, gives the seed's
+        not-found response with `error` set; so does a binary file. Invalid UTF-8 is decoded
+        with replacement characters (U+FFFD).
+        """
+        _check_budget(budget)
+        try:
+            artifact = self._files.open(workdir, artifact_path)
+        except ArtifactNotFoundError as missing:
+            content = f"[ERROR: artifact not found at {missing.location}]"
+            return CompressionOutcome(_error_result(artifact_path, content), str(missing))
+        if artifact.is_binary():
+            message = f"{artifact.location} is a binary file, not text"
+            content = f"[ERROR: artifact is binary, not compressed: {artifact.location}]"
+            return CompressionOutcome(_error_result(artifact_path, content), message)
+        if artifact.size_bytes > (self._large_bytes or LARGE_ARTIFACT_BYTES):
+            return CompressionOutcome(
+                self._compress_large(artifact_path, artifact, budget, task, mode)
+            )
+        return CompressionOutcome(
+            self.compress_text(artifact_path, artifact.read_text(), budget, task=task, mode=mode)
+        )
+
+    def compress_text(
+        self,
+        name: str,
+        text: str,
+        budget: int,
+        *,
+        task: str | None = None,
+        mode: CompressionMode = CompressionMode.SEED,
+    ) -> CompressedArtifact:
+        """Compress `text`, whose file name `name` helps detect its kind."""
+        _check_budget(budget)
+        counter, preamble = self._counter, ""
+        try:
+            raw_tokens = counter.count(text)
+        except TokenCountingError:
+            counter, preamble = HeuristicTokenCounter(), HEURISTIC_WARNING
+            raw_tokens = counter.count(text)
+        body_budget = budget - (counter.count(preamble) if preamble else 0)
+        strategy = strategy_for(detect(name, text[:SNIFF_CHARS]), self._skeletonizer)
+        run = _Run(counter, strategy, TaskTerms.from_task(task), raw_tokens)
+        if body_budget <= 0:
+            content, truncated = "", True
+        elif mode is CompressionMode.SMART:
+            content, truncated = run.smart(text, body_budget)
+        else:
+            content, truncated = run.seed(text, body_budget)
+        content = preamble + content
+        return CompressedArtifact(
+            artifact_name=name,
+            raw_tokens=raw_tokens,
+            compacted_tokens=counter.count(content),
+            truncated=truncated,
+            content=content,
+        )
+
+    def _compress_large(
+        self,
+        name: str,
+        artifact: ArtifactFile,
+        budget: int,
+        task: str | None,
+        mode: CompressionMode,
+    ) -> CompressedArtifact:
+        raw_tokens = self._counter.count_stream(artifact.iter_text())
+        if raw_tokens * 2 <= budget * 3:  # Tier 1 or 2: the output may be the whole artifact
+            return self.compress_text(name, artifact.read_text(), budget, task=task, mode=mode)
+        terms = TaskTerms.from_task(task)
+        strategy = strategy_for(detect(name, _head(artifact, SNIFF_CHARS)), self._skeletonizer)
+        if mode is CompressionMode.SMART and strategy.kind is ArtifactKind.LOG:
+            candidates = collect_log_candidates(
+                artifact.iter_lines(), strategy, terms, budget, self._counter
+            )
+            content = pack_lines(
+                candidates.lines,
+                candidates.total_lines,
+                budget,
+                raw_tokens,
+                self._counter,
+                strategy.gap_marker,
+            ).content
+        else:
+            # Tier 3 needs only a head: the seed's cut point plus room to find a boundary.
+            head = _head(artifact, budget * HEURISTIC_CHARS_PER_TOKEN * 2)
+            content = truncate_to_budget(head, budget, raw_tokens, self._counter).content
+        return CompressedArtifact(
+            artifact_name=name,
+            raw_tokens=raw_tokens,
+            compacted_tokens=self._counter.count(content),
+            truncated=True,
+            content=content,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class _Run:
+    counter: TokenCounter
+    strategy: ArtifactStrategy
+    terms: TaskTerms
+    raw_tokens: int
+
+    def fits(self, text: str, budget: int) -> bool:
+        return self.counter.count(text) <= budget
+
+    def seed(self, text: str, budget: int) -> tuple[str, bool]:
+        if self.raw_tokens <= budget:
+            return text, False  # Tier 1
+        if self.raw_tokens * 2 <= budget * 3:  # Tier 2: budget < raw <= 1.5 * budget
+            try:
+                compressed = self.strategy.tier2(text, self.terms)
+            except MalformedCompressionError:
+                compressed = None
+            if compressed is not None and self.fits(compressed, budget):
+                return compressed, False
+        return self.truncate(text, budget), True  # Tier 3
+
+    def smart(self, text: str, budget: int) -> tuple[str, bool]:
+        if self.raw_tokens <= budget:
+            return text, False
+        candidates: list[str] = []
+        with suppress(MalformedCompressionError):
+            candidates.append(self.strategy.tier2(text, self.terms))
+        level = 1
+        while (shrunk := self.strategy.shrink(text, self.terms, level)) is not None:
+            candidates.append(shrunk)
+            level += 1
+        for candidate in candidates:
+            if self.fits(candidate, budget):
+                return candidate, False
+        return self.pack(_packing_base(candidates, text), budget), True
+
+    def pack(self, text: str, budget: int) -> str:
+        lines = text.splitlines()
+        if len(lines) < PACKABLE_MIN_LINES:
+            return self.truncate(text, budget)
+        priorities = self.strategy.priorities(lines, self.terms)
+        candidates = [
+            Line(position, line, priority)
+            for position, (line, priority) in enumerate(zip(lines, priorities, strict=True))
+        ]
+        return pack_lines(
+            candidates, len(lines), budget, self.raw_tokens, self.counter, self.strategy.gap_marker
+        ).content
+
+    def truncate(self, text: str, budget: int) -> str:
+        return truncate_to_budget(text, budget, self.raw_tokens, self.counter).content
+
+
+def _packing_base(candidates: list[str], original: str) -> str:
+    """The most compressed structural candidate that still has lines to pack (compact JSON is
+    one line: packing the pretty Tier 2 text keeps more keys)."""
+    multi_line = [c for c in candidates if c.count("\n") + 1 >= PACKABLE_MIN_LINES]
+    return multi_line[-1] if multi_line else original
+
+
+def _check_budget(budget: int) -> None:
+    if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
+        raise InvalidInputError(f"the token budget must be a whole number >= 1, got {budget!r}")
+
+
+def _error_result(name: str, content: str) -> CompressedArtifact:
+    return CompressedArtifact(
+        artifact_name=name, raw_tokens=0, compacted_tokens=0, truncated=True, content=content
+    )
+
+
+def _head(artifact: ArtifactFile, characters: int) -> str:
+    parts: list[str] = []
+    held = 0
+    with closing(artifact.iter_text(min(max(characters, 1), 1 << 20))) as chunks:
+        for chunk in chunks:
+            parts.append(chunk)
+            held += len(chunk)
+            if held >= characters:
+                break
+    return "".join(parts)[:characters]

@@ -1,0 +1,229 @@
+"""The artifact compressor on the real corpus, with the real tokenizer and grammars."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cleveragents.application.services.artifact_compression.truncation import (
+    truncation_marker,
+)
+from cleveragents.application.services.artifact_compressor import ArtifactCompressorService
+from cleveragents.container import Container, build_container
+from cleveragents.domain.artifact import CompressedArtifact, CompressionMode
+from tests.conftest import CORPUS
+
+FIELDS = ["artifact_name", "raw_tokens", "compacted_tokens", "truncated", "content"]
+BUDGET_FACTORS = (0.3, 0.5, 0.8, 1.0, 1.2, 1.5)
+KINDS = ("logs", "diffs", "json", "markdown", "code")
+LEVEL = re.compile(r"\b(ERROR|WARN|WARNING|FATAL|CRITICAL)\b|\[(error|warn)\]")
+
+
+@pytest.fixture(scope="module")
+def container(tmp_path_factory: pytest.TempPathFactory) -> Container:
+    home = tmp_path_factory.mktemp("home")
+    return build_container(f"sqlite:///{home / 'unused.db'}", home=home)
+
+
+@pytest.fixture(scope="module")
+def service(container: Container) -> ArtifactCompressorService:
+    built: ArtifactCompressorService = container.artifact_compressor_service()
+    return built
+
+
+def _corpus(kind: str) -> list[Path]:
+    return sorted((CORPUS / kind).glob("*"))
+
+
+def _count(container: Container, text: str) -> int:
+    counted: int = container.token_counter().count(text)
+    return counted
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("mode", list(CompressionMode))
+def test_content_fits_every_budget_on_the_corpus(
+    kind: str, mode: CompressionMode, container: Container, service: ArtifactCompressorService
+) -> None:
+    for path in _corpus(kind):
+        text = path.read_text(encoding="utf-8")
+        raw = _count(container, text)
+        for factor in BUDGET_FACTORS:
+            budget = max(1, int(raw * factor))
+            result = service.compress_text(path.name, text, budget, mode=mode)
+            assert list(result.model_dump()) == FIELDS
+            real = _count(container, result.content)
+            assert real <= budget, (path.name, factor, mode)
+            assert result.compacted_tokens == real
+            assert result.raw_tokens == raw
+
+
+def test_tier1_returns_the_artifact_unchanged(service: ArtifactCompressorService) -> None:
+    text = "small artifact\n"
+    result = service.compress_text("notes.txt", text, 100)
+    assert result == CompressedArtifact(
+        artifact_name="notes.txt", raw_tokens=3, compacted_tokens=3, truncated=False, content=text
+    )
+
+
+def _logs_tier2_budget(container: Container, text: str) -> int:
+    raw = _count(container, text)
+    return (raw * 2 + 2) // 3  # raw <= 1.5 * budget: Tier 2
+
+
+def test_tier2_logs_keep_every_error_and_warning_line(
+    container: Container, service: ArtifactCompressorService
+) -> None:
+    for path in _corpus("logs"):
+        text = path.read_text(encoding="utf-8")
+        budget = _logs_tier2_budget(container, text)
+        result = service.compress_text(path.name, text, budget)
+        if result.truncated:
+            continue  # Tier 2 did not fit this log: Tier 3 applies (checked below)
+        important = [line for line in text.splitlines() if LEVEL.search(line)]
+        kept = set(result.content.splitlines())
+        assert all(line in kept for line in important), path.name
+
+
+def test_tier2_json_keeps_every_key_and_parses(
+    container: Container, service: ArtifactCompressorService
+) -> None:
+    def keys(value: object) -> set[str]:
+        if isinstance(value, dict):
+            return set(value) | {k for v in value.values() for k in keys(v)}
+        if isinstance(value, list):
+            return {k for v in value for k in keys(v)}
+        return set()
+
+    tier2_seen = 0
+    for path in _corpus("json"):
+        text = path.read_text(encoding="utf-8")
+        for factor in (0.7, 0.9):
+            budget = max(1, int(_count(container, text) * factor))
+            result = service.compress_text(path.name, text, budget)
+            if result.truncated:
+                continue
+            tier2_seen += 1
+            parsed = json.loads(result.content)
+            assert keys(parsed) - {"_truncated"} == keys(json.loads(text)), path.name
+    assert tier2_seen > 0
+
+
+def test_tier2_markdown_keeps_every_heading(
+    container: Container, service: ArtifactCompressorService
+) -> None:
+    tier2_seen = 0
+    for path in _corpus("markdown"):
+        text = path.read_text(encoding="utf-8")
+        budget = _logs_tier2_budget(container, text)
+        result = service.compress_text(path.name, text, budget)
+        if result.truncated:
+            continue
+        tier2_seen += 1
+        headings = [line for line in text.splitlines() if re.match(r"#{1,6} ", line)]
+        kept = result.content.splitlines()
+        assert [line for line in kept if re.match(r"#{1,6} ", line)] == headings
+    assert tier2_seen > 0
+
+
+def test_tier2_diffs_keep_headers_and_signatures(
+    container: Container, service: ArtifactCompressorService
+) -> None:
+    tier2_seen = 0
+    for path in _corpus("diffs"):
+        text = path.read_text(encoding="utf-8")
+        budget = _logs_tier2_budget(container, text)
+        result = service.compress_text(path.name, text, budget)
+        if result.truncated:
+            continue
+        tier2_seen += 1
+        kept = set(result.content.splitlines())
+        python_file = False
+        for line in text.splitlines():
+            if line.startswith("+++ "):
+                python_file = line.endswith(".py")
+            header = line.startswith(("diff --git", "+++ ", "--- ", "@@"))
+            signature = python_file and re.match(r"^[ +-]\s*(async\s+)?(def|class) ", line)
+            if header or signature:
+                assert line in kept, (path.name, line)
+    assert tier2_seen > 0
+
+
+def test_tier3_marker_is_honest(container: Container, service: ArtifactCompressorService) -> None:
+    path = CORPUS / "logs" / "HDFS_2k.log"
+    text = path.read_text(encoding="utf-8")
+    result = service.compress_text(path.name, text, 500)
+    assert result.truncated
+    kept, marker = result.content.rsplit("\n\n", 1)
+    assert marker == truncation_marker(result.raw_tokens - _count(container, kept))
+    assert text.startswith(kept)
+
+
+def test_code_tier3_is_exact_where_chars_over_4_overshoots(
+    container: Container, service: ArtifactCompressorService
+) -> None:
+    """Minified-looking code has fewer than 4 characters a token: budget * 4 characters
+    would overshoot; the back-off keeps content within the budget."""
+    text = "\n\n".join("x=[" + ",".join(str(i) for i in range(60)) + "]" for _ in range(50))
+    result = service.compress_text("data.txt", text, 100)
+    assert _count(container, result.content) <= 100
+    assert result.truncated
+
+
+def test_smart_mode_keeps_the_error_at_the_end_of_a_long_log(
+    service: ArtifactCompressorService,
+) -> None:
+    lines = [f"2024-01-01 00:00:{i % 60:02d} INFO worker {i} processed batch" for i in range(5000)]
+    lines[4000] = "2024-01-01 00:59:59 ERROR payment gateway timed out after 30s"
+    text = "\n".join(lines) + "\n"
+    seed = service.compress_text("run.log", text, 400)
+    smart = service.compress_text("run.log", text, 400, mode=CompressionMode.SMART)
+    assert "payment gateway timed out" not in seed.content
+    assert "payment gateway timed out" in smart.content
+    assert smart.compacted_tokens <= 400
+
+
+def test_task_guidance_keeps_matching_lines(
+    container: Container, service: ArtifactCompressorService
+) -> None:
+    lines = [f"2024-01-01 00:00:00 INFO request {i} served" for i in range(300)]
+    lines[150] = "2024-01-01 00:00:00 INFO cache_warmup finished for shard 7"
+    text = "\n".join(lines) + "\n"
+    budget = _logs_tier2_budget(container, text)
+    without = service.compress_text("app.log", text, budget)
+    guided = service.compress_text("app.log", text, budget, task="check cache_warmup")
+    assert "cache_warmup" not in without.content
+    assert "cache_warmup" in guided.content
+
+
+def test_output_is_deterministic(service: ArtifactCompressorService) -> None:
+    for kind in KINDS:
+        for path in _corpus(kind)[:2]:
+            text = path.read_text(encoding="utf-8")
+            for mode in CompressionMode:
+                first = service.compress_text(path.name, text, 300, mode=mode)
+                again = service.compress_text(path.name, text, 300, mode=mode)
+                assert first.model_dump_json() == again.model_dump_json()
+
+
+@settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    text=st.text(max_size=2000),
+    budget=st.integers(1, 400),
+    name=st.sampled_from(["a.log", "a.json", "a.md", "a.diff", "a.py", "a.txt", "a.go"]),
+    mode=st.sampled_from(list(CompressionMode)),
+)
+def test_any_text_any_budget_fits_with_the_exact_schema(
+    text: str, budget: int, name: str, mode: CompressionMode, container: Container
+) -> None:
+    service = container.artifact_compressor_service()
+    result = service.compress_text(name, text, budget, mode=mode)
+    assert list(result.model_dump()) == FIELDS
+    assert _count(container, result.content) == result.compacted_tokens <= budget
+    again = service.compress_text(name, text, budget, mode=mode)
+    assert again == result

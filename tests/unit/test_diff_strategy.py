@@ -1,0 +1,404 @@
+"""Unit tests of the code-diff strategy (SPEC C4, seeds/artifact-type-tailored-context.md).
+
+Real data: `tests/data/click-*.diff` are unmodified commits of pallets/click (BSD-3-Clause), copied
+from `shared/corpus/diffs/`; the whole shared corpus is also used when it is present.
+Other languages than Python use small synthetic diffs.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cleveragents.application.services.artifact_compression.diff import DiffStrategy
+from cleveragents.application.services.artifact_compression.strategy import (
+    MalformedCompressionError,
+    Priority,
+)
+from cleveragents.application.services.artifact_compression.task_terms import TaskTerms
+from cleveragents.domain.artifact import ArtifactKind
+from cleveragents.domain.languages import IMPLEMENTATION_OMITTED
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+SHARED = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "diffs"
+NO_TASK = TaskTerms()
+STRATEGY = DiffStrategy()
+
+
+def _corpus() -> list[Path]:
+    by_name = {path.name: path for path in sorted(DATA.glob("click-*.diff"))}
+    if SHARED.is_dir():
+        by_name.update({path.name: path for path in sorted(SHARED.glob("*.diff"))})
+    return [by_name[name] for name in sorted(by_name)]
+
+
+CORPUS = _corpus()
+HUNK = re.compile(r"@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@")
+PY_DEF = re.compile(r"\s*(?:async\s+)?(?:def|class)\s")
+
+
+def body_lines(text: str) -> Iterator[tuple[str, str, str]]:
+    """(path, line, kind) for every line of a raw diff; kind is header, hunk, body or other.
+    An independent, count-based reading of the unified format."""
+    path, old, new = "", 0, 0
+    for line in text.split("\n"):
+        if old > 0 or new > 0:
+            old -= line[:1] in (" ", "-", "")
+            new -= line[:1] in (" ", "+", "")
+            yield path, line, "body"
+        elif line.startswith("@@"):
+            match = HUNK.match(line)
+            assert match is not None
+            old, new = int(match.group(1) or 1), int(match.group(2) or 1)
+            yield path, line, "hunk"
+        elif line.startswith(("diff --git ", "--- a/", "+++ b/", "--- /dev/null", "+++ /dev/")):
+            if line.startswith("+++ b/"):
+                path = line[6:]
+            yield path, line, "header"
+        else:
+            yield path, line, "other"
+
+
+def is_subsequence(needles: list[str], haystack: list[str]) -> bool:
+    it = iter(haystack)
+    return all(any(needle == line for line in it) for needle in needles)
+
+
+def output_body(text: str) -> Iterator[tuple[str, str]]:
+    """(path, line) for the hunk body lines of a compressed diff (counts no longer hold)."""
+    path, in_hunk = "", False
+    for line in text.split("\n"):
+        if line.startswith("diff --git "):
+            in_hunk = False
+        elif line.startswith("+++ b/") and not in_hunk:
+            path = line[6:]
+        elif line.startswith("@@"):
+            in_hunk = True
+        elif in_hunk and line[:1] in (" ", "+", "-"):
+            yield path, line
+
+
+def test_kind_and_gap_marker() -> None:
+    assert STRATEGY.kind is ArtifactKind.DIFF
+    assert STRATEGY.gap_marker(7) == "... (7 diff lines omitted)"
+
+
+@pytest.mark.parametrize("path", CORPUS, ids=lambda p: p.name)
+def test_corpus_keeps_headers_and_python_declarations(path: Path) -> None:
+    text = path.read_text()
+    out = STRATEGY.tier2(text, NO_TASK)
+    out_lines = out.split("\n")
+    parsed = list(body_lines(text))
+    headers = [line for _, line, kind in parsed if kind in ("header", "hunk")]
+    assert headers
+    assert is_subsequence(headers, out_lines)
+    declarations = [
+        line
+        for file, line, kind in parsed
+        if kind == "body" and file.endswith(".py") and PY_DEF.match(line[1:])
+    ]
+    assert is_subsequence(declarations, out_lines)
+    assert len(out) < len(text)
+    assert out == STRATEGY.tier2(text, NO_TASK)
+
+
+@pytest.mark.parametrize("path", CORPUS, ids=lambda p: p.name)
+def test_corpus_drops_comments_and_blank_lines(path: Path) -> None:
+    out = STRATEGY.tier2(path.read_text(), NO_TASK)
+    placeholders = 0
+    for file, line in output_body(out):
+        code = line[1:].strip()
+        assert code, f"blank code line kept: {line!r}"
+        if file.endswith(".py"):
+            if code == f"# {IMPLEMENTATION_OMITTED}":
+                placeholders += 1
+            else:
+                assert not code.startswith("#"), f"comment kept: {line!r}"
+    assert placeholders
+
+
+def test_placeholder_marker_and_indentation() -> None:
+    diff = (
+        "diff --git a/m.py b/m.py\n--- a/m.py\n+++ b/m.py\n@@ -1,4 +1,6 @@\n"
+        " def f():\n"
+        "     total = compute_the_total(first_value)\n"
+        "+    # a comment\n"
+        "+    adjusted = adjust_for_inflation(total)\n"
+        "+\n"
+        "+    rounded = round_to_cents(adjusted)\n"
+        "     return rounded\n"
+    )
+    body = STRATEGY.tier2(diff, NO_TASK).split("\n")[4:]
+    assert body == [" def f():", f"     # {IMPLEMENTATION_OMITTED}", ""]
+    added_only = diff.replace("\n     ", "\n+    ")
+    body = STRATEGY.tier2(added_only, NO_TASK).split("\n")[4:]
+    assert body == [" def f():", f"+    # {IMPLEMENTATION_OMITTED}", ""]
+
+
+def test_a_run_shorter_than_its_placeholder_stays() -> None:
+    diff = "--- a/m.py\n+++ b/m.py\n@@ -1,3 +1,3 @@\n def f():\n-    return 1\n+    return 2\n"
+    assert STRATEGY.tier2(diff, NO_TASK) == diff
+
+
+SYNTHETIC = {
+    "web/app.js": (
+        "+// Helpers.\n"
+        "+/*\n"
+        "+ * Block comment.\n"
+        "+ */\n"
+        "+export async function load(url) {\n"
+        "+  const res = await fetch(url);\n"
+        "+  const started = performance.now();\n"
+        "+\n"
+        "+  if (!res.ok) throw new Error(`bad status ${res.status}`);\n"
+        "+  const body = await res.json();\n"
+        "+  report(performance.now() - started);\n"
+        "+  return body;\n"
+        "+}\n"
+        "+class Store {\n"
+        "+  save(item) {\n"
+        "+    this.items.push(item);\n"
+        "+    this.listeners.forEach((listener) => listener(item));\n"
+        "+  }\n"
+        "+}\n"
+        "+const add = (a, b) => {\n"
+        "+  return a + b;\n"
+        "+};\n",
+        [
+            "+export async function load(url) {",
+            "+  if (!res.ok) throw new Error(`bad status ${res.status}`);",
+            "+class Store {",
+            "+  save(item) {",
+            "+const add = (a, b) => {",
+        ],
+    ),
+    "src/types.ts": (
+        "+/** Docs. */\n"
+        "+export interface Item {\n"
+        "+  id: number;\n"
+        "+}\n"
+        "+export function total(items: Item[]): number {\n"
+        "+  const counted = items.filter((item) => item.id > 0);\n"
+        "+  return counted.length; // count\n"
+        "+}\n",
+        ["+export interface Item {", "+export function total(items: Item[]): number {"],
+    ),
+    "main.go": (
+        "+// Package doc.\n"
+        "+type Server struct {\n"
+        "+\taddr string\n"
+        "+}\n"
+        "+func (s *Server) Run() error {\n"
+        '+\tif s.addr == "" {\n'
+        '+\t\treturn errors.New("no address")\n'
+        "+\t}\n"
+        "+\ts.listener = listen(s.addr, s.timeoutSeconds)\n"
+        "+\treturn nil\n"
+        "+}\n",
+        [
+            "+type Server struct {",
+            "+func (s *Server) Run() error {",
+            '+\t\treturn errors.New("no address")',
+        ],
+    ),
+    "src/lib.rs": (
+        "+/// Docs.\n"
+        "+#[derive(Debug)]\n"
+        "+pub struct Point {\n"
+        "+    x: i32,\n"
+        "+}\n"
+        "+impl Point {\n"
+        "+    pub fn norm(&self) -> i32 {\n"
+        "+        let squared = self.x * self.x + self.y * self.y;\n"
+        "+        (squared as f64).sqrt() as i32\n"
+        "+    }\n"
+        "+}\n",
+        [
+            "+#[derive(Debug)]",
+            "+pub struct Point {",
+            "+impl Point {",
+            "+    pub fn norm(&self) -> i32 {",
+        ],
+    ),
+    "App.java": (
+        "+/**\n"
+        "+ * Javadoc.\n"
+        "+ */\n"
+        "+public class App {\n"
+        "+    public static int parse(String s) {\n"
+        "+        int x = Integer.parseInt(s);\n"
+        "+        if (x < 0) {\n"
+        '+            throw new IllegalArgumentException("negative");\n'
+        "+        }\n"
+        "+        return x;\n"
+        "+    }\n"
+        "+}\n",
+        [
+            "+public class App {",
+            "+    public static int parse(String s) {",
+            '+            throw new IllegalArgumentException("negative");',
+        ],
+    ),
+    "lib.c": (
+        "+/* A C file. */\n"
+        "+#include <stdio.h>\n"
+        "+static int count(const char *s) {\n"
+        "+    int n = 0;\n"
+        "+    while (*s++) n++;\n"
+        '+    fprintf(stdout, "%d characters\\n", n);\n'
+        "+    return n;\n"
+        "+}\n",
+        ["+static int count(const char *s) {"],
+    ),
+}
+
+
+@pytest.mark.parametrize("path", sorted(SYNTHETIC))
+def test_other_languages(path: str) -> None:
+    body, expected = SYNTHETIC[path]
+    count = body.count("\n")
+    diff = f"diff --git a/{path} b/{path}\nnew file mode 100644\n--- /dev/null\n+++ b/{path}\n"
+    diff += f"@@ -0,0 +1,{count} @@\n{body}"
+    out = STRATEGY.tier2(diff, NO_TASK)
+    lines = out.split("\n")
+    assert lines[:5] == diff.split("\n")[:5]
+    assert is_subsequence(expected, lines)
+    assert f"// {IMPLEMENTATION_OMITTED}" in out
+    assert "#" + " " + IMPLEMENTATION_OMITTED not in out
+    assert lines[-1] == ""
+    for line in lines[5:-1]:
+        code = line[1:].strip()
+        assert code
+        assert not code.startswith(("//", "/*", "* ", "*/")) or code.endswith(
+            IMPLEMENTATION_OMITTED
+        )
+    assert len(out) < len(diff)
+
+
+def test_removed_line_that_looks_like_a_header_is_body() -> None:
+    diff = (
+        "diff --git a/q.sql b/q.sql\n--- a/q.sql\n+++ b/q.sql\n@@ -1,3 +1,2 @@\n"
+        "--- old comment\n"
+        "+++ this is not a header: SELECT name FROM users WHERE id = 1;\n"
+        " SELECT name, email FROM accounts;\n"
+    )
+    out = STRATEGY.tier2(diff, NO_TASK).split("\n")
+    assert "--- old comment" not in out  # a SQL comment, removed
+    assert out[4:] == [f" -- {IMPLEMENTATION_OMITTED}", ""]
+
+
+def test_task_term_keeps_a_body_line() -> None:
+    text = (DATA / "click-4ffa1ef3.diff").read_text()
+    line = "         elif isinstance(text, (bytes, bytearray)):"
+    assert line in text.split("\n")
+    assert line not in STRATEGY.tier2(text, NO_TASK).split("\n")
+    assert line in STRATEGY.tier2(text, TaskTerms.from_task("isinstance checks")).split("\n")
+
+
+def test_preamble_and_no_newline_marker_are_kept() -> None:
+    diff = (
+        "From abc\nSubject: [PATCH] fix\n\n---\n x.py | 1 +\n\n"
+        "diff --git a/x.py b/x.py\n--- a/x.py\n+++ b/x.py\n@@ -1 +1 @@\n"
+        "-a = 1\n\\ No newline at end of file\n+a = 2\n\\ No newline at end of file\n"
+        "-- \n2.39.0\n"
+    )
+    out = STRATEGY.tier2(diff, NO_TASK)
+    assert out.startswith("From abc\nSubject: [PATCH] fix\n\n---\n x.py | 1 +\n\n")
+    assert out.count("\\ No newline at end of file") == 2
+    assert out.endswith("-- \n2.39.0\n")
+
+
+def test_shrink_levels() -> None:
+    text = (DATA / "click-8bc91271.diff").read_text()
+    tier2 = STRATEGY.tier2(text, NO_TASK)
+    gentle = STRATEGY.shrink(text, NO_TASK, 1)
+    assert gentle is not None
+    assert len(tier2) < len(gentle) < len(text)
+    changed = [
+        line
+        for file, line, kind in body_lines(text)
+        if kind == "body"
+        and file.endswith(".py")
+        and line[:1] in ("+", "-")
+        and line[1:].strip()
+        and not line[1:].strip().startswith("#")
+    ]
+    assert is_subsequence(changed, gentle.split("\n"))
+    assert STRATEGY.shrink(text, NO_TASK, 2) == tier2
+    assert STRATEGY.shrink(text, NO_TASK, 3) is None
+
+
+def test_priorities() -> None:
+    text = (DATA / "click-4ffa1ef3.diff").read_text()
+    terms = TaskTerms.from_task("secho")
+    lines = STRATEGY.tier2(text, terms).split("\n")
+    priorities = STRATEGY.priorities(lines, terms)
+    assert len(priorities) == len(lines)
+    by_line = dict(zip(lines, priorities, strict=True))
+    assert by_line["diff --git a/src/click/termui.py b/src/click/termui.py"] is Priority.ESSENTIAL
+    assert by_line["@@ -686,12 +686,22 @@ def secho("] is Priority.ESSENTIAL
+    assert by_line["+    def edit(self, text: str | None) -> str | None: ..."] is Priority.CRITICAL
+    assert by_line[f"     # {IMPLEMENTATION_OMITTED}"] is Priority.CONTEXT
+    assert by_line["Subject: Correct click.edit typing (#2804)"] is Priority.USEFUL
+    removed = '-            return rv.decode("utf-8-sig").replace("\\r\\n", "\\n")  # type: ignore'
+    raw = text.split("\n")
+    assert removed in raw
+    assert STRATEGY.priorities(raw, NO_TASK)[raw.index(removed)] is Priority.USEFUL
+    assert STRATEGY.priorities([" x = secho()"], terms) == [Priority.IMPORTANT]
+
+
+def test_newline_at_end_is_preserved() -> None:
+    text = (DATA / "click-b7e5fd4c.diff").read_text()
+    assert STRATEGY.tier2(text, NO_TASK).endswith("\n")
+    assert not STRATEGY.tier2(text.rstrip("\n"), NO_TASK).endswith("\n")
+    assert STRATEGY.tier2("", NO_TASK) == ""
+
+
+DIFFISH = st.sampled_from(
+    [
+        "diff --git a/x.py b/x.py",
+        "diff --git a/y.js b/y.js",
+        "--- a/x.py",
+        "+++ b/x.py",
+        "+++ /dev/null",
+        "@@ -1,3 +1,3 @@",
+        "@@ -1 +1 @@ def f():",
+        "@@@ -1 -1 +1 @@@",
+        " def f():",
+        "+    return 1",
+        "-    # comment",
+        "+/* open",
+        " */",
+        "+",
+        "",
+        "\\ No newline at end of file",
+        f" # {IMPLEMENTATION_OMITTED}",
+        "+  raise ValueError('x')",
+        "\r",
+    ]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(DIFFISH, st.text(max_size=30)), max_size=40), st.booleans())
+def test_arbitrary_text_never_breaks(parts: list[str], final_newline: bool) -> None:
+    text = "\n".join(parts) + ("\n" if final_newline and parts else "")
+    terms = TaskTerms.from_task("return value")
+    for level in (None, 1, 2):
+        try:
+            out = (
+                STRATEGY.tier2(text, terms)
+                if level is None
+                else STRATEGY.shrink(text, terms, level)
+            )
+        except MalformedCompressionError:
+            continue
+        assert out is not None
+        assert out.endswith("\n") == text.endswith("\n")
+        assert out.count("\n") <= text.count("\n")
+        assert len(STRATEGY.priorities(out.split("\n"), terms)) == out.count("\n") + 1
