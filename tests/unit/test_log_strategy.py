@@ -22,6 +22,7 @@ from cleveragents.application.services.artifact_compression.logs import (
     LogStrategy,
     Severity,
     classify,
+    info_marker,
     is_important,
     line_severity,
 )
@@ -67,7 +68,8 @@ def _lines(text: str) -> list[str]:
 
 def test_kind_and_gap_marker() -> None:
     assert STRATEGY.kind is ArtifactKind.LOG
-    assert STRATEGY.gap_marker(12) == "... (12 info lines omitted)"
+    assert STRATEGY.gap_marker(12) == "... (12 lines omitted)"
+    assert info_marker(12) == "... (12 info lines omitted)"
 
 
 @pytest.mark.parametrize("path", CORPUS, ids=lambda p: f"{p.parent.name}/{p.name}")

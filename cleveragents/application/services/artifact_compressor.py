@@ -219,6 +219,10 @@ class _Run:
         for candidate in candidates:
             if self.fits(candidate, budget):
                 return candidate, False
+        # Logs and plain text lose only lines in Tier 2: packing the original keeps the gap
+        # markers' counts true. Other kinds pack their most compressed structural form.
+        if self.strategy.kind in (ArtifactKind.LOG, ArtifactKind.TEXT):
+            return self.pack(text, budget), True
         return self.pack(_packing_base(candidates, text), budget), True
 
     def pack(self, text: str, budget: int) -> str:

@@ -98,6 +98,13 @@ _FAILURE = re.compile(  # on the lower-cased line; starts with a character set, 
     r"[fidr](?<!\w.)(?:(?<=f)ail(?:s|ed|ure)?|(?<=i)nvalid|(?<=d)enied|(?<=r)efused)\b"
 )
 _TRACEBACK = "Traceback (most recent call last):"
+
+
+def info_marker(omitted_lines: int) -> str:
+    """The seed's Tier 2 summary of a run of info (and debug, unleveled) lines."""
+    return f"... ({omitted_lines} info lines omitted)"
+
+
 _MARKER = re.compile(r"\.\.\. \((\d+) info lines omitted\)\r?")
 
 
@@ -209,7 +216,7 @@ class LogStrategy(ArtifactStrategy):
         def flush() -> None:
             if not run:
                 return
-            marker = self.gap_marker(sum(_omitted(line) for line in run))
+            marker = info_marker(sum(_omitted(line) for line in run))
             marker += "\r" if run[0].endswith("\r") else ""
             if sum(len(line) + 1 for line in run) - 1 <= len(marker):
                 out.extend(run)  # shorter than its marker: the lines themselves say more
@@ -248,4 +255,6 @@ class LogStrategy(ArtifactStrategy):
         return result
 
     def gap_marker(self, omitted_lines: int) -> str:
-        return f"... ({omitted_lines} info lines omitted)"
+        # Smart mode drops lines of any level (warnings too, when errors fill the budget), so
+        # its marker does not call them info lines.
+        return f"... ({omitted_lines} lines omitted)"

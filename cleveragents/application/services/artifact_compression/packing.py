@@ -50,7 +50,7 @@ def pack_lines(
     costs = {line.position: counter.count(line.text + "\n") for line in lines}
     gap_cost = counter.count(gap_marker(max(total_lines, 1)) + "\n")
     marker_cost = counter.count("\n" + truncation_marker(raw_tokens))
-    order = sorted(lines, key=lambda line: (line.priority, line.position))
+    order = _by_importance(lines)
 
     chosen: dict[int, Line] = {}
     gaps = 1 if total_lines else 0  # nothing chosen yet: the whole artifact is one gap
@@ -68,7 +68,8 @@ def pack_lines(
 
     # The estimate counts lines separately; the assembled text can merge differently. Drop
     # the least important lines until the real count fits.
-    dropping = sorted(chosen.values(), key=lambda line: (line.priority, line.position))
+    rank = {line.position: index for index, line in enumerate(order)}
+    dropping = sorted(chosen.values(), key=lambda line: rank[line.position])
     while True:
         content = _render(chosen, total_lines, raw_tokens, counter, gap_marker)
         excess = counter.count(content) - budget
@@ -106,3 +107,21 @@ def _render(
     omitted = max(raw_tokens - counter.count(original), 0) if original else raw_tokens
     marker = truncation_marker(omitted)
     return f"{kept_text}\n{marker}" if kept_text else marker
+
+
+def _by_importance(lines: Sequence[Line]) -> list[Line]:
+    """Priority first; within a priority, from both ends inwards (first, last, second,
+    second-to-last, ...): the first error says where trouble began, the last one how it ended."""
+    by_priority: dict[Priority, list[Line]] = {}
+    for line in sorted(lines, key=lambda line: line.position):
+        by_priority.setdefault(line.priority, []).append(line)
+    ordered: list[Line] = []
+    for priority in sorted(by_priority):
+        group = by_priority[priority]
+        low, high = 0, len(group) - 1
+        while low <= high:
+            ordered.append(group[low])
+            if high != low:
+                ordered.append(group[high])
+            low, high = low + 1, high - 1
+    return ordered
