@@ -1,0 +1,61 @@
+"""The artifact compressor's tier logic with a tokenizer that fails (the seed's fallback)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+from cleveragents.adapters.workspace.local_artifact_files import LocalArtifactFiles
+from cleveragents.application.ports.source_skeleton import SourceSkeletonizer
+from cleveragents.application.ports.token_counter import TokenCounter
+from cleveragents.application.services.artifact_compression.heuristic_counter import (
+    HEURISTIC_WARNING,
+)
+from cleveragents.application.services.artifact_compressor import ArtifactCompressorService
+from cleveragents.domain.errors import TokenCountingError
+
+
+class BrokenTokenCounter(TokenCounter):
+    @property
+    def encoding_name(self) -> str:
+        return "broken"
+
+    def count(self, text: str) -> int:
+        raise TokenCountingError("vocabulary missing")
+
+    def count_stream(self, chunks: Iterable[str]) -> int:
+        raise TokenCountingError("vocabulary missing")
+
+    def prefix_within(self, text: str, max_tokens: int) -> str:
+        raise TokenCountingError("vocabulary missing")
+
+
+class NoSkeletons(SourceSkeletonizer):
+    @property
+    def languages(self) -> frozenset[str]:
+        return frozenset()
+
+    def skeleton(self, source: str, language: str) -> str | None:
+        return None
+
+
+def _service() -> ArtifactCompressorService:
+    return ArtifactCompressorService(LocalArtifactFiles(), BrokenTokenCounter(), NoSkeletons())
+
+
+def test_failing_tokenizer_falls_back_to_the_heuristic_and_says_so() -> None:
+    text = "x" * 400
+    result = _service().compress_text("notes.txt", text, 500)
+    assert result.raw_tokens == math.ceil(len(text) / 4) == 100
+    assert result.content == HEURISTIC_WARNING + text
+    assert result.truncated is False
+    assert result.compacted_tokens == math.ceil(len(result.content) / 4)
+
+
+def test_heuristic_budget_includes_the_warning() -> None:
+    text = "\n\n".join("paragraph " * 20 for _ in range(50))
+    result = _service().compress_text("notes.txt", text, 300)
+    assert result.content.startswith(HEURISTIC_WARNING)
+    assert result.truncated is True
+    assert result.compacted_tokens <= 300
+    assert "[TRUNCATED: content exceeds budget, remaining" in result.content
