@@ -56,6 +56,11 @@ class ArtifactNotFoundError(NotFoundError):
         self.location = location
 
 
+class WorkspaceEscapeError(InvalidInputError):
+    """A path that would read outside the workspace root, or a file that is not a plain,
+    singly linked regular file inside it."""
+
+
 class BinaryArtifactError(InvalidInputError):
     """A file that is not text (it has NUL bytes): compressing it for a model makes no sense."""
 

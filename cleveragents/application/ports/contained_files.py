@@ -1,0 +1,30 @@
+"""The contained-files port: opening a file beneath a workspace root, race-free."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import BinaryIO
+
+
+@dataclass(frozen=True, slots=True)
+class ContainedFile:
+    """An open regular file inside the workspace, and its workspace-relative path."""
+
+    handle: BinaryIO
+    relative_path: str
+    size_bytes: int
+
+
+class ContainedFiles(ABC):
+    @abstractmethod
+    def open_beneath(self, root: str, path: str) -> ContainedFile:
+        """Open `path` (relative to `root`, or absolute inside it) for reading.
+
+        The check is made on file descriptors while opening, not on a path before opening, so
+        a symlink swapped in between cannot leak a file from outside. Raises
+        `WorkspaceEscapeError` for: ``..`` components, absolute paths outside the root
+        (including sibling prefixes such as ``ws-evil`` next to ``ws``), symlinks (anywhere on
+        the path), hard links (link count > 1), FIFOs, sockets and devices, NUL bytes.
+        Raises `ArtifactNotFoundError` when nothing is there.
+        """
