@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from types import TracebackType
 
+from cleveragents.application.ports.clock import Clock
 from cleveragents.application.ports.repositories import (
     PlanRepository,
     PlanSummary,
@@ -222,3 +224,16 @@ class FakeTokenCounter(TokenCounter):
         for word in words[:max_tokens]:
             position = text.index(word, position) + len(word)
         return text[:position]
+
+
+class FixedClock(Clock):
+    """A clock that moves only when told to."""
+
+    def __init__(self, now: datetime | None = None) -> None:
+        self.current = now or datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
+
+    def now(self) -> datetime:
+        return self.current
+
+    def advance(self, delta: timedelta) -> None:
+        self.current += delta

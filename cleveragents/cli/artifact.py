@@ -11,7 +11,11 @@ import typer
 
 from cleveragents.cli.output import emit_json
 
-app = typer.Typer(help="Compress artifacts to an exact token budget.", no_args_is_help=True)
+app = typer.Typer(
+    help="Artifacts: compress one to an exact token budget; import, preview and retain tool "
+    "output in the governed store.",
+    no_args_is_help=True,
+)
 
 
 class Mode(StrEnum):
@@ -62,7 +66,8 @@ def compress(
     """Print the seed's JSON: artifact_name, raw_tokens, compacted_tokens, truncated, content.
 
     content always fits the budget, counted with the real tokenizer. A missing artifact (or a
-    path that escapes the work directory) prints the seed's not-found JSON and exits 2.
+    path that escapes the work directory) prints the seed's not-found JSON and exits 2; so does
+    a binary file (with an error JSON of the same shape).
 
     Example: agents artifact compress build.log --budget 2000 --task "why does test_login fail"
     """

@@ -18,7 +18,18 @@ app.add_typer(context_app, name="context")
 
 NameArgument = Annotated[str, typer.Argument(metavar="NAME", help="The project's name.")]
 
-POLICY_FIELDS = ("skeleton_ratio", "context_window", "reserve_tokens", "keep_recent_tokens")
+POLICY_FIELDS = (
+    "skeleton_ratio",
+    "context_window",
+    "reserve_tokens",
+    "keep_recent_tokens",
+    "artifact_retention_days",
+    "artifact_retention_bytes",
+    "preview_head_bytes",
+    "preview_tail_bytes",
+)
+# Retention has no default: unset keeps artifacts forever.
+_NO_DEFAULT = ("artifact_retention_days", "artifact_retention_bytes")
 
 
 def policy_view(project: Project) -> dict[str, dict[str, Any]]:
@@ -27,10 +38,8 @@ def policy_view(project: Project) -> dict[str, dict[str, Any]]:
     view: dict[str, dict[str, Any]] = {}
     for name in POLICY_FIELDS:
         stored = getattr(policy, name)
-        view[name] = {
-            "value": getattr(policy, f"effective_{name}"),
-            "source": "default" if stored is None else "project",
-        }
+        effective = stored if name in _NO_DEFAULT else getattr(policy, f"effective_{name}")
+        view[name] = {"value": effective, "source": "default" if stored is None else "project"}
     return view
 
 
@@ -98,16 +107,45 @@ def context_set(
             "--keep-recent-tokens", metavar="N", help="Recent tokens that compaction keeps."
         ),
     ] = None,
+    retention_days: Annotated[
+        int | None,
+        typer.Option("--retention-days", metavar="N", help="Expire artifacts older than N days."),
+    ] = None,
+    retention_bytes: Annotated[
+        int | None,
+        typer.Option(
+            "--retention-bytes", metavar="N", help="Expire the oldest artifacts above N bytes."
+        ),
+    ] = None,
+    preview_head_bytes: Annotated[
+        int | None,
+        typer.Option("--preview-head-bytes", metavar="N", help="Preview head size (bytes)."),
+    ] = None,
+    preview_tail_bytes: Annotated[
+        int | None,
+        typer.Option("--preview-tail-bytes", metavar="N", help="Preview tail size (bytes)."),
+    ] = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Set a project's context policy (options not given stay as they are).
 
     Example: agents project context set checkout-service --skeleton-ratio 0.5
     """
-    if all(v is None for v in (skeleton_ratio, context_window, reserve_tokens, keep_recent_tokens)):
+    settings = (
+        skeleton_ratio,
+        context_window,
+        reserve_tokens,
+        keep_recent_tokens,
+        retention_days,
+        retention_bytes,
+        preview_head_bytes,
+        preview_tail_bytes,
+    )
+    if all(value is None for value in settings):
         raise typer.BadParameter(
             "give at least one of --skeleton-ratio, --context-window, --reserve-tokens, "
-            "--keep-recent-tokens"
+            "--keep-recent-tokens, --retention-days, --retention-bytes, "
+            "--preview-head-bytes, --preview-tail-bytes"
         )
     project = (
         state(ctx)
@@ -119,6 +157,10 @@ def context_set(
             context_window=context_window,
             reserve_tokens=reserve_tokens,
             keep_recent_tokens=keep_recent_tokens,
+            artifact_retention_days=retention_days,
+            artifact_retention_bytes=retention_bytes,
+            preview_head_bytes=preview_head_bytes,
+            preview_tail_bytes=preview_tail_bytes,
         )
     )
     _show_policy(project, as_json)

@@ -61,10 +61,6 @@ class WorkspaceEscapeError(InvalidInputError):
     singly linked regular file inside it."""
 
 
-class BinaryArtifactError(InvalidInputError):
-    """A file that is not text (it has NUL bytes): compressing it for a model makes no sense."""
-
-
 class ConflictError(CleverAgentsError):
     """The change contradicts what is stored (a duplicate name, a duplicate fragment id)."""
 

@@ -17,6 +17,8 @@ from cleveragents.domain.ratio import DEFAULT_SKELETON_RATIO, validate_ratio
 DEFAULT_CONTEXT_WINDOW = 200_000
 DEFAULT_RESERVE_TOKENS = 16_384
 DEFAULT_KEEP_RECENT_TOKENS = 20_000
+DEFAULT_PREVIEW_HEAD_BYTES = 4096
+DEFAULT_PREVIEW_TAIL_BYTES = 4096
 
 PolicySource = Literal["plan", "project", "default"]
 
@@ -32,6 +34,8 @@ class ContextPolicy(BaseModel):
     keep_recent_tokens: int | None = Field(default=None, gt=0)
     artifact_retention_days: int | None = Field(default=None, gt=0)
     artifact_retention_bytes: int | None = Field(default=None, gt=0)
+    preview_head_bytes: int | None = Field(default=None, ge=0, le=1 << 20)
+    preview_tail_bytes: int | None = Field(default=None, ge=0, le=1 << 20)
 
     @field_validator("skeleton_ratio", mode="before")
     @classmethod
@@ -68,6 +72,18 @@ class ContextPolicy(BaseModel):
         if self.keep_recent_tokens is None:
             return DEFAULT_KEEP_RECENT_TOKENS
         return self.keep_recent_tokens
+
+    @property
+    def effective_preview_head_bytes(self) -> int:
+        if self.preview_head_bytes is None:
+            return DEFAULT_PREVIEW_HEAD_BYTES
+        return self.preview_head_bytes
+
+    @property
+    def effective_preview_tail_bytes(self) -> int:
+        if self.preview_tail_bytes is None:
+            return DEFAULT_PREVIEW_TAIL_BYTES
+        return self.preview_tail_bytes
 
     def updated(self, **changes: int | float | None) -> ContextPolicy:
         """A copy with `changes` applied (None values are ignored), validated again."""

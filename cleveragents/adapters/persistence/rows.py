@@ -45,6 +45,8 @@ class PolicyColumns:
     keep_recent_tokens: Mapped[int | None] = mapped_column(Integer)
     artifact_retention_days: Mapped[int | None] = mapped_column(Integer)
     artifact_retention_bytes: Mapped[int | None] = mapped_column(BigInteger)
+    preview_head_bytes: Mapped[int | None] = mapped_column(Integer)
+    preview_tail_bytes: Mapped[int | None] = mapped_column(Integer)
 
 
 class ProjectRow(PolicyColumns, Base):
@@ -111,3 +113,41 @@ class InheritedFragmentRow(Base):
     relevance: Mapped[float] = mapped_column(Float)
     token_count: Mapped[int] = mapped_column(BigInteger)
     content: Mapped[str] = mapped_column(Text)
+
+
+class ArtifactRow(Base):
+    """An artifact's metadata. Blocked rows carry findings (line and kind) and no hash."""
+
+    __tablename__ = "artifacts"
+
+    id: Mapped[str] = mapped_column(String(ULID_LENGTH), primary_key=True)
+    project_id: Mapped[str] = mapped_column(ForeignKey("projects.id"), index=True)
+    plan_id: Mapped[str | None] = mapped_column(ForeignKey("plans.id"), index=True)
+    sha256: Mapped[str | None] = mapped_column(String(64), index=True)
+    byte_count: Mapped[int] = mapped_column(BigInteger)
+    media_type: Mapped[str] = mapped_column(String(200))
+    workspace_path: Mapped[str] = mapped_column(Text)
+    status: Mapped[str] = mapped_column(String(20), index=True)
+    retention_class: Mapped[str] = mapped_column(String(20))
+    source: Mapped[str] = mapped_column(String(200))
+    created_by: Mapped[str] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    expires_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    expired_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # A JSON array of {"line": n, "kind": k}: where and what, never the secret.
+    findings: Mapped[str] = mapped_column(Text)
+
+
+class TempOutputRow(Base):
+    """A temporary-output reference the store issued: its public selector and the SHA-256 of
+    its secret verifier. A database leak does not hand out usable references."""
+
+    __tablename__ = "temp_outputs"
+
+    selector: Mapped[str] = mapped_column(String(32), primary_key=True)
+    verifier_sha256: Mapped[str] = mapped_column(String(64))
+    tool_name: Mapped[str] = mapped_column(String(200))
+    path: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

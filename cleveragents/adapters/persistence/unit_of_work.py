@@ -7,6 +7,10 @@ from types import TracebackType
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
+from cleveragents.adapters.persistence.artifact_repositories import (
+    SqlaArtifactRepository,
+    SqlaTempOutputRepository,
+)
 from cleveragents.adapters.persistence.errors import StoreUnavailableError
 from cleveragents.adapters.persistence.repositories import (
     SqlaPlanRepository,
@@ -25,6 +29,8 @@ class SqlaUnitOfWork(UnitOfWork):
         self._session = self._session_factory()
         self.projects = SqlaProjectRepository(self._session)
         self.plans = SqlaPlanRepository(self._session)
+        self.artifacts = SqlaArtifactRepository(self._session)
+        self.temp_outputs = SqlaTempOutputRepository(self._session)
         return self
 
     def __exit__(

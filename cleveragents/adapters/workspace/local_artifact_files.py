@@ -65,7 +65,7 @@ class LocalArtifactFiles(ArtifactFiles):
         if not root.is_dir():
             raise InvalidInputError(f"work directory not found: {workdir}")
         root = root.resolve()
-        location = f"{root}/{artifact_path}"
+        location = artifact_path if os.path.isabs(artifact_path) else f"{root}/{artifact_path}"
         if not artifact_path or "\0" in artifact_path or os.path.isabs(artifact_path):
             raise ArtifactNotFoundError(artifact_path, location)
         real = (root / artifact_path).resolve()

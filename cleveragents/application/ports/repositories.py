@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from datetime import datetime
 
 from cleveragents.domain.plan import Decision, Plan
 from cleveragents.domain.policy import ContextPolicy
 from cleveragents.domain.project import Project
+from cleveragents.domain.stored_artifact import ArtifactStatus, StoredArtifact
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,3 +78,51 @@ class PlanRepository(ABC):
     @abstractmethod
     def list(self, project_id: str | None = None) -> list[PlanSummary]:
         """Summaries, oldest first, of one project's plans or of all."""
+
+
+class ArtifactRepository(ABC):
+    @abstractmethod
+    def add(self, artifact: StoredArtifact) -> None: ...
+
+    @abstractmethod
+    def get(self, artifact_id: str) -> StoredArtifact | None: ...
+
+    @abstractmethod
+    def save(self, artifact: StoredArtifact) -> None:
+        """Store the changed fields of an existing artifact (status, expiry)."""
+
+    @abstractmethod
+    def list(
+        self, project_id: str | None = None, status: ArtifactStatus | None = None
+    ) -> list[StoredArtifact]:
+        """Oldest first."""
+
+    @abstractmethod
+    def stored_digests(self) -> set[str]:
+        """The SHA-256 of every artifact whose blob must stay (status stored)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TempOutputRecord:
+    """An issued temporary-output reference: its public selector, the SHA-256 of its secret
+    verifier (never the verifier itself), what it grants, and its lifetime."""
+
+    selector: str
+    verifier_sha256: str
+    tool_name: str
+    path: str
+    expires_at: datetime
+    used_at: datetime | None = None
+
+
+class TempOutputRepository(ABC):
+    @abstractmethod
+    def add(self, record: TempOutputRecord, created_at: datetime) -> None: ...
+
+    @abstractmethod
+    def get(self, selector: str) -> TempOutputRecord | None: ...
+
+    @abstractmethod
+    def mark_used(self, selector: str, now: datetime) -> bool:
+        """Mark the reference used if it is unused and unexpired, atomically: of two
+        concurrent calls at most one returns True."""

@@ -6,7 +6,12 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from types import TracebackType
 
-from cleveragents.application.ports.repositories import PlanRepository, ProjectRepository
+from cleveragents.application.ports.repositories import (
+    ArtifactRepository,
+    PlanRepository,
+    ProjectRepository,
+    TempOutputRepository,
+)
 
 
 class UnitOfWork(ABC):
@@ -18,6 +23,8 @@ class UnitOfWork(ABC):
 
     projects: ProjectRepository
     plans: PlanRepository
+    artifacts: ArtifactRepository
+    temp_outputs: TempOutputRepository
 
     def __enter__(self) -> UnitOfWork:
         return self

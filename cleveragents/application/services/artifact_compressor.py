@@ -51,6 +51,7 @@ LARGE_ARTIFACT_BYTES = 32 << 20
 is held (a head for Tier 3; bounded candidate buffers for smart-mode logs)."""
 
 SNIFF_CHARS = 16_384
+MAX_SUMMARY_LEVEL = 3
 PACKABLE_MIN_LINES = 3
 
 
@@ -154,31 +155,40 @@ class ArtifactCompressorService:
         task: str | None,
         mode: CompressionMode,
     ) -> CompressedArtifact:
-        raw_tokens = self._counter.count_stream(artifact.iter_text())
+        counter, preamble = self._counter, ""
+        try:
+            raw_tokens = counter.count_stream(artifact.iter_text())
+        except TokenCountingError:
+            counter, preamble = HeuristicTokenCounter(), HEURISTIC_WARNING
+            raw_tokens = counter.count_stream(artifact.iter_text())
         if raw_tokens * 2 <= budget * 3:  # Tier 1 or 2: the output may be the whole artifact
             return self.compress_text(name, artifact.read_text(), budget, task=task, mode=mode)
-        terms = TaskTerms.from_task(task)
+        body_budget = budget - (counter.count(preamble) if preamble else 0)
         strategy = strategy_for(detect(name, _head(artifact, SNIFF_CHARS)), self._skeletonizer)
-        if mode is CompressionMode.SMART and strategy.kind is ArtifactKind.LOG:
+        if body_budget <= 0:
+            content = ""
+        elif mode is CompressionMode.SMART and strategy.kind is ArtifactKind.LOG:
+            terms = TaskTerms.from_task(task)
             candidates = collect_log_candidates(
-                artifact.iter_lines(), strategy, terms, budget, self._counter
+                artifact.iter_lines(), strategy, terms, body_budget, counter
             )
             content = pack_lines(
                 candidates.lines,
                 candidates.total_lines,
-                budget,
+                body_budget,
                 raw_tokens,
-                self._counter,
+                counter,
                 strategy.gap_marker,
             ).content
         else:
             # Tier 3 needs only a head: the seed's cut point plus room to find a boundary.
-            head = _head(artifact, budget * HEURISTIC_CHARS_PER_TOKEN * 2)
-            content = truncate_to_budget(head, budget, raw_tokens, self._counter).content
+            head = _head(artifact, body_budget * HEURISTIC_CHARS_PER_TOKEN * 2)
+            content = truncate_to_budget(head, body_budget, raw_tokens, counter).content
+        content = preamble + content
         return CompressedArtifact(
             artifact_name=name,
             raw_tokens=raw_tokens,
-            compacted_tokens=self._counter.count(content),
+            compacted_tokens=counter.count(content),
             truncated=True,
             content=content,
         )
@@ -209,14 +219,9 @@ class _Run:
     def smart(self, text: str, budget: int) -> tuple[str, bool]:
         if self.raw_tokens <= budget:
             return text, False
-        candidates: list[str] = []
-        with suppress(MalformedCompressionError):
-            candidates.append(self.strategy.tier2(text, self.terms))
-        level = 1
-        while (shrunk := self.strategy.shrink(text, self.terms, level)) is not None:
-            candidates.append(shrunk)
-            level += 1
-        for candidate in candidates:
+        candidates = self.structural_candidates(text)
+        # The candidate that keeps the most (the longest) and fits is the summary.
+        for candidate in sorted(candidates, key=len, reverse=True):
             if self.fits(candidate, budget):
                 return candidate, False
         # Logs and plain text lose only lines in Tier 2: packing the original keeps the gap
@@ -224,6 +229,23 @@ class _Run:
         if self.strategy.kind in (ArtifactKind.LOG, ArtifactKind.TEXT):
             return self.pack(text, budget), True
         return self.pack(_packing_base(candidates, text), budget), True
+
+    def structural_candidates(self, text: str) -> list[str]:
+        """Tier 2 and the strategy's shrink levels that still summarise (up to
+        `MAX_SUMMARY_LEVEL`: beyond it a JSON array would lose every item, and with them its
+        keys; packing lines by priority keeps more)."""
+        candidates: list[str] = []
+        with suppress(MalformedCompressionError):
+            candidates.append(self.strategy.tier2(text, self.terms))
+        for level in range(1, MAX_SUMMARY_LEVEL + 1):
+            try:
+                shrunk = self.strategy.shrink(text, self.terms, level)
+            except MalformedCompressionError:
+                break
+            if shrunk is None:
+                break
+            candidates.append(shrunk)
+        return candidates
 
     def pack(self, text: str, budget: int) -> str:
         lines = text.splitlines()

@@ -40,6 +40,10 @@ class ProjectService:
         context_window: int | None = None,
         reserve_tokens: int | None = None,
         keep_recent_tokens: int | None = None,
+        artifact_retention_days: int | None = None,
+        artifact_retention_bytes: int | None = None,
+        preview_head_bytes: int | None = None,
+        preview_tail_bytes: int | None = None,
     ) -> Project:
         """Set the given policy fields (None leaves a field as it is) and return the project.
 
@@ -51,6 +55,10 @@ class ProjectService:
             context_window=context_window,
             reserve_tokens=reserve_tokens,
             keep_recent_tokens=keep_recent_tokens,
+            artifact_retention_days=artifact_retention_days,
+            artifact_retention_bytes=artifact_retention_bytes,
+            preview_head_bytes=preview_head_bytes,
+            preview_tail_bytes=preview_tail_bytes,
         )
         with self._uow_factory() as uow:
             project = _require(uow.projects.get_by_name(name), name)

@@ -63,12 +63,12 @@ def _sniff(name: str, head: str) -> ArtifactKind:
     lines = head.splitlines()[:SNIFF_LINES]
     if not lines:
         return ArtifactKind.TEXT
-    basename = name.rsplit("/", 1)[-1]
-    if "diff" in basename or "patch" in basename or _looks_like_diff(lines):
+    words = set(re.split(r"[^a-z0-9]+", name.rsplit("/", 1)[-1]))
+    if words & {"diff", "patch"} or _looks_like_diff(lines):
         return ArtifactKind.DIFF
     if _JSON_START.match(head):
         return ArtifactKind.JSON
-    if "log" in basename:
+    if words & {"log", "logs"}:
         return ArtifactKind.LOG
     if sum(1 for line in lines if _LOG_LINE.search(line)) * 2 >= len(lines):
         return ArtifactKind.LOG

@@ -1,0 +1,1 @@
+"""Blob storage: artifact bytes on the file system, content-addressed."""

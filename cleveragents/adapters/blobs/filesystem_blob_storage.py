@@ -1,0 +1,142 @@
+"""Content-addressed blobs under ``$CLEVERAGENTS_HOME/artifacts/``.
+
+Layout: ``blobs/ab/cdef...`` (the SHA-256, split so no directory grows huge), ``staging/`` for
+imports in progress (named ``<pid>.<random>.part``), ``temp/`` for trusted tools' outputs.
+A blob becomes visible only by an atomic rename of a fully written, fsynced staging file, so a
+crash leaves either nothing or a whole blob; `sweep_staging` removes what dead importers left.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import secrets
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import BinaryIO
+
+from cleveragents.application.ports.blob_storage import BlobStorage, BlobWriter
+
+_HEX = frozenset("0123456789abcdef")
+
+
+def _check_digest(sha256: str) -> str:
+    if len(sha256) != 64 or not set(sha256) <= _HEX:
+        raise ValueError(f"not a SHA-256 hex digest: {sha256!r}")
+    return sha256
+
+
+def _fsync_directory(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+class _StagedBlob(BlobWriter):
+    def __init__(self, storage: FilesystemBlobStorage) -> None:
+        self._storage = storage
+        name = f"{os.getpid()}.{secrets.token_hex(8)}.part"
+        self._path = storage.staging_dir / name
+        self._handle: BinaryIO | None = self._path.open("xb")
+
+    def write(self, data: bytes) -> None:
+        if self._handle is None:
+            raise RuntimeError("the blob was already committed or aborted")
+        self._handle.write(data)
+
+    def commit(self, sha256: str) -> None:
+        target = self._storage.path_of(_check_digest(sha256))
+        handle = self._handle
+        if handle is None:
+            raise RuntimeError("the blob was already committed or aborted")
+        handle.flush()
+        os.fsync(handle.fileno())
+        handle.close()
+        self._handle = None
+        target.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            # link() never overwrites: the first importer of a content publishes it, the others
+            # find it there (EEXIST) and drop their identical copy.
+            os.link(self._path, target)
+        except FileExistsError:
+            pass
+        finally:
+            self._path.unlink(missing_ok=True)
+        _fsync_directory(target.parent)
+
+    def abort(self) -> None:
+        if self._handle is not None:
+            self._handle.close()
+            self._handle = None
+        self._path.unlink(missing_ok=True)
+
+
+class FilesystemBlobStorage(BlobStorage):
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.blob_dir = root / "blobs"
+        self.staging_dir = root / "staging"
+        self.temp_dir = root / "temp"
+        for directory in (self.blob_dir, self.staging_dir, self.temp_dir):
+            directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+
+    def path_of(self, sha256: str) -> Path:
+        return self.blob_dir / sha256[:2] / sha256[2:]
+
+    def begin(self) -> BlobWriter:
+        return _StagedBlob(self)
+
+    def exists(self, sha256: str) -> bool:
+        return self.path_of(_check_digest(sha256)).is_file()
+
+    def open(self, sha256: str) -> BinaryIO:
+        return self.path_of(_check_digest(sha256)).open("rb")
+
+    def size(self, sha256: str) -> int:
+        return self.path_of(_check_digest(sha256)).stat().st_size
+
+    def delete(self, sha256: str) -> None:
+        self.path_of(_check_digest(sha256)).unlink(missing_ok=True)
+
+    def all_digests(self) -> Iterator[str]:
+        for shard in sorted(self.blob_dir.iterdir()):
+            for blob in sorted(shard.iterdir()):
+                digest = shard.name + blob.name
+                if len(digest) == 64 and set(digest) <= _HEX:
+                    yield digest
+
+    def sweep_staging(self) -> int:
+        removed = 0
+        for part in self.staging_dir.glob("*.part"):
+            pid_text = part.name.split(".", 1)[0]
+            if pid_text.isdigit() and _alive(int(pid_text)):
+                continue  # its importer (maybe this process) is still writing it
+            with contextlib.suppress(FileNotFoundError):
+                part.unlink()
+                removed += 1
+        return removed
+
+    def discard_temp_output(self, path: str) -> None:
+        """Remove a temporary output and its private directory (used or expired grants)."""
+        directory = Path(path).parent
+        if directory.parent == self.temp_dir:
+            shutil.rmtree(directory, ignore_errors=True)
+
+    def temp_output_path(self, token_id: str) -> str:
+        directory = self.temp_dir / token_id
+        directory.mkdir(mode=0o700)
+        return str(directory / "output")
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError as error:
+        return error.errno == errno.EPERM
+    return True

@@ -1,0 +1,1 @@
+"""Secret scanners: the built-in pattern scanner and, optionally, detect-secrets."""

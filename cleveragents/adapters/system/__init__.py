@@ -1,0 +1,1 @@
+"""The operating system: the clock and who is running."""

@@ -1,0 +1,464 @@
+"""The governed artifact store (SPEC C5; governance SOP sections 1 and 4).
+
+Complete tool output goes here instead of into the prompt. An import is one streaming pass in
+bounded chunks: the bytes go to a staging file while they are hashed (SHA-256) and scanned for
+credentials; a clean import is fsynced and renamed into content-addressed storage, then its row
+is committed; an import with a suspected credential deletes its staging data and leaves only a
+blocked row (kinds and line numbers). The model gets a bounded preview: head and tail, byte
+count, hash, media type, workspace-relative path and an id to fetch more.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import BinaryIO
+
+from cleveragents.application.ports.blob_storage import BlobStorage
+from cleveragents.application.ports.clock import Clock
+from cleveragents.application.ports.contained_files import ContainedFiles
+from cleveragents.application.ports.repositories import TempOutputRecord
+from cleveragents.application.ports.secret_scanner import SecretScanner
+from cleveragents.application.ports.unit_of_work import UnitOfWork, UnitOfWorkFactory
+from cleveragents.application.services.governance.media_types import sniff_media_type
+from cleveragents.application.services.governance.previews import build_preview
+from cleveragents.domain.classification import DataClass, Destination, require_allowed
+from cleveragents.domain.errors import (
+    InvalidInputError,
+    NotFoundError,
+    PlanNotFoundError,
+    ProjectNotFoundError,
+)
+from cleveragents.domain.ids import new_ulid, parse_ulid
+from cleveragents.domain.policy import ContextPolicy
+from cleveragents.domain.project import Project
+from cleveragents.domain.secrets import SecretFinding
+from cleveragents.domain.stored_artifact import (
+    ArtifactPreview,
+    ArtifactStatus,
+    RetentionClass,
+    StoredArtifact,
+    TempOutputGrant,
+)
+
+CHUNK_BYTES = 1 << 20
+SNIFF_BYTES = 8192
+DEFAULT_PROJECT = "default"
+TEMP_OUTPUT_TTL = timedelta(hours=24)
+REFERENCE_PREFIX = "tmpref_"
+
+Progress = Callable[[int], None]
+
+
+class ArtifactNotStoredError(NotFoundError):
+    """The artifact exists only as an audit row (blocked, or expired by retention)."""
+
+
+class ReferenceRefusedError(InvalidInputError):
+    """A temporary-output reference that the store did not issue, or already used, or expired.
+    The message never says which: a forger learns nothing."""
+
+
+@dataclass(frozen=True, slots=True)
+class ImportResult:
+    artifact: StoredArtifact
+    preview: ArtifactPreview | None  # None when blocked
+
+    @property
+    def blocked(self) -> bool:
+        return self.artifact.status is ArtifactStatus.BLOCKED
+
+    @property
+    def notice(self) -> str:
+        if not self.blocked:
+            return f"stored artifact {self.artifact.id}"
+        kinds = ", ".join(sorted({f.kind.value for f in self.artifact.findings}))
+        lines = ", ".join(str(line) for line in sorted({f.line for f in self.artifact.findings}))
+        return (
+            f"blocked: {self.artifact.workspace_path} looks like it contains credentials "
+            f"({kinds}) on line(s) {lines}; nothing was stored (audit row {self.artifact.id})"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class CleanupReport:
+    expired: tuple[StoredArtifact, ...]
+    freed_bytes: int
+    orphan_blobs: int
+    dry_run: bool
+
+
+class ArtifactStore:
+    """Imports, previews, retention. Container name: ``artifact_store``."""
+
+    def __init__(
+        self,
+        uow_factory: UnitOfWorkFactory,
+        blobs: BlobStorage,
+        files: ContainedFiles,
+        scanner: SecretScanner,
+        clock: Clock,
+        user: str,
+    ) -> None:
+        self._uow_factory = uow_factory
+        self._blobs = blobs
+        self._files = files
+        self._scanner = scanner
+        self._clock = clock
+        self._user = user
+        self._blobs.sweep_staging()  # what importers that died left behind
+
+    # -- imports -------------------------------------------------------------------------------
+
+    def import_file(
+        self,
+        workspace: str,
+        path: str,
+        *,
+        project: str | None = None,
+        plan_id: str | None = None,
+        progress: Progress | None = None,
+    ) -> ImportResult:
+        """Import a file inside `workspace`, opened race-free beneath it."""
+        require_allowed(DataClass.COMPLETE_OUTPUT, Destination.ARTIFACT_STORE)
+        owner = self._owner(project, plan_id)
+        contained = self._files.open_beneath(workspace, path)
+        with contained.handle as handle:
+            return self._ingest(
+                handle, contained.relative_path, "workspace", owner, plan_id, progress
+            )
+
+    def create_temp_output(self, tool_name: str) -> TempOutputGrant:
+        """A file a trusted tool writes its output into, and the single-use reference that
+        imports it: ``tmpref_<selector>.<verifier>``. The selector finds the record; the
+        verifier (256 random bits) is compared in constant time with the SHA-256 kept of it."""
+        if not tool_name.strip() or len(tool_name) > 100:
+            raise InvalidInputError("a tool name of 1 to 100 characters is required")
+        selector = secrets.token_hex(8)
+        verifier = secrets.token_urlsafe(32)
+        now = self._clock.now()
+        record = TempOutputRecord(
+            selector=selector,
+            verifier_sha256=_sha256_text(verifier),
+            tool_name=tool_name,
+            path=self._blobs.temp_output_path(selector),
+            expires_at=now + TEMP_OUTPUT_TTL,
+        )
+        with self._uow_factory() as uow:
+            uow.temp_outputs.add(record, now)
+            uow.commit()
+        return TempOutputGrant(
+            reference=f"{REFERENCE_PREFIX}{selector}.{verifier}",
+            path=record.path,
+            tool_name=tool_name,
+            expires_at=record.expires_at,
+        )
+
+    def import_temp_output(
+        self,
+        reference: str,
+        *,
+        project: str | None = None,
+        plan_id: str | None = None,
+        progress: Progress | None = None,
+    ) -> ImportResult:
+        """Import what a trusted tool wrote. Only references this store issued are accepted,
+        each once, before they expire."""
+        owner = self._owner(project, plan_id)
+        claim = self._claim(reference)
+        try:
+            with open(claim.path, "rb") as handle:
+                return self._ingest(
+                    handle,
+                    f"temp-output/{claim.tool_name}",
+                    f"temp-output:{claim.tool_name}",
+                    owner,
+                    plan_id,
+                    progress,
+                )
+        except FileNotFoundError:
+            raise InvalidInputError(
+                f"the tool {claim.tool_name!r} wrote nothing to its temporary output"
+            ) from None
+        finally:
+            self._blobs.discard_temp_output(claim.path)
+
+    def _claim(self, reference: str) -> TempOutputRecord:
+        refused = ReferenceRefusedError(
+            "temporary-output reference refused: unknown, already used or expired"
+        )
+        selector, _, verifier = reference.removeprefix(REFERENCE_PREFIX).partition(".")
+        if not reference.startswith(REFERENCE_PREFIX) or not selector or not verifier:
+            raise refused
+        with self._uow_factory() as uow:
+            record = uow.temp_outputs.get(selector)
+            # Constant time: how much of a forged verifier was right must not show in timing.
+            genuine = record is not None and hmac.compare_digest(
+                record.verifier_sha256, _sha256_text(verifier)
+            )
+            if record is None or not genuine:
+                raise refused
+            if not uow.temp_outputs.mark_used(selector, self._clock.now()):
+                raise refused
+            uow.commit()
+        return record
+
+    def _ingest(
+        self,
+        handle: BinaryIO,
+        workspace_path: str,
+        source: str,
+        project: Project,
+        plan_id: str | None,
+        progress: Progress | None,
+    ) -> ImportResult:
+        policy = project.policy
+        head_limit = policy.effective_preview_head_bytes
+        tail_limit = policy.effective_preview_tail_bytes
+        writer = self._blobs.begin()
+        scan = self._scanner.start()
+        digest = hashlib.sha256()
+        head = bytearray()
+        tail = b""
+        total = 0
+        try:
+            while chunk := handle.read(CHUNK_BYTES):
+                writer.write(chunk)
+                digest.update(chunk)
+                scan.feed(chunk)
+                if len(head) < max(head_limit, SNIFF_BYTES):
+                    head += chunk[: max(head_limit, SNIFF_BYTES) - len(head)]
+                tail = (tail + chunk)[-tail_limit:] if tail_limit else b""
+                total += len(chunk)
+                if progress is not None:
+                    progress(total)
+            findings = scan.finish()
+            media_type = sniff_media_type(workspace_path, bytes(head[:SNIFF_BYTES]))
+            if findings:
+                writer.abort()
+                return self._record_blocked(
+                    project, plan_id, workspace_path, source, media_type, total, findings
+                )
+            sha256 = digest.hexdigest()
+            writer.commit(sha256)
+        except BaseException:
+            writer.abort()
+            raise
+        artifact = StoredArtifact(
+            id=new_ulid(),
+            project_id=project.id,
+            plan_id=plan_id,
+            sha256=sha256,
+            byte_count=total,
+            media_type=media_type,
+            workspace_path=workspace_path,
+            status=ArtifactStatus.STORED,
+            source=source,
+            created_by=self._user,
+            created_at=self._clock.now(),
+        )
+        with self._uow_factory() as uow:
+            uow.artifacts.add(artifact)
+            uow.commit()
+        preview = self._preview(artifact, bytes(head[:head_limit]), tail, policy)
+        return ImportResult(artifact, preview)
+
+    def _record_blocked(
+        self,
+        project: Project,
+        plan_id: str | None,
+        workspace_path: str,
+        source: str,
+        media_type: str,
+        total: int,
+        findings: list[SecretFinding],
+    ) -> ImportResult:
+        artifact = StoredArtifact(
+            id=new_ulid(),
+            project_id=project.id,
+            plan_id=plan_id,
+            sha256=None,
+            byte_count=total,
+            media_type=media_type,
+            workspace_path=workspace_path,
+            status=ArtifactStatus.BLOCKED,
+            source=source,
+            created_by=self._user,
+            created_at=self._clock.now(),
+            findings=tuple(findings),
+        )
+        with self._uow_factory() as uow:
+            uow.artifacts.add(artifact)
+            uow.commit()
+        return ImportResult(artifact, None)
+
+    # -- reading ---------------------------------------------------------------------------------
+
+    def get(self, artifact_id: str) -> StoredArtifact:
+        canonical = parse_ulid(artifact_id, "artifact id")
+        with self._uow_factory() as uow:
+            artifact = uow.artifacts.get(canonical)
+        if artifact is None:
+            raise NotFoundError(f"unknown artifact {canonical}; `agents artifact list` shows them")
+        return artifact
+
+    def list(
+        self, project: str | None = None, status: ArtifactStatus | None = None
+    ) -> list[StoredArtifact]:
+        with self._uow_factory() as uow:
+            project_id = None
+            if project is not None:
+                found = uow.projects.get_by_name(project)
+                if found is None:
+                    raise ProjectNotFoundError(project)
+                project_id = found.id
+            return uow.artifacts.list(project_id, status)
+
+    def preview(self, artifact_id: str) -> ArtifactPreview:
+        artifact = self._stored(artifact_id)
+        assert artifact.sha256 is not None
+        with self._uow_factory() as uow:
+            project = uow.projects.get(artifact.project_id)
+        policy = project.policy if project is not None else ContextPolicy()
+        head_limit = policy.effective_preview_head_bytes
+        tail_limit = policy.effective_preview_tail_bytes
+        with self._blobs.open(artifact.sha256) as handle:
+            head = handle.read(head_limit)
+            if artifact.byte_count > head_limit and tail_limit:
+                handle.seek(max(artifact.byte_count - tail_limit, head_limit))
+                tail = handle.read(tail_limit)
+            else:
+                tail = b""
+        return self._preview(artifact, head, tail, policy)
+
+    def read(self, artifact_id: str, offset: int = 0, length: int = CHUNK_BYTES) -> bytes:
+        """Bytes of a stored artifact, to fetch more than the preview."""
+        if offset < 0 or length < 0:
+            raise InvalidInputError("offset and length must be >= 0")
+        artifact = self._stored(artifact_id)
+        assert artifact.sha256 is not None
+        with self._blobs.open(artifact.sha256) as handle:
+            handle.seek(offset)
+            return handle.read(length)
+
+    def _stored(self, artifact_id: str) -> StoredArtifact:
+        artifact = self.get(artifact_id)
+        if artifact.status is not ArtifactStatus.STORED:
+            raise ArtifactNotStoredError(
+                f"artifact {artifact.id} is {artifact.status.value}: only its audit row remains"
+            )
+        return artifact
+
+    def _preview(
+        self, artifact: StoredArtifact, head: bytes, tail: bytes, policy: ContextPolicy
+    ) -> ArtifactPreview:
+        require_allowed(DataClass.TOOL_PREVIEW, Destination.MODEL_PREVIEW)
+        assert artifact.sha256 is not None
+        text = build_preview(head, tail, artifact.byte_count, self._scanner)
+        return ArtifactPreview(
+            artifact_id=artifact.id,
+            workspace_path=artifact.workspace_path,
+            media_type=artifact.media_type,
+            byte_count=artifact.byte_count,
+            sha256=artifact.sha256,
+            head=text.head,
+            tail=text.tail,
+            omitted_bytes=text.omitted_bytes,
+            withheld_lines=text.withheld_lines,
+        )
+
+    # -- retention -------------------------------------------------------------------------------
+
+    def set_retention(self, artifact_id: str, retention: RetentionClass) -> StoredArtifact:
+        artifact = self.get(artifact_id)
+        updated = artifact.model_copy(update={"retention_class": retention})
+        with self._uow_factory() as uow:
+            uow.artifacts.save(updated)
+            uow.commit()
+        return updated
+
+    def cleanup(self, *, dry_run: bool = False) -> CleanupReport:
+        """Apply each project's retention (age in days, total bytes): expired artifacts lose
+        their blob and keep their audit row (hash, size, times, who, findings). Artifacts on
+        hold are kept. Blobs no stored row refers to (an importer died between publishing the
+        blob and committing its row) are removed too."""
+        now = self._clock.now()
+        with self._uow_factory() as uow:
+            expiring = [
+                artifact
+                for project in uow.projects.list()
+                for artifact in _over_retention(uow, project, now)
+            ]
+            expired = tuple(
+                artifact.model_copy(update={"status": ArtifactStatus.EXPIRED, "expired_at": now})
+                for artifact in expiring
+            )
+            if not dry_run:
+                for artifact in expired:
+                    uow.artifacts.save(artifact)
+                uow.commit()
+            keep = uow.artifacts.stored_digests()
+        freed = sum(a.byte_count for a in expired)
+        orphans = [d for d in self._blobs.all_digests() if d not in keep]
+        if not dry_run:
+            for digest in orphans:
+                self._blobs.delete(digest)
+        expired_digests = {a.sha256 for a in expired if a.sha256}
+        orphan_count = len([d for d in orphans if d not in expired_digests])
+        return CleanupReport(expired, freed, orphan_count, dry_run)
+
+    # -- helpers ---------------------------------------------------------------------------------
+
+    def _owner(self, project: str | None, plan_id: str | None) -> Project:
+        """The project an import belongs to: the plan's, else the named one, else
+        ``default`` (created on first use)."""
+        with self._uow_factory() as uow:
+            if plan_id is not None:
+                canonical = parse_ulid(plan_id, "plan id")
+                plan = uow.plans.get(canonical)
+                if plan is None:
+                    raise PlanNotFoundError(canonical)
+                owner = uow.projects.get(plan.project_id)
+                assert owner is not None
+                if project is not None and owner.name != project:
+                    raise InvalidInputError(
+                        f"plan {canonical} belongs to project {owner.name!r}, not {project!r}"
+                    )
+                return owner
+            name = project or DEFAULT_PROJECT
+            found = uow.projects.get_by_name(name)
+            if found is not None:
+                return found
+            if project is not None:
+                raise ProjectNotFoundError(project)
+            created = Project(name=DEFAULT_PROJECT)
+            uow.projects.add(created)
+            uow.commit()
+            return created
+
+
+def _over_retention(uow: UnitOfWork, project: Project, now: datetime) -> list[StoredArtifact]:
+    policy = project.policy
+    stored = uow.artifacts.list(project.id, ArtifactStatus.STORED)
+    candidates = [a for a in stored if a.retention_class is RetentionClass.STANDARD]
+    expiring: dict[str, StoredArtifact] = {}
+    if policy.artifact_retention_days is not None:
+        cutoff = now - timedelta(days=policy.artifact_retention_days)
+        expiring.update((a.id, a) for a in candidates if a.created_at < cutoff)
+    if policy.artifact_retention_bytes is not None:
+        total = sum(a.byte_count for a in stored if a.id not in expiring)
+        for artifact in candidates:  # oldest first
+            if total <= policy.artifact_retention_bytes:
+                break
+            if artifact.id not in expiring:
+                expiring[artifact.id] = artifact
+                total -= artifact.byte_count
+    return sorted(expiring.values(), key=lambda a: (a.created_at, a.id))
+
+
+def _sha256_text(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", errors="surrogatepass")).hexdigest()

@@ -1,0 +1,1 @@
+"""Helpers of the governed artifact store: media types, previews."""
