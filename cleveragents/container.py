@@ -11,14 +11,19 @@ from pathlib import Path
 
 from dependency_injector import containers, providers
 
+from cleveragents.adapters.blobs.filesystem_blob_storage import FilesystemBlobStorage
 from cleveragents.adapters.persistence.database import default_home, resolve_database_url
 from cleveragents.adapters.persistence.store import SqlStore
 from cleveragents.adapters.persistence.unit_of_work import SqlaUnitOfWork
+from cleveragents.adapters.secrets.pattern_scanner import PatternSecretScanner
 from cleveragents.adapters.source.tree_sitter_skeletonizer import TreeSitterSkeletonizer
+from cleveragents.adapters.system.clock import SystemClock, current_user
 from cleveragents.adapters.tokens.offline_encodings import DEFAULT_ENCODING
 from cleveragents.adapters.tokens.tiktoken_counter import TiktokenCounter
+from cleveragents.adapters.workspace.contained_files import FdContainedFiles
 from cleveragents.adapters.workspace.local_artifact_files import LocalArtifactFiles
 from cleveragents.application.services.artifact_compressor import ArtifactCompressorService
+from cleveragents.application.services.artifact_store import ArtifactStore
 from cleveragents.application.services.plans import PlanService
 from cleveragents.application.services.projects import ProjectService
 from cleveragents.application.services.skeleton_compressor import SkeletonCompressorService
@@ -35,6 +40,11 @@ class AdaptersContainer(containers.DeclarativeContainer):
     )
     artifact_files = providers.Singleton(LocalArtifactFiles)
     source_skeletonizer = providers.Singleton(TreeSitterSkeletonizer)
+    blob_storage = providers.Singleton(FilesystemBlobStorage, root=config.artifacts_dir)
+    contained_files = providers.Singleton(FdContainedFiles)
+    secret_scanner = providers.Singleton(PatternSecretScanner)
+    clock = providers.Singleton(SystemClock)
+    user = providers.Callable(current_user)
 
 
 class ServicesContainer(containers.DeclarativeContainer):
@@ -58,6 +68,15 @@ class ServicesContainer(containers.DeclarativeContainer):
         token_counter=adapters.token_counter,
         skeletonizer=adapters.source_skeletonizer,
     )
+    artifact_store = providers.Singleton(
+        ArtifactStore,
+        uow_factory=adapters.unit_of_work.provider,
+        blobs=adapters.blob_storage,
+        files=adapters.contained_files,
+        scanner=adapters.secret_scanner,
+        clock=adapters.clock,
+        user=adapters.user,
+    )
 
 
 class Container(containers.DeclarativeContainer):
@@ -77,6 +96,11 @@ class Container(containers.DeclarativeContainer):
     artifact_files = adapters.artifact_files
     source_skeletonizer = adapters.source_skeletonizer
     artifact_compressor_service = services.artifact_compressor_service
+    blob_storage = adapters.blob_storage
+    contained_files = adapters.contained_files
+    secret_scanner = adapters.secret_scanner
+    clock = adapters.clock
+    artifact_store = services.artifact_store
 
 
 def build_container(
@@ -95,6 +119,7 @@ def build_container(
             "auto_migrate": auto_migrate,
             "encoding": encoding,
             "tokenizer_cache_dir": resolved_home / "cache" / "tiktoken",
+            "artifacts_dir": resolved_home / "artifacts",
         }
     )
     return container

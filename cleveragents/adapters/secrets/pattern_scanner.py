@@ -96,14 +96,13 @@ class _PatternScan(SecretScan):
         """Record the matches that start in [start, end), reading up to `limit`."""
         for pattern in self._patterns:
             text = lowered if pattern.lower else buffer
-            if not any(text.find(trigger, start, limit) != -1 for trigger in pattern.triggers):
-                continue
             line, counted_to = self._line, start
             for match in pattern.regex.finditer(text, start, limit):
                 if match.start() >= end:
                     break
-                if pattern.validate is not None and not pattern.validate(buffer, match):
+                kind = pattern.classify(buffer, match)
+                if kind is None:
                     continue
                 line += buffer.count(b"\n", counted_to, match.start())
                 counted_to = match.start()
-                self._found.add(SecretFinding(line, pattern.kind))
+                self._found.add(SecretFinding(line, kind))
