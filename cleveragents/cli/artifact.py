@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from cleveragents.cli.output import emit_json
+from cleveragents.cli.output import EncodingOption, emit_json
 
 app = typer.Typer(
     help="Artifacts: compress one to an exact token budget; import, preview and retain tool "
@@ -55,10 +55,7 @@ def compress(
             help="seed: the seed's three tiers (default). smart: structure-aware at any size.",
         ),
     ] = Mode.SEED,
-    encoding: Annotated[
-        str,
-        typer.Option("--encoding", metavar="NAME", help="cl100k_base (default) or o200k_base."),
-    ] = "cl100k_base",
+    encoding: EncodingOption = "cl100k_base",
     as_json: Annotated[
         bool, typer.Option("--json", help="Accepted for symmetry: the output is always JSON.")
     ] = False,

@@ -16,6 +16,11 @@ if TYPE_CHECKING:
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
 """The `--json` flag every command that prints data takes."""
 
+EncodingOption = Annotated[
+    str,
+    typer.Option("--encoding", metavar="NAME", help="cl100k_base (default) or o200k_base."),
+]
+
 
 def emit_json(data: Any) -> None:
     """Deterministic JSON on stdout (keys in the order the command built them)."""

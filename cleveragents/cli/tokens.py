@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from cleveragents.cli.output import emit_json
+from cleveragents.cli.output import EncodingOption, emit_json
 
 app = typer.Typer(help="Count tokens with the real tokenizer.", no_args_is_help=True)
 
@@ -18,10 +18,7 @@ def count(
     path: Annotated[
         str, typer.Argument(metavar="PATH", help="A UTF-8 text file, or - for standard input.")
     ],
-    encoding: Annotated[
-        str,
-        typer.Option("--encoding", metavar="NAME", help="cl100k_base (default) or o200k_base."),
-    ] = "cl100k_base",
+    encoding: EncodingOption = "cl100k_base",
     as_json: Annotated[
         bool, typer.Option("--json", help="Accepted for symmetry: the output is always JSON.")
     ] = False,

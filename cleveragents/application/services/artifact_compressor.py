@@ -14,6 +14,7 @@ info lines, signatures before bodies, headings before prose), packed to the exac
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextlib import closing, suppress
 from dataclasses import dataclass
 
@@ -123,12 +124,7 @@ class ArtifactCompressorService:
     ) -> CompressedArtifact:
         """Compress `text`, whose file name `name` helps detect its kind."""
         _check_budget(budget)
-        counter, preamble = self._counter, ""
-        try:
-            raw_tokens = counter.count(text)
-        except TokenCountingError:
-            counter, preamble = HeuristicTokenCounter(), HEURISTIC_WARNING
-            raw_tokens = counter.count(text)
+        counter, preamble, raw_tokens = self._count_raw(lambda c: c.count(text))
         body_budget = budget - (counter.count(preamble) if preamble else 0)
         strategy = strategy_for(detect(name, text[:SNIFF_CHARS]), self._skeletonizer)
         run = _Run(counter, strategy, TaskTerms.from_task(task), raw_tokens)
@@ -147,6 +143,15 @@ class ArtifactCompressorService:
             content=content,
         )
 
+    def _count_raw(self, count: Callable[[TokenCounter], int]) -> tuple[TokenCounter, str, int]:
+        """The raw count with the real tokenizer; when it fails, the seed's heuristic, which
+        then serves every later count, and the warning preamble that says so."""
+        try:
+            return self._counter, "", count(self._counter)
+        except TokenCountingError:
+            heuristic = HeuristicTokenCounter()
+            return heuristic, HEURISTIC_WARNING, count(heuristic)
+
     def _compress_large(
         self,
         name: str,
@@ -155,12 +160,9 @@ class ArtifactCompressorService:
         task: str | None,
         mode: CompressionMode,
     ) -> CompressedArtifact:
-        counter, preamble = self._counter, ""
-        try:
-            raw_tokens = counter.count_stream(artifact.iter_text())
-        except TokenCountingError:
-            counter, preamble = HeuristicTokenCounter(), HEURISTIC_WARNING
-            raw_tokens = counter.count_stream(artifact.iter_text())
+        counter, preamble, raw_tokens = self._count_raw(
+            lambda c: c.count_stream(artifact.iter_text())
+        )
         if raw_tokens * 2 <= budget * 3:  # Tier 1 or 2: the output may be the whole artifact
             return self.compress_text(name, artifact.read_text(), budget, task=task, mode=mode)
         body_budget = budget - (counter.count(preamble) if preamble else 0)

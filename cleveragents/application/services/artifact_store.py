@@ -85,6 +85,16 @@ class ImportResult:
 
 
 @dataclass(frozen=True, slots=True)
+class _ImportFacts:
+    project_id: str
+    plan_id: str | None
+    workspace_path: str
+    source: str
+    media_type: str
+    byte_count: int
+
+
+@dataclass(frozen=True, slots=True)
 class CleanupReport:
     expired: tuple[StoredArtifact, ...]
     freed_bytes: int
@@ -237,64 +247,50 @@ class ArtifactStore:
                 if progress is not None:
                     progress(total)
             findings = scan.finish()
-            media_type = sniff_media_type(workspace_path, bytes(head[:SNIFF_BYTES]))
+            facts = _ImportFacts(
+                project_id=project.id,
+                plan_id=plan_id,
+                workspace_path=workspace_path,
+                source=source,
+                media_type=sniff_media_type(workspace_path, bytes(head[:SNIFF_BYTES])),
+                byte_count=total,
+            )
             if findings:
                 writer.abort()
-                return self._record_blocked(
-                    project, plan_id, workspace_path, source, media_type, total, findings
-                )
+                return ImportResult(self._register(facts, None, tuple(findings)), None)
             sha256 = digest.hexdigest()
             writer.commit(sha256)
         except BaseException:
             writer.abort()
             raise
-        artifact = StoredArtifact(
-            id=new_ulid(),
-            project_id=project.id,
-            plan_id=plan_id,
-            sha256=sha256,
-            byte_count=total,
-            media_type=media_type,
-            workspace_path=workspace_path,
-            status=ArtifactStatus.STORED,
-            source=source,
-            created_by=self._user,
-            created_at=self._clock.now(),
-        )
-        with self._uow_factory() as uow:
-            uow.artifacts.add(artifact)
-            uow.commit()
+        artifact = self._register(facts, sha256, ())
         preview = self._preview(artifact, bytes(head[:head_limit]), tail, policy)
         return ImportResult(artifact, preview)
 
-    def _record_blocked(
-        self,
-        project: Project,
-        plan_id: str | None,
-        workspace_path: str,
-        source: str,
-        media_type: str,
-        total: int,
-        findings: list[SecretFinding],
-    ) -> ImportResult:
+    def _register(
+        self, facts: _ImportFacts, sha256: str | None, findings: tuple[SecretFinding, ...]
+    ) -> StoredArtifact:
+        """The metadata row, committed only after the blob is in place (a crash in between
+        leaves an orphan blob for cleanup, never a row without its blob). A blocked import
+        (findings, no hash) records where and what was found, nothing of the secret."""
         artifact = StoredArtifact(
             id=new_ulid(),
-            project_id=project.id,
-            plan_id=plan_id,
-            sha256=None,
-            byte_count=total,
-            media_type=media_type,
-            workspace_path=workspace_path,
-            status=ArtifactStatus.BLOCKED,
-            source=source,
+            project_id=facts.project_id,
+            plan_id=facts.plan_id,
+            sha256=sha256,
+            byte_count=facts.byte_count,
+            media_type=facts.media_type,
+            workspace_path=facts.workspace_path,
+            status=ArtifactStatus.BLOCKED if findings else ArtifactStatus.STORED,
+            source=facts.source,
             created_by=self._user,
             created_at=self._clock.now(),
-            findings=tuple(findings),
+            findings=findings,
         )
         with self._uow_factory() as uow:
             uow.artifacts.add(artifact)
             uow.commit()
-        return ImportResult(artifact, None)
+        return artifact
 
     # -- reading ---------------------------------------------------------------------------------
 
