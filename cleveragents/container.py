@@ -7,6 +7,7 @@ providers with fakes (``with container.token_counter.override(fake): ...``).
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from dependency_injector import containers, providers
@@ -15,7 +16,7 @@ from cleveragents.adapters.blobs.filesystem_blob_storage import FilesystemBlobSt
 from cleveragents.adapters.persistence.database import default_home, resolve_database_url
 from cleveragents.adapters.persistence.store import SqlStore
 from cleveragents.adapters.persistence.unit_of_work import SqlaUnitOfWork
-from cleveragents.adapters.secrets.pattern_scanner import PatternSecretScanner
+from cleveragents.adapters.secrets.combined_scanner import make_secret_scanner
 from cleveragents.adapters.source.tree_sitter_skeletonizer import TreeSitterSkeletonizer
 from cleveragents.adapters.system.clock import SystemClock, current_user
 from cleveragents.adapters.tokens.offline_encodings import DEFAULT_ENCODING
@@ -42,7 +43,7 @@ class AdaptersContainer(containers.DeclarativeContainer):
     source_skeletonizer = providers.Singleton(TreeSitterSkeletonizer)
     blob_storage = providers.Singleton(FilesystemBlobStorage, root=config.artifacts_dir)
     contained_files = providers.Singleton(FdContainedFiles)
-    secret_scanner = providers.Singleton(PatternSecretScanner)
+    secret_scanner = providers.Singleton(make_secret_scanner, name=config.secret_scanner)
     clock = providers.Singleton(SystemClock)
     user = providers.Callable(current_user)
 
@@ -120,6 +121,7 @@ def build_container(
             "encoding": encoding,
             "tokenizer_cache_dir": resolved_home / "cache" / "tiktoken",
             "artifacts_dir": resolved_home / "artifacts",
+            "secret_scanner": os.environ.get("CLEVERAGENTS_SECRET_SCANNER", "builtin"),
         }
     )
     return container

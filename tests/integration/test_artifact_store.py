@@ -201,3 +201,29 @@ def test_startup_sweeps_staging_left_by_dead_importers(
     store_container.artifact_store()
     assert not dead.exists()
     assert mine.exists()
+
+
+@pytest.mark.parametrize("scanner", ["builtin", "detect-secrets", "both"])
+def test_the_scanner_is_chosen_by_the_environment(
+    scanner: str,
+    monkeypatch: pytest.MonkeyPatch,
+    database_url: str,
+    home: Path,
+    workspace: Path,
+) -> None:
+    monkeypatch.setenv("CLEVERAGENTS_SECRET_SCANNER", scanner)
+    container = build_container(database_url, home=home)
+    assert container.secret_scanner().name == scanner.replace("both", "builtin+detect-secrets")
+    (workspace / "key.txt").write_text(f"AWS_ACCESS_KEY_ID={fake_aws_access_key_id()}\n")
+    assert container.artifact_store().import_file(str(workspace), "key.txt").blocked
+    container.store().dispose()
+
+
+def test_an_unknown_scanner_is_a_usage_error(
+    monkeypatch: pytest.MonkeyPatch, database_url: str, home: Path
+) -> None:
+    from cleveragents.domain.errors import InvalidInputError
+
+    monkeypatch.setenv("CLEVERAGENTS_SECRET_SCANNER", "nope")
+    with pytest.raises(InvalidInputError, match="unknown secret scanner 'nope'"):
+        build_container(database_url, home=home).secret_scanner()

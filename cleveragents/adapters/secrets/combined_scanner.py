@@ -1,0 +1,50 @@
+"""Several scanners over one stream: a finding of any of them counts."""
+
+from __future__ import annotations
+
+from cleveragents.application.ports.secret_scanner import SecretScan, SecretScanner
+from cleveragents.domain.errors import InvalidInputError
+from cleveragents.domain.secrets import SecretFinding
+
+SCANNER_NAMES = ("builtin", "detect-secrets", "both")
+
+
+class CombinedSecretScanner(SecretScanner):
+    def __init__(self, scanners: tuple[SecretScanner, ...]) -> None:
+        self._scanners = scanners
+
+    @property
+    def name(self) -> str:
+        return "+".join(scanner.name for scanner in self._scanners)
+
+    def start(self) -> SecretScan:
+        return _CombinedScan(tuple(scanner.start() for scanner in self._scanners))
+
+
+class _CombinedScan(SecretScan):
+    def __init__(self, scans: tuple[SecretScan, ...]) -> None:
+        self._scans = scans
+
+    def feed(self, data: bytes) -> None:
+        for scan in self._scans:
+            scan.feed(data)
+
+    def finish(self) -> list[SecretFinding]:
+        return sorted({finding for scan in self._scans for finding in scan.finish()})
+
+
+def make_secret_scanner(name: str) -> SecretScanner:
+    """The scanner named by ``$CLEVERAGENTS_SECRET_SCANNER``: ``builtin`` (the default),
+    ``detect-secrets`` (needs the optional package), or ``both``."""
+    from cleveragents.adapters.secrets.detect_secrets_scanner import DetectSecretsScanner
+    from cleveragents.adapters.secrets.pattern_scanner import PatternSecretScanner
+
+    if name == "builtin":
+        return PatternSecretScanner()
+    if name == "detect-secrets":
+        return DetectSecretsScanner()
+    if name == "both":
+        return CombinedSecretScanner((PatternSecretScanner(), DetectSecretsScanner()))
+    raise InvalidInputError(
+        f"unknown secret scanner {name!r}: use one of {', '.join(SCANNER_NAMES)}"
+    )
