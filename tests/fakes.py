@@ -213,6 +213,12 @@ class FakeTokenCounter(TokenCounter):
     def count_stream(self, chunks: Iterable[str]) -> int:
         return self.count("".join(chunks))
 
+    def token_starts(self, text: str) -> list[int]:
+        import re
+
+        data = text.encode("utf-8", errors="surrogatepass")
+        return [match.start() for match in re.finditer(rb"\S+", data)]
+
     def prefix_within(self, text: str, max_tokens: int) -> str:
         words = text.split()
         if len(words) <= max_tokens:

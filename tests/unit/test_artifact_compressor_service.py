@@ -29,6 +29,9 @@ class BrokenTokenCounter(TokenCounter):
     def prefix_within(self, text: str, max_tokens: int) -> str:
         raise TokenCountingError("vocabulary missing")
 
+    def token_starts(self, text: str) -> list[int]:
+        raise TokenCountingError("vocabulary missing")
+
 
 class NoSkeletons(SourceSkeletonizer):
     @property

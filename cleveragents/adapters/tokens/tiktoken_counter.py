@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterable
+from itertools import accumulate
 from pathlib import Path
 
 import tiktoken
@@ -89,6 +90,12 @@ class TiktokenCounter(TokenCounter):
         if pending:
             total += len(encoding.encode(pending, disallowed_special=()))
         return total
+
+    def token_starts(self, text: str) -> list[int]:
+        encoding = load_encoding(self._encoding_name, self._cache_dir)
+        tokens = encoding.encode(text, disallowed_special=())
+        lengths = map(len, encoding.decode_tokens_bytes(tokens))
+        return [0, *accumulate(lengths)][: len(tokens)]
 
     def prefix_within(self, text: str, max_tokens: int) -> str:
         if max_tokens <= 0 or not text:

@@ -31,3 +31,8 @@ class TokenCounter(ABC):
     @abstractmethod
     def prefix_within(self, text: str, max_tokens: int) -> str:
         """A prefix of `text` (cut at a token boundary) whose own count is <= `max_tokens`."""
+
+    @abstractmethod
+    def token_starts(self, text: str) -> list[int]:
+        """The UTF-8 byte offset in `text` where each of its tokens starts (one encode: lets a
+        caller estimate the count of any prefix without encoding it again)."""

@@ -53,6 +53,7 @@ is held (a head for Tier 3; bounded candidate buffers for smart-mode logs)."""
 
 SNIFF_CHARS = 16_384
 MAX_SUMMARY_LEVEL = 3
+ESTIMATE_MARGIN = 1.5
 PACKABLE_MIN_LINES = 3
 
 
@@ -127,19 +128,19 @@ class ArtifactCompressorService:
         counter, preamble, raw_tokens = self._count_raw(lambda c: c.count(text))
         body_budget = budget - (counter.count(preamble) if preamble else 0)
         strategy = strategy_for(detect(name, text[:SNIFF_CHARS]), self._skeletonizer)
-        run = _Run(counter, strategy, TaskTerms.from_task(task), raw_tokens)
+        run = _Run(counter, strategy, TaskTerms.from_task(task), raw_tokens, len(text))
         if body_budget <= 0:
-            content, truncated = "", True
+            outcome = _Outcome("", True, 0)
         elif mode is CompressionMode.SMART:
-            content, truncated = run.smart(text, body_budget)
+            outcome = run.smart(text, body_budget)
         else:
-            content, truncated = run.seed(text, body_budget)
-        content = preamble + content
+            outcome = run.seed(text, body_budget)
+        content = preamble + outcome.content
         return CompressedArtifact(
             artifact_name=name,
             raw_tokens=raw_tokens,
-            compacted_tokens=counter.count(content),
-            truncated=truncated,
+            compacted_tokens=counter.count(content) if preamble else outcome.tokens,
+            truncated=outcome.truncated,
             content=content,
         )
 
@@ -184,7 +185,7 @@ class ArtifactCompressorService:
             ).content
         else:
             # Tier 3 needs only a head: the seed's cut point plus room to find a boundary.
-            head = _head(artifact, body_budget * HEURISTIC_CHARS_PER_TOKEN * 2)
+            head = _head(artifact, body_budget * HEURISTIC_CHARS_PER_TOKEN)
             content = truncate_to_budget(head, body_budget, raw_tokens, counter).content
         content = preamble + content
         return CompressedArtifact(
@@ -197,48 +198,63 @@ class ArtifactCompressorService:
 
 
 @dataclass(frozen=True, slots=True)
+class _Outcome:
+    content: str
+    truncated: bool
+    tokens: int  # the real count of `content`, so it is never encoded twice
+
+
+@dataclass(frozen=True, slots=True)
 class _Run:
     counter: TokenCounter
     strategy: ArtifactStrategy
     terms: TaskTerms
     raw_tokens: int
+    raw_chars: int
 
-    def fits(self, text: str, budget: int) -> bool:
-        return self.counter.count(text) <= budget
+    def count_if_it_may_fit(self, text: str, budget: int) -> int | None:
+        """The real count of `text` when it fits `budget`, else None. A text whose length
+        says it is far over budget (at the artifact's own characters per token, with a wide
+        margin) is not encoded at all: encoding is what compression time is made of."""
+        estimate = len(text) * self.raw_tokens / max(self.raw_chars, 1)
+        if estimate > budget * ESTIMATE_MARGIN:
+            return None
+        tokens = self.counter.count(text)
+        return tokens if tokens <= budget else None
 
-    def seed(self, text: str, budget: int) -> tuple[str, bool]:
+    def seed(self, text: str, budget: int) -> _Outcome:
         if self.raw_tokens <= budget:
-            return text, False  # Tier 1
+            return _Outcome(text, False, self.raw_tokens)  # Tier 1
         if self.raw_tokens * 2 <= budget * 3:  # Tier 2: budget < raw <= 1.5 * budget
-            try:
+            with suppress(MalformedCompressionError):
                 compressed = self.strategy.tier2(text, self.terms)
-            except MalformedCompressionError:
-                compressed = None
-            if compressed is not None and self.fits(compressed, budget):
-                return compressed, False
-        return self.truncate(text, budget), True  # Tier 3
+                tokens = self.counter.count(compressed)
+                if tokens <= budget:
+                    return _Outcome(compressed, False, tokens)
+        return self.truncate(text, budget)  # Tier 3
 
-    def smart(self, text: str, budget: int) -> tuple[str, bool]:
+    def smart(self, text: str, budget: int) -> _Outcome:
         if self.raw_tokens <= budget:
-            return text, False
+            return _Outcome(text, False, self.raw_tokens)
         candidates = self.structural_candidates(text)
         # The candidate that keeps the most (the longest) and fits is the summary.
         for candidate in sorted(candidates, key=len, reverse=True):
-            if self.fits(candidate, budget):
-                return candidate, False
+            tokens = self.count_if_it_may_fit(candidate, budget)
+            if tokens is not None:
+                return _Outcome(candidate, False, tokens)
         # Logs and plain text lose only lines in Tier 2: packing the original keeps the gap
         # markers' counts true. Other kinds pack their most compressed structural form.
         if self.strategy.kind in (ArtifactKind.LOG, ArtifactKind.TEXT):
-            return self.pack(text, budget), True
-        return self.pack(_packing_base(candidates, text), budget), True
+            return self.pack(text, budget)
+        return self.pack(_packing_base(candidates, text), budget)
 
     def structural_candidates(self, text: str) -> list[str]:
         """Tier 2 and the strategy's shrink levels that still summarise (up to
         `MAX_SUMMARY_LEVEL`: beyond it a JSON array would lose every item, and with them its
-        keys; packing lines by priority keeps more)."""
-        candidates: list[str] = []
+        keys; packing lines by priority keeps more). Duplicates are dropped."""
+        candidates: dict[str, None] = {}
         with suppress(MalformedCompressionError):
-            candidates.append(self.strategy.tier2(text, self.terms))
+            candidates[self.strategy.tier2(text, self.terms)] = None
         for level in range(1, MAX_SUMMARY_LEVEL + 1):
             try:
                 shrunk = self.strategy.shrink(text, self.terms, level)
@@ -246,10 +262,10 @@ class _Run:
                 break
             if shrunk is None:
                 break
-            candidates.append(shrunk)
-        return candidates
+            candidates[shrunk] = None
+        return list(candidates)
 
-    def pack(self, text: str, budget: int) -> str:
+    def pack(self, text: str, budget: int) -> _Outcome:
         lines = text.splitlines()
         if len(lines) < PACKABLE_MIN_LINES:
             return self.truncate(text, budget)
@@ -258,12 +274,14 @@ class _Run:
             Line(position, line, priority)
             for position, (line, priority) in enumerate(zip(lines, priorities, strict=True))
         ]
-        return pack_lines(
+        packed = pack_lines(
             candidates, len(lines), budget, self.raw_tokens, self.counter, self.strategy.gap_marker
-        ).content
+        )
+        return _Outcome(packed.content, True, packed.tokens)
 
-    def truncate(self, text: str, budget: int) -> str:
-        return truncate_to_budget(text, budget, self.raw_tokens, self.counter).content
+    def truncate(self, text: str, budget: int) -> _Outcome:
+        cut = truncate_to_budget(text, budget, self.raw_tokens, self.counter)
+        return _Outcome(cut.content, True, cut.tokens)
 
 
 def _packing_base(candidates: list[str], original: str) -> str:

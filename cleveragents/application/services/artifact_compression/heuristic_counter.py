@@ -29,3 +29,7 @@ class HeuristicTokenCounter(TokenCounter):
 
     def prefix_within(self, text: str, max_tokens: int) -> str:
         return text[: max(max_tokens, 0) * HEURISTIC_CHARS_PER_TOKEN]
+
+    def token_starts(self, text: str) -> list[int]:
+        size = len(text.encode("utf-8", errors="surrogatepass"))
+        return list(range(0, size, HEURISTIC_CHARS_PER_TOKEN))

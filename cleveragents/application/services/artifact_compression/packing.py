@@ -32,6 +32,7 @@ class Line:
 class Packed:
     content: str
     kept_lines: int
+    tokens: int  # the real count of `content`
 
 
 def pack_lines(
@@ -72,11 +73,13 @@ def pack_lines(
     dropping = sorted(chosen.values(), key=lambda line: rank[line.position])
     while True:
         content = _render(chosen, total_lines, raw_tokens, counter, gap_marker)
-        excess = counter.count(content) - budget
+        tokens = counter.count(content)
+        excess = tokens - budget
         if excess <= 0:
-            return Packed(content, len(chosen))
+            return Packed(content, len(chosen), tokens)
         if not chosen:
-            return Packed(counter.prefix_within(content, budget), 0)
+            content = counter.prefix_within(content, budget)
+            return Packed(content, 0, counter.count(content))
         freed = 0
         while dropping and freed < excess:
             line = dropping.pop()

@@ -5,17 +5,22 @@ before it. On code four characters are often more than a token, so that can over
 kept text plus the marker is counted with the real tokenizer and, while it is over the budget,
 the cut moves back: to an earlier paragraph boundary, then to a line boundary, then to a token
 boundary. The marker reports what was really omitted: raw tokens minus the tokens kept.
+
+Cost: the head is encoded once to learn where its tokens start, which estimates the count of any
+prefix; only the chosen content is encoded again to verify it (and, rarely, the one before it).
 """
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from cleveragents.application.ports.token_counter import TokenCounter
 
 HEURISTIC_CHARS_PER_TOKEN = 4
-PARAGRAPH = "\n\n"
+PARAGRAPH = b"\n\n"
+LINE = b"\n"
 SEPARATOR = "\n\n"
 
 
@@ -24,7 +29,7 @@ def truncation_marker(omitted_tokens: int) -> str:
 
 
 # When even the marker does not fit, shorter ones, then nothing (a budget of a few tokens).
-_SHORT_MARKERS: tuple[Callable[[int], str], ...] = (
+_MARKERS: tuple[Callable[[int], str], ...] = (
     truncation_marker,
     lambda omitted: f"[TRUNCATED: {omitted} tokens omitted]",
     lambda _omitted: "[TRUNCATED]",
@@ -35,81 +40,56 @@ _SHORT_MARKERS: tuple[Callable[[int], str], ...] = (
 class Truncated:
     content: str
     kept_text: str
+    tokens: int  # the real count of `content`
 
 
 def truncate_to_budget(text: str, budget: int, raw_tokens: int, counter: TokenCounter) -> Truncated:
     """The longest seed-style head of `text` that, with the marker, fits `budget` tokens."""
-    char_limit = budget * HEURISTIC_CHARS_PER_TOKEN
-    seed_cut = text.rfind(PARAGRAPH, 0, char_limit)
-    if seed_cut <= 0:
-        seed_cut = min(len(text), char_limit)
+    head = text[: budget * HEURISTIC_CHARS_PER_TOKEN]
+    data = head.encode("utf-8", errors="surrogatepass")
+    starts = counter.token_starts(head)
 
-    def assemble(kept: str) -> str | None:
-        """kept + marker if that fits, trying shorter markers; None if none fits."""
-        omitted = max(raw_tokens - (counter.count(kept) if kept else 0), 0)
-        for marker in _SHORT_MARKERS:
+    def kept_tokens(cut: int) -> int:
+        """Tokens of the head that start before byte `cut`: the original's tokens kept."""
+        return bisect_left(starts, cut)
+
+    def attempt(cut: int) -> Truncated | None:
+        kept = data[:cut].decode("utf-8", errors="ignore")
+        omitted = max(raw_tokens - kept_tokens(cut), 0)
+        for marker in _MARKERS:
             content = f"{kept}{SEPARATOR}{marker(omitted)}" if kept else marker(omitted)
-            if counter.count(content) <= budget:
-                return content
+            tokens = counter.count(content)
+            if tokens <= budget:
+                return Truncated(content, kept, tokens)
         return None
 
-    head = text[:seed_cut]
-    content = assemble(head)
-    if content is not None:
-        return Truncated(content, head)
-
-    for boundaries in (_paragraph_ends(head), _line_ends(head)):
-        fitted = _last_fitting(head, boundaries, assemble)
-        if fitted is not None:
-            return fitted
-
-    # Not even the first line fits: cut at a token boundary inside it.
     marker_room = counter.count(SEPARATOR + truncation_marker(raw_tokens))
-    kept = counter.prefix_within(head, max(budget - marker_room, 0))
+    room = budget - marker_room
+    # The seed's cut first (the last paragraph boundary before budget * 4 characters), then
+    # earlier paragraph boundaries, then line boundaries, by the estimate; each verified.
+    for separator in (PARAGRAPH, LINE):
+        cuts = _boundaries(data, separator)
+        fitting = bisect_right([kept_tokens(cut) for cut in cuts], room)
+        for cut in reversed(cuts[max(fitting - 2, 0) : fitting]):
+            result = attempt(cut)
+            if result is not None:
+                return result
+    # Not even the first line fits: cut inside it, at a token boundary.
+    kept = counter.prefix_within(head, max(room, 0))
     while kept:
-        content = assemble(kept)
-        if content is not None:
-            return Truncated(content, kept)
+        result = attempt(len(kept.encode("utf-8", errors="surrogatepass")))
+        if result is not None:
+            return result
         kept = counter.prefix_within(kept, max(counter.count(kept) - 1, 0))
-    return Truncated(assemble("") or "", "")
+    return attempt(0) or Truncated("", "", 0)
 
 
-def _last_fitting(
-    head: str, boundaries: list[int], assemble: Callable[[str], str | None]
-) -> Truncated | None:
-    """The last boundary whose prefix fits, by binary search (fitting is monotone in practice:
-    a longer prefix never has fewer tokens, up to merges at the cut, which the final count
-    checks)."""
-    if not boundaries:
-        return None
-    low, high = 0, len(boundaries) - 1
-    best: Truncated | None = None
-    while low <= high:
-        middle = (low + high) // 2
-        kept = head[: boundaries[middle]]
-        content = assemble(kept)
-        if content is not None:
-            best = Truncated(content, kept)
-            low = middle + 1
-        else:
-            high = middle - 1
-    return best
-
-
-def _paragraph_ends(text: str) -> list[int]:
-    return _ends(text, PARAGRAPH)
-
-
-def _line_ends(text: str) -> list[int]:
-    return _ends(text, "\n")
-
-
-def _ends(text: str, separator: str) -> list[int]:
-    """Offsets where a prefix ending just before `separator` stops (never 0)."""
-    ends = []
-    position = text.find(separator)
+def _boundaries(data: bytes, separator: bytes) -> list[int]:
+    """Byte offsets just before each `separator` (never 0), ascending."""
+    cuts = []
+    position = data.find(separator)
     while position >= 0:
         if position > 0:
-            ends.append(position)
-        position = text.find(separator, position + len(separator))
-    return ends
+            cuts.append(position)
+        position = data.find(separator, position + len(separator))
+    return cuts
