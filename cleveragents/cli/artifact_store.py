@@ -64,6 +64,8 @@ def import_artifact(
 
     if (path is None) == (reference is None):
         raise typer.BadParameter("give exactly one of PATH or --ref REF")
+    if reference is not None and workspace is not None:
+        raise typer.BadParameter("--workspace applies to PATH, not to --ref")
     store = _store(ctx)
     with _progress(path, workspace) as progress:
         if reference is not None:
@@ -180,6 +182,24 @@ def preview(ctx: typer.Context, artifact_id: IdArgument, as_json: JsonFlag = Fal
     typer.echo(render_preview(shown))
 
 
+@app.command("read")
+def read(
+    ctx: typer.Context,
+    artifact_id: IdArgument,
+    offset: Annotated[int, typer.Option("--offset", metavar="N", min=0, help="First byte.")] = 0,
+    length: Annotated[
+        int, typer.Option("--length", metavar="N", min=0, help="How many bytes.")
+    ] = 65536,
+) -> None:
+    """Write bytes of a stored artifact to stdout (more than the preview shows).
+
+    Example: agents artifact read 01J... --offset 4096 --length 8192
+    """
+    data = _store(ctx).read(artifact_id, offset, length)
+    sys.stdout.buffer.write(data)
+    sys.stdout.flush()
+
+
 @app.command("cleanup")
 def cleanup(
     ctx: typer.Context,
@@ -200,13 +220,15 @@ def cleanup(
                 "expired": [artifact_view(a) for a in report.expired],
                 "freed_bytes": report.freed_bytes,
                 "orphan_blobs": report.orphan_blobs,
+                "stale_temp_outputs": report.stale_temp_outputs,
             }
         )
         return
     verb = "would expire" if dry_run else "expired"
     typer.echo(
-        f"{verb} {len(report.expired)} artifact(s), {report.freed_bytes} bytes; "
-        f"{report.orphan_blobs} orphan blob(s) {'found' if dry_run else 'removed'}"
+        f"{verb} {len(report.expired)} artifact(s); {report.freed_bytes} bytes of blobs "
+        f"{'to free' if dry_run else 'freed'}; {report.orphan_blobs} orphan blob(s); "
+        f"{report.stale_temp_outputs} expired temporary output(s)"
     )
     for artifact in report.expired:
         typer.echo(f"  {artifact.id}  {artifact.byte_count:>12}  {artifact.workspace_path}")

@@ -49,6 +49,8 @@ def _classify(error: Exception) -> tuple[str, int]:
 
     if isinstance(error, StoreUnavailableError):
         return str(error), EXIT_FAILURE
+    if isinstance(error, OSError):  # disk full, I/O error: the machine, not the input
+        return f"{error.strerror or error}: {error.filename or ''}".rstrip(": "), EXIT_FAILURE
     raise error  # a bug: let the traceback show
 
 

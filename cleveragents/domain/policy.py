@@ -35,7 +35,8 @@ class ContextPolicy(BaseModel):
     artifact_retention_days: int | None = Field(default=None, gt=0)
     artifact_retention_bytes: int | None = Field(default=None, gt=0)
     preview_head_bytes: int | None = Field(default=None, ge=0, le=1 << 20)
-    preview_tail_bytes: int | None = Field(default=None, ge=0, le=1 << 20)
+    # The tail is never empty: the end of an output is where failures are reported.
+    preview_tail_bytes: int | None = Field(default=None, ge=1, le=1 << 20)
 
     @field_validator("skeleton_ratio", mode="before")
     @classmethod

@@ -227,3 +227,19 @@ def test_an_unknown_scanner_is_a_usage_error(
     monkeypatch.setenv("CLEVERAGENTS_SECRET_SCANNER", "nope")
     with pytest.raises(InvalidInputError, match="unknown secret scanner 'nope'"):
         build_container(database_url, home=home).secret_scanner()
+
+
+def test_cleanup_removes_expired_temp_outputs_and_spares_recent_blobs(
+    store: ArtifactStore, clock: FixedClock, workspace: Path, home: Path
+) -> None:
+    grant = store.create_temp_output("never-used")
+    Path(grant.path).write_text("forgotten\n")
+    (workspace / "a.txt").write_text("recent\n")
+    stored = store.import_file(str(workspace), "a.txt").artifact
+    clock.advance(timedelta(days=2))
+    report = store.cleanup()
+    assert report.stale_temp_outputs == 1
+    assert not Path(grant.path).exists()
+    with pytest.raises(ReferenceRefusedError):
+        store.import_temp_output(grant.reference)
+    assert store.read(stored.id, 0, 6) == b"recent"  # a stored row's blob is never removed

@@ -9,12 +9,14 @@ import random
 import subprocess
 import sys
 import textwrap
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 from sqlalchemy import create_engine, text
 
 from cleveragents.container import build_container
+from tests.fakes import FixedClock
 
 CHILD = textwrap.dedent(
     """
@@ -96,11 +98,15 @@ def test_killing_the_importer_anywhere_leaves_a_consistent_store(
     # The next start sweeps what the dead importers left in staging; cleanup removes a blob
     # whose row was never committed.
     container = build_container(database_url, home=home)
-    store = container.artifact_store()
-    assert list((home / "artifacts" / "staging").iterdir()) == []
-    store.cleanup()
-    assert [p for p in (home / "artifacts" / "blobs").rglob("*") if p.is_file()] == []
-    result = store.import_file(str(workspace), "big.log")
+    # Cleanup leaves blobs younger than its grace period alone (an import may be about to
+    # commit their row): look from two hours later.
+    later = FixedClock(datetime.now(UTC) + timedelta(hours=2))
+    with container.clock.override(later):
+        store = container.artifact_store()
+        assert list((home / "artifacts" / "staging").iterdir()) == []
+        store.cleanup()
+        assert [p for p in (home / "artifacts" / "blobs").rglob("*") if p.is_file()] == []
+        result = store.import_file(str(workspace), "big.log")
     assert result.artifact.sha256 == hashlib.sha256(data).hexdigest()
     _check_store(database_url, home)
     container.store().dispose()

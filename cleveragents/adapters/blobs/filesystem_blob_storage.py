@@ -63,7 +63,10 @@ class _StagedBlob(BlobWriter):
             # find it there (EEXIST) and drop their identical copy.
             os.link(self._path, target)
         except FileExistsError:
-            pass
+            # Reused: mark it recent, so a concurrent cleanup does not take it from under the
+            # row this import is about to commit.
+            with contextlib.suppress(FileNotFoundError):
+                os.utime(target)
         finally:
             self._path.unlink(missing_ok=True)
         _fsync_directory(target.parent)
@@ -101,6 +104,9 @@ class FilesystemBlobStorage(BlobStorage):
 
     def delete(self, sha256: str) -> None:
         self.path_of(_check_digest(sha256)).unlink(missing_ok=True)
+
+    def modified_at(self, sha256: str) -> float:
+        return self.path_of(_check_digest(sha256)).stat().st_mtime
 
     def all_digests(self) -> Iterator[str]:
         for shard in sorted(self.blob_dir.iterdir()):

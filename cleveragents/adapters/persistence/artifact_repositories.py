@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime
 
-from sqlalchemy import select, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
 from cleveragents.adapters.persistence.rows import ArtifactRow, TempOutputRow
@@ -91,12 +91,6 @@ class SqlaArtifactRepository(ArtifactRepository):
             query = query.where(ArtifactRow.status == status.value)
         return [_to_domain(row) for row in self._session.scalars(query)]
 
-    def stored_digests(self) -> set[str]:
-        query = select(ArtifactRow.sha256).where(
-            ArtifactRow.status == ArtifactStatus.STORED.value, ArtifactRow.sha256.is_not(None)
-        )
-        return {digest for digest in self._session.scalars(query) if digest is not None}
-
 
 class SqlaTempOutputRepository(TempOutputRepository):
     def __init__(self, session: Session) -> None:
@@ -129,6 +123,16 @@ class SqlaTempOutputRepository(TempOutputRepository):
             expires_at=expires_at,
             used_at=_aware(row.used_at),
         )
+
+    def expired(self, now: datetime) -> list[TempOutputRecord]:
+        query = select(TempOutputRow.selector).where(
+            TempOutputRow.used_at.is_(None), TempOutputRow.expires_at <= now
+        )
+        records = (self.get(selector) for selector in self._session.scalars(query))
+        return [record for record in records if record is not None]
+
+    def delete(self, selector: str) -> None:
+        self._session.execute(delete(TempOutputRow).where(TempOutputRow.selector == selector))
 
     def mark_used(self, selector: str, now: datetime) -> bool:
         # One conditional UPDATE: the database decides which of two racing claims wins.

@@ -41,6 +41,11 @@ class BlobStorage(ABC):
     def delete(self, sha256: str) -> None: ...
 
     @abstractmethod
+    def modified_at(self, sha256: str) -> float:
+        """When the blob was last published or reused (POSIX seconds). Cleanup leaves recent
+        blobs alone: an import publishes its blob a moment before it commits its row."""
+
+    @abstractmethod
     def all_digests(self) -> Iterator[str]: ...
 
     @abstractmethod

@@ -97,10 +97,6 @@ class ArtifactRepository(ABC):
     ) -> list[StoredArtifact]:
         """Oldest first."""
 
-    @abstractmethod
-    def stored_digests(self) -> set[str]:
-        """The SHA-256 of every artifact whose blob must stay (status stored)."""
-
 
 @dataclass(frozen=True, slots=True)
 class TempOutputRecord:
@@ -121,6 +117,13 @@ class TempOutputRepository(ABC):
 
     @abstractmethod
     def get(self, selector: str) -> TempOutputRecord | None: ...
+
+    @abstractmethod
+    def expired(self, now: datetime) -> list[TempOutputRecord]:
+        """References never used whose time is up."""
+
+    @abstractmethod
+    def delete(self, selector: str) -> None: ...
 
     @abstractmethod
     def mark_used(self, selector: str, now: datetime) -> bool:

@@ -49,6 +49,7 @@ CHUNK_BYTES = 1 << 20
 SNIFF_BYTES = 8192
 DEFAULT_PROJECT = "default"
 TEMP_OUTPUT_TTL = timedelta(hours=24)
+BLOB_GRACE = 3600.0  # seconds
 REFERENCE_PREFIX = "tmpref_"
 
 Progress = Callable[[int], None]
@@ -100,6 +101,7 @@ class CleanupReport:
     freed_bytes: int
     orphan_blobs: int
     dry_run: bool
+    stale_temp_outputs: int = 0
 
 
 class ArtifactStore:
@@ -319,7 +321,10 @@ class ArtifactStore:
         assert artifact.sha256 is not None
         with self._uow_factory() as uow:
             project = uow.projects.get(artifact.project_id)
+            plan = uow.plans.get(artifact.plan_id) if artifact.plan_id else None
         policy = project.policy if project is not None else ContextPolicy()
+        if plan is not None:
+            policy = policy.overridden_by(plan.policy)
         head_limit = policy.effective_preview_head_bytes
         tail_limit = policy.effective_preview_tail_bytes
         with self._blobs.open(artifact.sha256) as handle:
@@ -381,7 +386,9 @@ class ArtifactStore:
         """Apply each project's retention (age in days, total bytes): expired artifacts lose
         their blob and keep their audit row (hash, size, times, who, findings). Artifacts on
         hold are kept. Blobs no stored row refers to (an importer died between publishing the
-        blob and committing its row) are removed too."""
+        blob and committing its row) are removed too, and so are temporary outputs whose
+        grant expired unused. A blob published or reused in the last `BLOB_GRACE` is left
+        alone: an import running now may be about to commit the row that refers to it."""
         now = self._clock.now()
         with self._uow_factory() as uow:
             expiring = [
@@ -393,25 +400,42 @@ class ArtifactStore:
                 artifact.model_copy(update={"status": ArtifactStatus.EXPIRED, "expired_at": now})
                 for artifact in expiring
             )
+            stale_grants = uow.temp_outputs.expired(now)
             if not dry_run:
                 for artifact in expired:
                     uow.artifacts.save(artifact)
+                for grant in stale_grants:
+                    uow.temp_outputs.delete(grant.selector)
                 uow.commit()
-            keep = uow.artifacts.stored_digests()
-        freed = sum(a.byte_count for a in expired)
-        orphans = [d for d in self._blobs.all_digests() if d not in keep]
-        if not dry_run:
-            for digest in orphans:
+            expired_ids = {artifact.id for artifact in expired}
+            keep = {
+                artifact.sha256
+                for artifact in uow.artifacts.list(status=ArtifactStatus.STORED)
+                if artifact.sha256 and artifact.id not in expired_ids
+            }
+        removable = [
+            digest
+            for digest in self._blobs.all_digests()
+            if digest not in keep and now.timestamp() - self._blobs.modified_at(digest) > BLOB_GRACE
+        ]
+        freed = 0
+        for digest in removable:
+            freed += self._blobs.size(digest)
+            if not dry_run:
                 self._blobs.delete(digest)
+        if not dry_run:
+            for grant in stale_grants:
+                self._blobs.discard_temp_output(grant.path)
         expired_digests = {a.sha256 for a in expired if a.sha256}
-        orphan_count = len([d for d in orphans if d not in expired_digests])
-        return CleanupReport(expired, freed, orphan_count, dry_run)
+        orphans = len([d for d in removable if d not in expired_digests])
+        return CleanupReport(expired, freed, orphans, dry_run, len(stale_grants))
 
     # -- helpers ---------------------------------------------------------------------------------
 
     def _owner(self, project: str | None, plan_id: str | None) -> Project:
         """The project an import belongs to: the plan's, else the named one, else
-        ``default`` (created on first use)."""
+        ``default`` (created on first use). With a plan, the returned project carries the
+        plan's policy overrides (preview sizes) merged over its own."""
         with self._uow_factory() as uow:
             if plan_id is not None:
                 canonical = parse_ulid(plan_id, "plan id")
@@ -424,7 +448,7 @@ class ArtifactStore:
                     raise InvalidInputError(
                         f"plan {canonical} belongs to project {owner.name!r}, not {project!r}"
                     )
-                return owner
+                return owner.model_copy(update={"policy": owner.policy.overridden_by(plan.policy)})
             name = project or DEFAULT_PROJECT
             found = uow.projects.get_by_name(name)
             if found is not None:

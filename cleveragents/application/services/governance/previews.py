@@ -33,9 +33,10 @@ def build_preview(
         whole = _whole(head, tail, total_bytes)
         text, withheld = _withhold(whole.decode("utf-8", errors="replace"), scanner)
         return PreviewText(text, "", 0, withheld)
-    head_text, head_withheld = _withhold(_cut_end(head).decode("utf-8", "replace"), scanner)
-    tail_text, tail_withheld = _withhold(_cut_start(tail).decode("utf-8", "replace"), scanner)
-    omitted = total_bytes - len(head) - len(tail)
+    head, tail = _cut_end(head), _cut_start(tail)
+    head_text, head_withheld = _withhold(head.decode("utf-8", "replace"), scanner)
+    tail_text, tail_withheld = _withhold(tail.decode("utf-8", "replace"), scanner)
+    omitted = total_bytes - len(head) - len(tail)  # including a split character's bytes
     return PreviewText(head_text, tail_text, omitted, head_withheld + tail_withheld)
 
 
