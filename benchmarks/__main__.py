@@ -1,7 +1,8 @@
 """Run the benchmark suite: ``python -m benchmarks [--only NAME ...]``.
 
 Every figure is printed next to a baseline measured in the same run, with their ratio and
-whether the target is met; the results are also written to benchmarks/results/latest.json.
+whether the target is met; the results are also written to benchmarks/results/latest.json
+(and each benchmark's to benchmarks/results/NAME.json).
 Performance is measured here on demand, never gated on in tests.
 """
 
@@ -10,13 +11,25 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
-from benchmarks import cli_startup, skeleton, spawn
-from benchmarks.report import Result, render_table, write_json
+from benchmarks import (
+    artifact_import,
+    artifact_survival,
+    artifacts,
+    cli_startup,
+    secret_scanning,
+    skeleton,
+    spawn,
+)
+from benchmarks.report import RESULTS_DIR, Result, render_table, write_json
 
 SUITE: dict[str, Callable[[], list[Result]]] = {
     "skeleton": skeleton.run,
     "spawn": spawn.run,
     "cli": cli_startup.run,
+    "artifacts": artifacts.run,
+    "survival": artifact_survival.run,
+    "secrets": secret_scanning.run,
+    "import": artifact_import.run,
 }
 
 
@@ -29,10 +42,13 @@ def main(argv: list[str] | None = None) -> int:
     selected = args.only or list(SUITE)
     results: list[Result] = []
     for name in selected:
-        results.extend(SUITE[name]())
+        suite_results = SUITE[name]()
+        # Each benchmark's own file survives later `--only` runs of the others.
+        write_json(suite_results, RESULTS_DIR / f"{name}.json")
+        results.extend(suite_results)
     print("\n" + render_table(results))
     path = write_json(results)
-    print(f"\nresults written to {path}")
+    print(f"\nresults written to {path} (and per benchmark to {RESULTS_DIR}/NAME.json)")
     return 0
 
 
