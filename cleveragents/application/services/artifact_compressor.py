@@ -26,7 +26,11 @@ from cleveragents.application.services.artifact_compression.heuristic_counter im
     HEURISTIC_WARNING,
     HeuristicTokenCounter,
 )
-from cleveragents.application.services.artifact_compression.packing import Line, pack_lines
+from cleveragents.application.services.artifact_compression.packing import (
+    Line,
+    estimated_line_costs,
+    pack_lines,
+)
 from cleveragents.application.services.artifact_compression.strategies import strategy_for
 from cleveragents.application.services.artifact_compression.strategy import (
     ArtifactStrategy,
@@ -53,7 +57,7 @@ is held (a head for Tier 3; bounded candidate buffers for smart-mode logs)."""
 
 SNIFF_CHARS = 16_384
 MAX_SUMMARY_LEVEL = 3
-ESTIMATE_MARGIN = 1.5
+ESTIMATE_MARGIN = 1.15
 PACKABLE_MIN_LINES = 3
 
 
@@ -275,7 +279,13 @@ class _Run:
             for position, (line, priority) in enumerate(zip(lines, priorities, strict=True))
         ]
         packed = pack_lines(
-            candidates, len(lines), budget, self.raw_tokens, self.counter, self.strategy.gap_marker
+            candidates,
+            len(lines),
+            budget,
+            self.raw_tokens,
+            self.counter,
+            self.strategy.gap_marker,
+            estimated_line_costs(lines, self.counter),
         )
         return _Outcome(packed.content, True, packed.tokens)
 

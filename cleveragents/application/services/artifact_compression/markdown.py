@@ -20,6 +20,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import Enum, auto
+from functools import lru_cache
 
 from cleveragents.application.services.artifact_compression.strategy import (
     ArtifactStrategy,
@@ -53,19 +54,28 @@ _ABBREVIATIONS = frozenset({"e.g", "i.e", "etc", "vs", "cf", "mr", "mrs", "dr", 
 
 # Spans the filler deletion must never touch: inline code, link targets, autolinks, bare URLs.
 _PROTECTED = re.compile(r"(`+[^`]*`+|\]\([^)]*\)|<[^<>\s]+>|https?://\S+)")
-_PHRASES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(rf"(?<![\w-]){phrase}(?![\w-])[ \t]*", re.IGNORECASE), replacement)
-    for phrase, replacement in (
-        (r"it is important to note that", ""),
-        (r"it should be noted that", ""),
-        (r"it is worth noting that", ""),
-        (r"due to the fact that", "because "),
-        (r"in the event that", "if "),
-        (r"for the purpose of", "for "),
-        (r"in order to", "to "),
-        (r"(?:is|are) able to", "can "),
-    )
+_PHRASE_REPLACEMENTS = {
+    "it is important to note that": "",
+    "it should be noted that": "",
+    "it is worth noting that": "",
+    "due to the fact that": "because ",
+    "in the event that": "if ",
+    "for the purpose of": "for ",
+    "in order to": "to ",
+    "is able to": "can ",
+    "are able to": "can ",
+}
+# One pattern for every wordy phrase (one pass per span of prose, not one per phrase).
+_PHRASES = re.compile(
+    r"(?<![\w-])(" + "|".join(re.escape(p) for p in _PHRASE_REPLACEMENTS) + r")(?![\w-])[ \t]*",
+    re.IGNORECASE,
 )
+
+
+def _replace_phrase(match: re.Match[str]) -> str:
+    return _PHRASE_REPLACEMENTS[" ".join(match.group(1).lower().split())]
+
+
 # Articles and hedges, lower case anywhere or capitalised at the start of a sentence; "rather"
 # stays in "rather than", whose meaning depends on it.
 _FILLER_WORDS = "the|a|an|really|very|just|basically|actually|simply|quite|somewhat|rather"
@@ -272,7 +282,13 @@ def _prose(lines: list[str], start: int) -> tuple[_Block, int]:
     return _Block(_Kind.PROSE, tuple(lines[start:index]), prefix=prefix, text=text), index
 
 
-def _sentences(text: str) -> list[str]:
+@lru_cache(maxsize=8192)
+def _sentences(text: str) -> tuple[str, ...]:
+    """Cached: smart mode renders the same prose at several levels."""
+    return tuple(_split_sentences(text))
+
+
+def _split_sentences(text: str) -> list[str]:
     """Split prose into sentences, never inside inline code nor after a common abbreviation."""
     result: list[str] = []
     start = 0
@@ -299,13 +315,13 @@ def _sentences(text: str) -> list[str]:
     return result
 
 
+@lru_cache(maxsize=65536)
 def _telegraph(sentence: str) -> str:
     """Delete filler words and phrases outside code and links; keep a capital at the start."""
     parts = _PROTECTED.split(sentence)
     for position in range(0, len(parts), 2):  # even positions are plain prose
         part = parts[position]
-        for pattern, replacement in _PHRASES:
-            part = pattern.sub(replacement, part)
+        part = _PHRASES.sub(_replace_phrase, part)
         if position == 0:
             part = _FILLER_START.sub("", part.lstrip())
         part = _FILLER.sub("", part)
@@ -380,11 +396,17 @@ def _limit_code(block: _Block, settings: _Settings) -> list[str]:
     return [*head, *body[:_CODE_KEEP_LINES], f"{indent}... ({omitted} code lines omitted)", *tail]
 
 
+@lru_cache(maxsize=2)
+def _blocks(text: str) -> tuple[_Block, ...]:
+    """Cached: smart mode renders the same document at several levels."""
+    return tuple(_parse(_split_lines(text)))
+
+
 def _compress(text: str, terms: TaskTerms, settings: _Settings) -> str:
     """Render every block; blank lines only between kept blocks, one at most."""
     out: list[str] = []
     pending_blank = False
-    for block in _parse(_split_lines(text)):
+    for block in _blocks(text):
         if block.kind is _Kind.BLANK:
             pending_blank = True
             continue
@@ -429,6 +451,14 @@ class MarkdownStrategy(ArtifactStrategy):
     """The seed's Plan/PRD markdown strategy: structure verbatim, prose condensed."""
 
     kind = ArtifactKind.MARKDOWN
+
+    def __init__(self) -> None:
+        # One strategy serves one compression: its levels share parsing and sentence work
+        # through the caches, and a new compression starts them cold (memory stays bounded,
+        # and benchmarks measure real work).
+        _blocks.cache_clear()
+        _sentences.cache_clear()
+        _telegraph.cache_clear()
 
     def tier2(self, text: str, terms: TaskTerms) -> str:
         return _compress(text, terms, _LEVELS[0])

@@ -42,13 +42,16 @@ def pack_lines(
     raw_tokens: int,
     counter: TokenCounter,
     gap_marker: Callable[[int], str],
+    costs: dict[int, int] | None = None,
 ) -> Packed:
     """The most important `lines` that fit in `budget` tokens with their markers.
 
     `lines` may be sparse (a streaming caller passes only its candidates); positions between
     them count as dropped lines for the gap markers. `total_lines` is the artifact's line count.
+    `costs` (tokens per position) may be estimates: the assembled text is counted exactly.
     """
-    costs = {line.position: counter.count(line.text + "\n") for line in lines}
+    if costs is None:
+        costs = {line.position: counter.count(line.text + "\n") for line in lines}
     gap_cost = counter.count(gap_marker(max(total_lines, 1)) + "\n")
     marker_cost = counter.count("\n" + truncation_marker(raw_tokens))
     order = _by_importance(lines)
@@ -128,3 +131,20 @@ def _by_importance(lines: Sequence[Line]) -> list[Line]:
                 ordered.append(group[high])
             low, high = low + 1, high - 1
     return ordered
+
+
+def estimated_line_costs(lines: Sequence[str], counter: TokenCounter) -> dict[int, int]:
+    """Tokens per line from one encode of the whole text (the tokens starting in each line),
+    instead of one encode call per line: the same total work without ten thousand calls."""
+    starts = counter.token_starts("\n".join(lines) + "\n")
+    costs: dict[int, int] = {}
+    offset = 0
+    index = 0
+    for position, line in enumerate(lines):
+        end = offset + len(line.encode("utf-8", errors="surrogatepass")) + 1
+        first = index
+        while index < len(starts) and starts[index] < end:
+            index += 1
+        costs[position] = max(index - first, 1)
+        offset = end
+    return costs
