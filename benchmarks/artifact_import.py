@@ -28,7 +28,7 @@ _LOGS = _REPO.parent / "shared" / "corpus" / "logs"
 
 CHILD = textwrap.dedent(
     """
-    import json, resource, sys, time
+    import json, sys, time
     from pathlib import Path
     from cleveragents.container import build_container
 
@@ -42,7 +42,12 @@ CHILD = textwrap.dedent(
         "seconds": elapsed,
         "status": result.artifact.status.value,
         "bytes": result.artifact.byte_count,
-        "max_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        # VmHWM, not ru_maxrss: ru_maxrss keeps the forking parent's high-water mark across
+        # exec, so a child of a big benchmark process would report the parent's memory.
+        "max_rss_mb": next(
+            int(line.split()[1]) for line in open("/proc/self/status")
+            if line.startswith("VmHWM:")
+        ) / 1024,
     }))
     """
 )

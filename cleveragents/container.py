@@ -7,6 +7,7 @@ providers with fakes (``with container.token_counter.override(fake): ...``).
 
 from __future__ import annotations
 
+import hashlib
 import os
 from pathlib import Path
 
@@ -104,6 +105,17 @@ class Container(containers.DeclarativeContainer):
     artifact_store = services.artifact_store
 
 
+def artifacts_dir(home: Path, database_url: str | None) -> Path:
+    """Where blobs live. Blobs are kept or deleted by the rows of one database, so a database
+    other than the default one gets its own folder: a cleanup run against one database must
+    never delete blobs that another database's rows still refer to."""
+    resolved = resolve_database_url(database_url, home)
+    if resolved == resolve_database_url(None, home):
+        return home / "artifacts"
+    digest = hashlib.sha256(resolved.encode()).hexdigest()[:16]
+    return home / "artifacts" / "databases" / digest
+
+
 def build_container(
     database_url: str | None = None,
     *,
@@ -120,7 +132,7 @@ def build_container(
             "auto_migrate": auto_migrate,
             "encoding": encoding,
             "tokenizer_cache_dir": resolved_home / "cache" / "tiktoken",
-            "artifacts_dir": resolved_home / "artifacts",
+            "artifacts_dir": artifacts_dir(resolved_home, database_url),
             "secret_scanner": os.environ.get("CLEVERAGENTS_SECRET_SCANNER", "builtin"),
         }
     )

@@ -47,3 +47,11 @@ def container(database_url: str, home: Path) -> Iterator[Container]:
     built = build_container(database_url, home=home)
     yield built
     built.store().dispose()
+
+
+@pytest.fixture
+def artifacts_root(home: Path, database_url: str) -> Path:
+    """Where the artifact store of the test database keeps its blobs."""
+    from cleveragents.container import artifacts_dir
+
+    return artifacts_dir(home, database_url)

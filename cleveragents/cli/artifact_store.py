@@ -265,8 +265,8 @@ def render_preview(shown: ArtifactPreview) -> str:
     ]
     if shown.omitted_bytes:
         lines.append(
-            f"[... {shown.omitted_bytes} bytes omitted: agents artifact show "
-            f"{shown.artifact_id} ...]"
+            f"[... {shown.omitted_bytes} bytes omitted: agents artifact read "
+            f"{shown.artifact_id} --offset N --length N ...]"
         )
     if shown.tail:
         lines.append(shown.tail)

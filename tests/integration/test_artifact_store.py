@@ -48,12 +48,12 @@ def workspace(tmp_path: Path) -> Path:
     return root
 
 
-def _blobs(home: Path) -> list[Path]:
-    return sorted(p for p in (home / "artifacts" / "blobs").rglob("*") if p.is_file())
+def _blobs(root: Path) -> list[Path]:
+    return sorted(p for p in (root / "blobs").rglob("*") if p.is_file())
 
 
 def test_import_stores_a_content_addressed_blob_and_a_preview(
-    store: ArtifactStore, workspace: Path, home: Path
+    store: ArtifactStore, workspace: Path, home: Path, artifacts_root: Path
 ) -> None:
     data = "".join(f"line {i}: step ok\n" for i in range(5000)).encode()
     (workspace / "out" / "build.log").write_bytes(data)
@@ -64,7 +64,7 @@ def test_import_stores_a_content_addressed_blob_and_a_preview(
     assert artifact.byte_count == len(data)
     assert artifact.workspace_path == "out/build.log"
     assert artifact.media_type == "text/plain"
-    [blob] = _blobs(home)
+    [blob] = _blobs(artifacts_root)
     assert blob.read_bytes() == data
     assert blob.parent.name + blob.name == artifact.sha256
     preview = result.preview
@@ -79,7 +79,7 @@ def test_import_stores_a_content_addressed_blob_and_a_preview(
 
 
 def test_the_same_content_twice_is_one_blob(
-    store: ArtifactStore, workspace: Path, home: Path
+    store: ArtifactStore, workspace: Path, home: Path, artifacts_root: Path
 ) -> None:
     (workspace / "a.txt").write_text("same bytes\n")
     (workspace / "b.txt").write_text("same bytes\n")
@@ -87,11 +87,11 @@ def test_the_same_content_twice_is_one_blob(
     second = store.import_file(str(workspace), "b.txt").artifact
     assert first.id != second.id
     assert first.sha256 == second.sha256
-    assert len(_blobs(home)) == 1
+    assert len(_blobs(artifacts_root)) == 1
 
 
 def test_a_credential_blocks_the_import_and_leaves_only_an_audit_row(
-    store: ArtifactStore, workspace: Path, home: Path
+    store: ArtifactStore, workspace: Path, home: Path, artifacts_root: Path
 ) -> None:
     key = fake_aws_access_key_id()
     lines = [f"step {i}" for i in range(10)]
@@ -106,8 +106,8 @@ def test_a_credential_blocks_the_import_and_leaves_only_an_audit_row(
     assert [(f.line, f.kind.value) for f in artifact.findings] == [(7, "aws-access-key-id")]
     assert key not in result.notice
     assert "line(s) 7" in result.notice
-    assert _blobs(home) == []
-    assert list((home / "artifacts" / "staging").iterdir()) == []
+    assert _blobs(artifacts_root) == []
+    assert list((artifacts_root / "staging").iterdir()) == []
     assert store.get(artifact.id).findings == artifact.findings
     with pytest.raises(ArtifactNotStoredError):
         store.preview(artifact.id)
@@ -155,6 +155,7 @@ def test_cleanup_expires_by_age_and_size_keeping_audit_rows_and_holds(
     workspace: Path,
     clock: FixedClock,
     home: Path,
+    artifacts_root: Path,
 ) -> None:
     store_container.project_service().create("p")
     store_container.project_service().set_context(
@@ -183,16 +184,16 @@ def test_cleanup_expires_by_age_and_size_keeping_audit_rows_and_holds(
     assert expired.sha256 == old.sha256  # the audit row keeps the evidence
     assert expired.expired_at == clock.now()
     assert old.sha256 is not None
-    assert not (home / "artifacts" / "blobs" / old.sha256[:2] / old.sha256[2:]).exists()
+    assert not (artifacts_root / "blobs" / old.sha256[:2] / old.sha256[2:]).exists()
     for kept in (held, middle, newest):
         assert store.get(kept.id).status is ArtifactStatus.STORED
     assert store.read(held.id, 0, 1) == b"B"
 
 
 def test_startup_sweeps_staging_left_by_dead_importers(
-    store_container: Container, home: Path
+    store_container: Container, home: Path, artifacts_root: Path
 ) -> None:
-    staging = home / "artifacts" / "staging"
+    staging = artifacts_root / "staging"
     staging.mkdir(parents=True, exist_ok=True)
     dead = staging / "999999999.deadbeef.part"  # no such pid
     dead.write_bytes(b"torn")

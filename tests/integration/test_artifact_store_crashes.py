@@ -15,14 +15,14 @@ from pathlib import Path
 import pytest
 from sqlalchemy import create_engine, text
 
-from cleveragents.container import build_container
+from cleveragents.container import artifacts_dir, build_container
 from tests.fakes import FixedClock
 
 CHILD = textwrap.dedent(
     """
     import os, signal, sys
     from pathlib import Path
-    from cleveragents.container import build_container
+    from cleveragents.container import artifacts_dir, build_container
     from cleveragents.adapters.persistence import artifact_repositories
 
     database_url, home, workspace, mode, point = sys.argv[1:6]
@@ -46,7 +46,7 @@ CHILD = textwrap.dedent(
 
 
 def _check_store(database_url: str, home: Path) -> None:
-    blobs = home / "artifacts" / "blobs"
+    blobs = artifacts_dir(home, database_url) / "blobs"
     on_disk = {p.parent.name + p.name: p for p in blobs.rglob("*") if p.is_file()}
     for digest, path in on_disk.items():
         assert hashlib.sha256(path.read_bytes()).hexdigest() == digest, "torn blob"
@@ -103,9 +103,10 @@ def test_killing_the_importer_anywhere_leaves_a_consistent_store(
     later = FixedClock(datetime.now(UTC) + timedelta(hours=2))
     with container.clock.override(later):
         store = container.artifact_store()
-        assert list((home / "artifacts" / "staging").iterdir()) == []
+        assert list((artifacts_dir(home, database_url) / "staging").iterdir()) == []
         store.cleanup()
-        assert [p for p in (home / "artifacts" / "blobs").rglob("*") if p.is_file()] == []
+        blobs = artifacts_dir(home, database_url) / "blobs"
+        assert [p for p in blobs.rglob("*") if p.is_file()] == []
         result = store.import_file(str(workspace), "big.log")
     assert result.artifact.sha256 == hashlib.sha256(data).hexdigest()
     _check_store(database_url, home)
@@ -142,7 +143,8 @@ def test_concurrent_imports_of_one_content_store_one_blob(
         process.join(timeout=120)
     assert [p.exitcode for p in processes] == [0] * len(names)
 
-    blobs = [p for p in (home / "artifacts" / "blobs").rglob("*") if p.is_file()]
+    root = artifacts_dir(home, database_url)
+    blobs = [p for p in (root / "blobs").rglob("*") if p.is_file()]
     assert len(blobs) == 1
     assert blobs[0].read_bytes() == payload
     container = build_container(database_url, home=home)

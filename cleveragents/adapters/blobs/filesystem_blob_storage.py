@@ -59,14 +59,7 @@ class _StagedBlob(BlobWriter):
         self._handle = None
         target.parent.mkdir(parents=True, exist_ok=True)
         try:
-            # link() never overwrites: the first importer of a content publishes it, the others
-            # find it there (EEXIST) and drop their identical copy.
-            os.link(self._path, target)
-        except FileExistsError:
-            # Reused: mark it recent, so a concurrent cleanup does not take it from under the
-            # row this import is about to commit.
-            with contextlib.suppress(FileNotFoundError):
-                os.utime(target)
+            _publish(self._path, target)
         finally:
             self._path.unlink(missing_ok=True)
         _fsync_directory(target.parent)
@@ -136,6 +129,24 @@ class FilesystemBlobStorage(BlobStorage):
         directory = self.temp_dir / token_id
         directory.mkdir(mode=0o700)
         return str(directory / "output")
+
+
+def _publish(staged: Path, target: Path) -> None:
+    """link() never overwrites: the first importer of a content publishes it, the others find
+    it there (EEXIST), mark it recent so that a concurrent cleanup leaves it for the row they
+    are about to commit, and drop their identical copy. A blob that a cleanup removed between
+    the two steps is published again."""
+    for _attempt in range(3):
+        try:
+            os.link(staged, target)
+            return
+        except FileExistsError:
+            try:
+                os.utime(target)
+                return
+            except FileNotFoundError:
+                continue  # deleted in between: link again
+    raise OSError(f"could not publish blob {target.name}: it keeps disappearing")
 
 
 def _alive(pid: int) -> bool:

@@ -1,10 +1,11 @@
 """Engines and sessions, with the SQLite settings that make an embedded store safe to share.
 
-SQLite: WAL (readers never block the writer), foreign keys on, a busy timeout, and every
-transaction begins with ``BEGIN IMMEDIATE``. A deferred BEGIN takes the write lock only at the
-first write; two such transactions that both read first then both write deadlock, and SQLite fails
-one at once with "database is locked" whatever the busy timeout. Taking the lock at BEGIN makes the
-second writer wait its turn instead.
+SQLite: WAL, foreign keys on, a busy timeout, and every transaction begins with
+``BEGIN IMMEDIATE``. A deferred BEGIN takes the write lock only at the first write; two such
+transactions that both read first then both write deadlock, and SQLite fails one at once with
+"database is locked" whatever the busy timeout. Taking the lock at BEGIN makes the second writer
+wait its turn instead. The price: transactions, reads included, run one at a time; they are
+short, and the busy timeout makes the next one wait rather than fail.
 """
 
 from __future__ import annotations

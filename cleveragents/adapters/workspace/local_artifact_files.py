@@ -14,6 +14,7 @@ from cleveragents.domain.errors import ArtifactNotFoundError, InvalidInputError
 
 BINARY_SNIFF_BYTES = 8192
 READ_CHUNK_BYTES = 1 << 20
+MAX_LINE_CHARS = 1 << 20
 
 
 class LocalArtifactFile(ArtifactFile):
@@ -48,8 +49,11 @@ class LocalArtifactFile(ArtifactFile):
                 yield tail
 
     def iter_lines(self) -> Iterator[str]:
+        """Lines, each at most `MAX_LINE_CHARS` (a longer line comes in pieces), so that a log
+        that is one enormous line is still read in bounded memory."""
         with self._path.open("r", encoding="utf-8", errors="replace", newline="") as handle:
-            yield from handle
+            while line := handle.readline(MAX_LINE_CHARS):
+                yield line
 
     def _open(self) -> BinaryIO:
         return self._path.open("rb")

@@ -139,7 +139,7 @@ class ArtifactCompressorService:
             outcome = run.smart(text, body_budget)
         else:
             outcome = run.seed(text, body_budget)
-        content = preamble + outcome.content
+        content = _with_preamble(preamble, outcome.content, budget, counter)
         return CompressedArtifact(
             artifact_name=name,
             raw_tokens=raw_tokens,
@@ -191,7 +191,7 @@ class ArtifactCompressorService:
             # Tier 3 needs only a head: the seed's cut point plus room to find a boundary.
             head = _head(artifact, body_budget * HEURISTIC_CHARS_PER_TOKEN)
             content = truncate_to_budget(head, body_budget, raw_tokens, counter).content
-        content = preamble + content
+        content = _with_preamble(preamble, content, budget, counter)
         return CompressedArtifact(
             artifact_name=name,
             raw_tokens=raw_tokens,
@@ -299,6 +299,16 @@ def _packing_base(candidates: list[str], original: str) -> str:
     one line: packing the pretty Tier 2 text keeps more keys)."""
     multi_line = [c for c in candidates if c.count("\n") + 1 >= PACKABLE_MIN_LINES]
     return multi_line[-1] if multi_line else original
+
+
+def _with_preamble(preamble: str, content: str, budget: int, counter: TokenCounter) -> str:
+    """The heuristic warning before the content; a budget smaller than the warning itself gets
+    as much of the warning as fits (the budget is never exceeded)."""
+    if not preamble:
+        return content
+    if counter.count(preamble) > budget:
+        return counter.prefix_within(preamble, budget)
+    return preamble + content
 
 
 def _check_budget(budget: int) -> None:

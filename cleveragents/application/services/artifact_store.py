@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import os
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -182,22 +183,28 @@ class ArtifactStore:
         each once, before they expire."""
         owner = self._owner(project, plan_id)
         claim = self._claim(reference)
+        directory, name = os.path.split(claim.path)
         try:
-            with open(claim.path, "rb") as handle:
-                return self._ingest(
-                    handle,
-                    f"temp-output/{claim.tool_name}",
-                    f"temp-output:{claim.tool_name}",
-                    owner,
-                    plan_id,
-                    progress,
-                )
-        except FileNotFoundError:
+            # The same fd-based checks as workspace files: no symlink, FIFO, device or hard
+            # link planted in place of the output is followed.
+            contained = self._files.open_beneath(directory, name)
+        except NotFoundError:
             raise InvalidInputError(
                 f"the tool {claim.tool_name!r} wrote nothing to its temporary output"
             ) from None
-        finally:
-            self._blobs.discard_temp_output(claim.path)
+        with contained.handle as handle:
+            result = self._ingest(
+                handle,
+                f"temp-output/{claim.tool_name}",
+                f"temp-output:{claim.tool_name}",
+                owner,
+                plan_id,
+                progress,
+            )
+        # Only now: had the import failed (disk full, interrupted), the output would still be
+        # there for a look, even though its single-use reference is spent.
+        self._blobs.discard_temp_output(claim.path)
+        return result
 
     def _claim(self, reference: str) -> TempOutputRecord:
         refused = ReferenceRefusedError(
@@ -416,13 +423,18 @@ class ArtifactStore:
         removable = [
             digest
             for digest in self._blobs.all_digests()
-            if digest not in keep and now.timestamp() - self._blobs.modified_at(digest) > BLOB_GRACE
+            if digest not in keep and self._is_old(digest, now)
         ]
         freed = 0
         for digest in removable:
-            freed += self._blobs.size(digest)
-            if not dry_run:
-                self._blobs.delete(digest)
+            try:
+                size = self._blobs.size(digest)
+                # Checked again right before deleting: an import may have reused it meanwhile.
+                if not dry_run and self._is_old(digest, now):
+                    self._blobs.delete(digest)
+            except FileNotFoundError:
+                continue  # another cleanup got there first
+            freed += size
         if not dry_run:
             for grant in stale_grants:
                 self._blobs.discard_temp_output(grant.path)
@@ -431,6 +443,12 @@ class ArtifactStore:
         return CleanupReport(expired, freed, orphans, dry_run, len(stale_grants))
 
     # -- helpers ---------------------------------------------------------------------------------
+
+    def _is_old(self, digest: str, now: datetime) -> bool:
+        try:
+            return now.timestamp() - self._blobs.modified_at(digest) > BLOB_GRACE
+        except FileNotFoundError:
+            return False
 
     def _owner(self, project: str | None, plan_id: str | None) -> Project:
         """The project an import belongs to: the plan's, else the named one, else

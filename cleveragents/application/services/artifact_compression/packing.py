@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from cleveragents.application.ports.token_counter import TokenCounter
 from cleveragents.application.services.artifact_compression.strategy import Priority
 from cleveragents.application.services.artifact_compression.truncation import (
+    MARKERS,
     truncation_marker,
 )
 
@@ -81,8 +82,7 @@ def pack_lines(
         if excess <= 0:
             return Packed(content, len(chosen), tokens)
         if not chosen:
-            content = counter.prefix_within(content, budget)
-            return Packed(content, 0, counter.count(content))
+            return _markers_only(raw_tokens, budget, counter)
         freed = 0
         while dropping and freed < excess:
             line = dropping.pop()
@@ -148,3 +148,13 @@ def estimated_line_costs(lines: Sequence[str], counter: TokenCounter) -> dict[in
         costs[position] = max(index - first, 1)
         offset = end
     return costs
+
+
+def _markers_only(raw_tokens: int, budget: int, counter: TokenCounter) -> Packed:
+    """No line fits: the longest marker that does, whole (never a number cut in two)."""
+    for marker in MARKERS:
+        content = marker(raw_tokens)
+        tokens = counter.count(content)
+        if tokens <= budget:
+            return Packed(content, 0, tokens)
+    return Packed("", 0, 0)

@@ -27,6 +27,9 @@ _ERROR = re.compile(
 )
 
 
+MAX_MATCHED_CHARS = 400
+
+
 class SourceStrategy(ArtifactStrategy):
     """Tier 2 for a whole source file is its skeleton: signatures, declarations and error
     messages kept, bodies elided. When the language has no grammar or the file does not parse,
@@ -53,7 +56,10 @@ class SourceStrategy(ArtifactStrategy):
             return Priority.CONTEXT
         if _ERROR.search(line):
             return Priority.CRITICAL
-        if _DECLARATION.match(line) or _CALLABLE_HEAD.match(line):
+        # Matched on the stripped line, capped: leading whitespace would make the patterns'
+        # optional-space prefixes backtrack quadratically.
+        head = line.lstrip()[:MAX_MATCHED_CHARS]
+        if _DECLARATION.match(head) or _CALLABLE_HEAD.match(head):
             return Priority.ESSENTIAL
         if terms.matches(line):
             return Priority.IMPORTANT

@@ -29,7 +29,7 @@ def truncation_marker(omitted_tokens: int) -> str:
 
 
 # When even the marker does not fit, shorter ones, then nothing (a budget of a few tokens).
-_MARKERS: tuple[Callable[[int], str], ...] = (
+MARKERS: tuple[Callable[[int], str], ...] = (
     truncation_marker,
     lambda omitted: f"[TRUNCATED: {omitted} tokens omitted]",
     lambda _omitted: "[TRUNCATED]",
@@ -56,7 +56,7 @@ def truncate_to_budget(text: str, budget: int, raw_tokens: int, counter: TokenCo
     def attempt(cut: int) -> Truncated | None:
         kept = data[:cut].decode("utf-8", errors="ignore")
         omitted = max(raw_tokens - kept_tokens(cut), 0)
-        for marker in _MARKERS:
+        for marker in MARKERS:
             content = f"{kept}{SEPARATOR}{marker(omitted)}" if kept else marker(omitted)
             tokens = counter.count(content)
             if tokens <= budget:
