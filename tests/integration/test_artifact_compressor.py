@@ -19,6 +19,9 @@ from cleveragents.domain.artifact import CompressedArtifact, CompressionMode
 from tests.conftest import CORPUS
 
 FIELDS = ["artifact_name", "raw_tokens", "compacted_tokens", "truncated", "content"]
+
+# These tests run on the real corpus beside the repository (CI has it there too).
+pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is not there")
 BUDGET_FACTORS = (0.3, 0.5, 0.8, 1.0, 1.2, 1.5)
 KINDS = ("logs", "diffs", "json", "markdown", "code")
 LEVEL = re.compile(r"\b(ERROR|WARN|WARNING|FATAL|CRITICAL)\b|\[(error|warn)\]")
