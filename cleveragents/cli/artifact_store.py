@@ -200,6 +200,29 @@ def read(
     sys.stdout.flush()
 
 
+@app.command("hold")
+def hold(
+    ctx: typer.Context,
+    artifact_id: IdArgument,
+    release: Annotated[
+        bool, typer.Option("--release", help="Release the hold: retention applies again.")
+    ] = False,
+    as_json: JsonFlag = False,
+) -> None:
+    """Keep an artifact whatever the retention says (evidence, an open incident).
+
+    Example: agents artifact hold 01J...   (and later: agents artifact hold 01J... --release)
+    """
+    from cleveragents.domain.stored_artifact import RetentionClass
+
+    retention = RetentionClass.STANDARD if release else RetentionClass.HOLD
+    artifact = _store(ctx).set_retention(artifact_id, retention)
+    if as_json:
+        emit_json(artifact_view(artifact))
+    else:
+        typer.echo(f"artifact {artifact.id}: retention {artifact.retention_class.value}")
+
+
 @app.command("cleanup")
 def cleanup(
     ctx: typer.Context,

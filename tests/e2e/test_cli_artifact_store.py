@@ -148,3 +148,30 @@ def test_cleanup_dry_run_and_retention_options(
     preview = run(capsys, "artifact", "preview", imported["artifact"]["id"])
     assert preview.exit_code == 2
     assert "only its audit row remains" in preview.stderr
+
+
+def test_hold_keeps_an_artifact_through_cleanup(
+    capsys: pytest.CaptureFixture[str], home: Path, workspace: Path
+) -> None:
+    _ok(run(capsys, "project", "create", "p"))
+    _ok(run(capsys, "project", "context", "set", "p", "--retention-bytes", "100"))
+    imported = _ok(
+        run(
+            capsys,
+            "artifact",
+            "import",
+            "pytest.log",
+            "--workspace",
+            str(workspace),
+            "--project",
+            "p",
+            "--json",
+        )
+    ).json()
+    artifact_id = imported["artifact"]["id"]
+    held = _ok(run(capsys, "artifact", "hold", artifact_id, "--json")).json()
+    assert held["retention_class"] == "hold"
+    assert _ok(run(capsys, "artifact", "cleanup", "--json")).json()["expired"] == []
+    _ok(run(capsys, "artifact", "hold", artifact_id, "--release"))
+    expired = _ok(run(capsys, "artifact", "cleanup", "--json")).json()["expired"]
+    assert [a["id"] for a in expired] == [artifact_id]

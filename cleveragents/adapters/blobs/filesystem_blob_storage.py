@@ -77,6 +77,8 @@ class FilesystemBlobStorage(BlobStorage):
         self.blob_dir = root / "blobs"
         self.staging_dir = root / "staging"
         self.temp_dir = root / "temp"
+        # Tool output can be confidential: the store is private to its user.
+        root.mkdir(parents=True, exist_ok=True, mode=0o700)
         for directory in (self.blob_dir, self.staging_dir, self.temp_dir):
             directory.mkdir(parents=True, exist_ok=True, mode=0o700)
 
