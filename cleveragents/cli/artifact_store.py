@@ -47,7 +47,12 @@ def import_artifact(
     ] = None,
     reference: Annotated[
         str | None,
-        typer.Option("--ref", metavar="REF", help="Import a trusted tool's temporary output."),
+        typer.Option(
+            "--ref",
+            metavar="REF",
+            help="Import a trusted tool's temporary output; - reads the reference from stdin "
+            "(keeps it out of the process list).",
+        ),
     ] = None,
     project: ProjectOption = None,
     plan: PlanOption = None,
@@ -66,6 +71,8 @@ def import_artifact(
         raise typer.BadParameter("give exactly one of PATH or --ref REF")
     if reference is not None and workspace is not None:
         raise typer.BadParameter("--workspace applies to PATH, not to --ref")
+    if reference == "-":
+        reference = sys.stdin.readline().strip()
     store = _store(ctx)
     with _progress(path, workspace) as progress:
         if reference is not None:

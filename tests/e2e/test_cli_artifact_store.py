@@ -79,6 +79,18 @@ def test_temp_output_round_trip(capsys: pytest.CaptureFixture[str], home: Path) 
     assert "reference refused" in again.stderr
 
 
+def test_temp_output_reference_from_stdin(
+    capsys: pytest.CaptureFixture[str], home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import io
+
+    grant = _ok(run(capsys, "artifact", "temp-output", "--tool", "make", "--json")).json()
+    Path(grant["path"]).write_text("built\n")
+    monkeypatch.setattr("sys.stdin", io.StringIO(grant["reference"] + "\n"))
+    imported = _ok(run(capsys, "artifact", "import", "--ref", "-", "--json")).json()
+    assert imported["artifact"]["source"] == "temp-output:make"
+
+
 def test_bad_inputs(
     capsys: pytest.CaptureFixture[str], home: Path, workspace: Path, tmp_path: Path
 ) -> None:
