@@ -244,3 +244,14 @@ def test_cleanup_removes_expired_temp_outputs_and_spares_recent_blobs(
     with pytest.raises(ReferenceRefusedError):
         store.import_temp_output(grant.reference)
     assert store.read(stored.id, 0, 6) == b"recent"  # a stored row's blob is never removed
+
+
+def test_retention_counts_a_shared_blob_once(
+    store_container: Container, store: ArtifactStore, workspace: Path
+) -> None:
+    store_container.project_service().create("shared")
+    store_container.project_service().set_context("shared", artifact_retention_bytes=4000)
+    for name in ("one.log", "two.log"):
+        (workspace / name).write_bytes(b"x" * 3000)
+        store.import_file(str(workspace), name, project="shared")
+    assert store.cleanup(dry_run=True).expired == ()  # 3000 bytes on disk, not 6000

@@ -488,12 +488,22 @@ def _over_retention(uow: UnitOfWork, project: Project, now: datetime) -> list[St
         cutoff = now - timedelta(days=policy.artifact_retention_days)
         expiring.update((a.id, a) for a in candidates if a.created_at < cutoff)
     if policy.artifact_retention_bytes is not None:
-        total = sum(a.byte_count for a in stored if a.id not in expiring)
+        # Bytes on disk: a content imported several times is one blob, counted once.
+        users: dict[str, int] = {}
+        for artifact in stored:
+            if artifact.id not in expiring and artifact.sha256:
+                users[artifact.sha256] = users.get(artifact.sha256, 0) + 1
+        sizes = {a.sha256: a.byte_count for a in stored if a.sha256}
+        total = sum(sizes[digest] for digest in users)
         for artifact in candidates:  # oldest first
             if total <= policy.artifact_retention_bytes:
                 break
-            if artifact.id not in expiring:
-                expiring[artifact.id] = artifact
+            if artifact.id in expiring or not artifact.sha256:
+                continue
+            expiring[artifact.id] = artifact
+            users[artifact.sha256] -= 1
+            if users[artifact.sha256] == 0:  # its blob's last stored row: the bytes go
+                del users[artifact.sha256]
                 total -= artifact.byte_count
     return sorted(expiring.values(), key=lambda a: (a.created_at, a.id))
 
