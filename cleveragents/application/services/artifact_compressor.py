@@ -57,7 +57,7 @@ is held (a head for Tier 3; bounded candidate buffers for smart-mode logs)."""
 
 SNIFF_CHARS = 16_384
 MAX_SUMMARY_LEVEL = 3
-ESTIMATE_MARGIN = 1.15
+ESTIMATE_MARGIN = 1.05
 PACKABLE_MIN_LINES = 3
 
 

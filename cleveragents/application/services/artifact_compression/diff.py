@@ -265,6 +265,9 @@ class DiffStrategy(ArtifactStrategy):
 
     kind = ArtifactKind.DIFF
 
+    def __init__(self) -> None:
+        self._last: tuple[str, list[tuple[_Kind, str | None, _Role | None]]] | None = None
+
     def tier2(self, text: str, terms: TaskTerms) -> str:
         return self._compress(text, terms, collapse_changes=True)
 
@@ -301,6 +304,25 @@ class DiffStrategy(ArtifactStrategy):
     def gap_marker(self, omitted_lines: int) -> str:
         return f"... ({omitted_lines} diff lines omitted)"
 
+    def _classified(
+        self, text: str, lines: list[str]
+    ) -> list[tuple[_Kind, str | None, _Role | None]]:
+        """Each line's kind, language and (for body lines) role, computed once per text: Tier 2
+        and shrink level 1 of one compression classify the same lines."""
+        if self._last is not None and self._last[0] is text:
+            return self._last[1]
+        comments = _Comments()
+        classified: list[tuple[_Kind, str | None, _Role | None]] = []
+        for line, (kind, language) in zip(lines, _scan(lines, trust_counts=True), strict=True):
+            if kind is not _Kind.BODY:
+                if kind is not _Kind.OTHER:
+                    comments.reset()
+                classified.append((kind, language, None))
+            else:
+                classified.append((kind, language, _role(line, language, comments)))
+        self._last = (text, classified)
+        return classified
+
     def _compress(self, text: str, terms: TaskTerms, *, collapse_changes: bool) -> str:
         """Tier 2 (`collapse_changes`) or its gentler variant that keeps every changed line."""
         lines, final_newline = _split(text)
@@ -308,7 +330,6 @@ class DiffStrategy(ArtifactStrategy):
         run: list[str] = []  # body lines waiting to become one placeholder
         run_language: str | None = None
         hunks = 0
-        comments = _Comments()
 
         def flush() -> None:
             if not run:
@@ -327,15 +348,12 @@ class DiffStrategy(ArtifactStrategy):
                 out.extend(run)
             run.clear()
 
-        for line, (kind, language) in zip(lines, _scan(lines, trust_counts=True), strict=True):
+        for line, (kind, language, role) in zip(lines, self._classified(text, lines), strict=True):
             if kind is not _Kind.BODY:
-                if kind is not _Kind.OTHER:
-                    comments.reset()
                 hunks += kind is _Kind.HUNK_HEADER
                 flush()
                 out.append(line)
                 continue
-            role = _role(line, language, comments)
             if role is _Role.BLANK:
                 continue
             mentioned = role is not _Role.PLACEHOLDER and terms.matches(line[1:])
