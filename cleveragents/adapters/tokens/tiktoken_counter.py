@@ -52,6 +52,24 @@ def load_encoding(name: str, cache_dir: Path | None = None) -> tiktoken.Encoding
         return _cache[name]
 
 
+_lengths: dict[str, list[int]] = {}
+
+
+def token_byte_lengths(encoding: tiktoken.Encoding) -> list[int]:
+    """The UTF-8 length of every token id, computed once per encoding: turning a token list
+    into offsets is then one C-level map, not a Python call per token."""
+    with _cache_lock:
+        if encoding.name not in _lengths:
+            table = [0] * encoding.n_vocab
+            for token in range(encoding.n_vocab):
+                try:
+                    table[token] = len(encoding.decode_single_token_bytes(token))
+                except KeyError:
+                    continue  # ids between the ranks and the special tokens
+            _lengths[encoding.name] = table
+        return _lengths[encoding.name]
+
+
 class TiktokenCounter(TokenCounter):
     """Exact counts with a tiktoken encoding (default ``cl100k_base``)."""
 
@@ -94,7 +112,7 @@ class TiktokenCounter(TokenCounter):
     def token_starts(self, text: str) -> list[int]:
         encoding = load_encoding(self._encoding_name, self._cache_dir)
         tokens = encoding.encode(text, disallowed_special=())
-        lengths = map(len, encoding.decode_tokens_bytes(tokens))
+        lengths = map(token_byte_lengths(encoding).__getitem__, tokens)
         return [0, *accumulate(lengths)][: len(tokens)]
 
     def prefix_within(self, text: str, max_tokens: int) -> str:

@@ -9,8 +9,10 @@ over the budget the least important lines are dropped.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import accumulate
 
 from cleveragents.application.ports.token_counter import TokenCounter
 from cleveragents.application.services.artifact_compression.strategy import Priority
@@ -76,7 +78,7 @@ def pack_lines(
     rank = {line.position: index for index, line in enumerate(order)}
     dropping = sorted(chosen.values(), key=lambda line: rank[line.position])
     while True:
-        content = _render(chosen, total_lines, raw_tokens, counter, gap_marker)
+        content = _render(chosen, total_lines, raw_tokens, costs, gap_marker)
         tokens = counter.count(content)
         excess = tokens - budget
         if excess <= 0:
@@ -94,7 +96,7 @@ def _render(
     chosen: dict[int, Line],
     total_lines: int,
     raw_tokens: int,
-    counter: TokenCounter,
+    costs: dict[int, int],
     gap_marker: Callable[[int], str],
 ) -> str:
     parts: list[str] = []
@@ -107,11 +109,10 @@ def _render(
     if total_lines - previous > 1:
         parts.append(gap_marker(total_lines - previous - 1))
     kept_text = "\n".join(parts)
-    # Honest: the omitted figure is the raw count minus the artifact's own kept lines (the
-    # gap markers are not part of the artifact).
-    original = "\n".join(chosen[position].text for position in sorted(chosen))
-    omitted = max(raw_tokens - counter.count(original), 0) if original else raw_tokens
-    marker = truncation_marker(omitted)
+    # The omitted figure is the raw count minus the artifact's own kept lines (the gap markers
+    # are not part of the artifact), by the lines' token counts.
+    kept = sum(costs[position] for position in chosen)
+    marker = truncation_marker(max(raw_tokens - kept, 0))
     return f"{kept_text}\n{marker}" if kept_text else marker
 
 
@@ -137,16 +138,13 @@ def estimated_line_costs(lines: Sequence[str], counter: TokenCounter) -> dict[in
     """Tokens per line from one encode of the whole text (the tokens starting in each line),
     instead of one encode call per line: the same total work without ten thousand calls."""
     starts = counter.token_starts("\n".join(lines) + "\n")
+    ends = accumulate(len(line.encode("utf-8", errors="surrogatepass")) + 1 for line in lines)
     costs: dict[int, int] = {}
-    offset = 0
-    index = 0
-    for position, line in enumerate(lines):
-        end = offset + len(line.encode("utf-8", errors="surrogatepass")) + 1
-        first = index
-        while index < len(starts) and starts[index] < end:
-            index += 1
-        costs[position] = max(index - first, 1)
-        offset = end
+    before = 0
+    for position, end in enumerate(ends):
+        upto = bisect_left(starts, end)
+        costs[position] = max(upto - before, 1)
+        before = upto
     return costs
 
 
