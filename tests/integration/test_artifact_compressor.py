@@ -74,26 +74,33 @@ def test_tier1_returns_the_artifact_unchanged(service: ArtifactCompressorService
     )
 
 
-def _logs_tier2_budget(container: Container, text: str) -> int:
+def _tier2_budget(container: Container, text: str) -> int:
     raw = _count(container, text)
     return (raw * 2 + 2) // 3  # raw <= 1.5 * budget: Tier 2
+
+
+def _tier2_results(
+    kind: str, container: Container, service: ArtifactCompressorService
+) -> list[tuple[str, str, str]]:
+    """(name, original, content) for the corpus files of `kind` that Tier 2 compressed (a
+    file whose Tier 2 output did not fit went to Tier 3 and is left out); never empty."""
+    results = []
+    for path in _corpus(kind):
+        text = path.read_text(encoding="utf-8")
+        result = service.compress_text(path.name, text, _tier2_budget(container, text))
+        if not result.truncated:
+            results.append((path.name, text, result.content))
+    assert results, f"no {kind} file was compressed by Tier 2"
+    return results
 
 
 def test_tier2_logs_keep_every_error_and_warning_line(
     container: Container, service: ArtifactCompressorService
 ) -> None:
-    tier2_seen = 0
-    for path in _corpus("logs"):
-        text = path.read_text(encoding="utf-8")
-        budget = _logs_tier2_budget(container, text)
-        result = service.compress_text(path.name, text, budget)
-        if result.truncated:
-            continue  # Tier 2 did not fit this log: Tier 3 applies (checked below)
-        tier2_seen += 1
+    for name, text, content in _tier2_results("logs", container, service):
         important = [line for line in text.splitlines() if LEVEL.search(line)]
-        kept = set(result.content.splitlines())
-        assert all(line in kept for line in important), path.name
-    assert tier2_seen > 0
+        kept = set(content.splitlines())
+        assert all(line in kept for line in important), name
 
 
 def test_tier2_json_keeps_every_key_and_parses(
@@ -123,32 +130,17 @@ def test_tier2_json_keeps_every_key_and_parses(
 def test_tier2_markdown_keeps_every_heading(
     container: Container, service: ArtifactCompressorService
 ) -> None:
-    tier2_seen = 0
-    for path in _corpus("markdown"):
-        text = path.read_text(encoding="utf-8")
-        budget = _logs_tier2_budget(container, text)
-        result = service.compress_text(path.name, text, budget)
-        if result.truncated:
-            continue
-        tier2_seen += 1
+    for _name, text, content in _tier2_results("markdown", container, service):
         headings = [line for line in text.splitlines() if re.match(r"#{1,6} ", line)]
-        kept = result.content.splitlines()
+        kept = content.splitlines()
         assert [line for line in kept if re.match(r"#{1,6} ", line)] == headings
-    assert tier2_seen > 0
 
 
 def test_tier2_diffs_keep_headers_and_signatures(
     container: Container, service: ArtifactCompressorService
 ) -> None:
-    tier2_seen = 0
-    for path in _corpus("diffs"):
-        text = path.read_text(encoding="utf-8")
-        budget = _logs_tier2_budget(container, text)
-        result = service.compress_text(path.name, text, budget)
-        if result.truncated:
-            continue
-        tier2_seen += 1
-        kept = set(result.content.splitlines())
+    for name, text, content in _tier2_results("diffs", container, service):
+        kept = set(content.splitlines())
         python_file = False
         for line in text.splitlines():
             if line.startswith("+++ "):
@@ -156,8 +148,7 @@ def test_tier2_diffs_keep_headers_and_signatures(
             header = line.startswith(("diff --git", "+++ ", "--- ", "@@"))
             signature = python_file and re.match(r"^[ +-]\s*(async\s+)?(def|class) ", line)
             if header or signature:
-                assert line in kept, (path.name, line)
-    assert tier2_seen > 0
+                assert line in kept, (name, line)
 
 
 def test_tier3_marker_is_honest(container: Container, service: ArtifactCompressorService) -> None:
@@ -200,7 +191,7 @@ def test_task_guidance_keeps_matching_lines(
     lines = [f"2024-01-01 00:00:00 INFO request {i} served" for i in range(300)]
     lines[150] = "2024-01-01 00:00:00 INFO cache_warmup finished for shard 7"
     text = "\n".join(lines) + "\n"
-    budget = _logs_tier2_budget(container, text)
+    budget = _tier2_budget(container, text)
     without = service.compress_text("app.log", text, budget)
     guided = service.compress_text("app.log", text, budget, task="check cache_warmup")
     assert "cache_warmup" not in without.content

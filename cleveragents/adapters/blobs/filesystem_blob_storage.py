@@ -88,9 +88,6 @@ class FilesystemBlobStorage(BlobStorage):
     def begin(self) -> BlobWriter:
         return _StagedBlob(self)
 
-    def exists(self, sha256: str) -> bool:
-        return self.path_of(_check_digest(sha256)).is_file()
-
     def open(self, sha256: str) -> BinaryIO:
         return self.path_of(_check_digest(sha256)).open("rb")
 

@@ -29,9 +29,6 @@ class BlobStorage(ABC):
     def begin(self) -> BlobWriter: ...
 
     @abstractmethod
-    def exists(self, sha256: str) -> bool: ...
-
-    @abstractmethod
     def open(self, sha256: str) -> BinaryIO: ...
 
     @abstractmethod

@@ -251,7 +251,7 @@ class ArtifactStore:
                 scan.feed(chunk)
                 if len(head) < max(head_limit, SNIFF_BYTES):
                     head += chunk[: max(head_limit, SNIFF_BYTES) - len(head)]
-                tail = (tail + chunk)[-tail_limit:] if tail_limit else b""
+                tail = (tail + chunk)[-tail_limit:]  # the policy's tail is never 0
                 total += len(chunk)
                 if progress is not None:
                     progress(total)
@@ -273,7 +273,7 @@ class ArtifactStore:
             writer.abort()
             raise
         artifact = self._register(facts, sha256, ())
-        preview = self._preview(artifact, bytes(head[:head_limit]), tail, policy)
+        preview = self._preview(artifact, bytes(head[:head_limit]), tail)
         return ImportResult(artifact, preview)
 
     def _register(
@@ -336,12 +336,12 @@ class ArtifactStore:
         tail_limit = policy.effective_preview_tail_bytes
         with self._blobs.open(artifact.sha256) as handle:
             head = handle.read(head_limit)
-            if artifact.byte_count > head_limit and tail_limit:
+            if artifact.byte_count > head_limit:
                 handle.seek(max(artifact.byte_count - tail_limit, head_limit))
                 tail = handle.read(tail_limit)
             else:
                 tail = b""
-        return self._preview(artifact, head, tail, policy)
+        return self._preview(artifact, head, tail)
 
     def read(self, artifact_id: str, offset: int = 0, length: int = CHUNK_BYTES) -> bytes:
         """Bytes of a stored artifact, to fetch more than the preview."""
@@ -361,9 +361,7 @@ class ArtifactStore:
             )
         return artifact
 
-    def _preview(
-        self, artifact: StoredArtifact, head: bytes, tail: bytes, policy: ContextPolicy
-    ) -> ArtifactPreview:
+    def _preview(self, artifact: StoredArtifact, head: bytes, tail: bytes) -> ArtifactPreview:
         require_allowed(DataClass.TOOL_PREVIEW, Destination.MODEL_PREVIEW)
         assert artifact.sha256 is not None
         text = build_preview(head, tail, artifact.byte_count, self._scanner)
