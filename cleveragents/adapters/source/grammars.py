@@ -29,6 +29,12 @@ _GRAMMAR_ENTRY_POINTS: dict[str, tuple[str, str]] = {
 
 GRAMMAR_LANGUAGES: frozenset[str] = frozenset(_GRAMMAR_ENTRY_POINTS)
 
+# Capture names of the outline query; the error queries' own helper captures (`@function`,
+# `@macro`, ...) must not collide with them.
+OUTLINE_FUNCTION = "outline_function"
+OUTLINE_COMMENT = "outline_comment"
+OUTLINE_ERROR = "error"
+
 _loaded: dict[str, Language] = {}
 _lock = threading.Lock()
 
@@ -48,13 +54,15 @@ def load_grammar(language: str) -> Language:
 
 @dataclass(frozen=True, slots=True)
 class CompiledGrammar:
-    """A grammar with its rules and the three queries the outline runs, compiled once."""
+    """A grammar with its rules and the outline's query, compiled once.
+
+    One query captures functions (`OUTLINE_FUNCTION`), comments (`OUTLINE_COMMENT`) and error
+    statements (`@error`): a query cursor walks the whole tree once per query, so one combined
+    query costs a third of three separate ones."""
 
     language: Language
     rules: LanguageRules
-    functions: Query
-    comments: Query
-    errors: Query
+    outline: Query
 
 
 _compiled: dict[str, CompiledGrammar] = {}
@@ -70,9 +78,16 @@ def compiled_grammar(language: str) -> CompiledGrammar:
     compiled = CompiledGrammar(
         language=grammar,
         rules=rules,
-        functions=Query(grammar, _any_of(rules.function_types, "function")),
-        comments=Query(grammar, _any_of(rules.comment_types, "comment")),
-        errors=Query(grammar, rules.error_query),
+        outline=Query(
+            grammar,
+            "\n".join(
+                (
+                    _any_of(rules.function_types, OUTLINE_FUNCTION),
+                    _any_of(rules.comment_types, OUTLINE_COMMENT),
+                    rules.error_query,
+                )
+            ),
+        ),
     )
     with _lock:
         return _compiled.setdefault(language, compiled)

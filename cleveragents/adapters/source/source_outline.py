@@ -1,16 +1,21 @@
 """The outline algorithm: parse, find the outermost function bodies, rewrite them and drop
-comments, all in one pass over the captures of three compiled queries (linear in the source)."""
+comments, all in one pass over the captures of one compiled query (linear in the source)."""
 
 from __future__ import annotations
 
 import bisect
 from collections.abc import Sequence
 
-from tree_sitter import Node, Parser, Query, QueryCursor
+from tree_sitter import Node, Parser, QueryCursor
 
 from cleveragents.adapters.source.body_placeholders import brace_body, python_block
 from cleveragents.adapters.source.error_statements import CommentRanges, kept_error_lines
-from cleveragents.adapters.source.grammars import compiled_grammar
+from cleveragents.adapters.source.grammars import (
+    OUTLINE_COMMENT,
+    OUTLINE_ERROR,
+    OUTLINE_FUNCTION,
+    compiled_grammar,
+)
 from cleveragents.adapters.source.language_rules import LanguageRules
 from cleveragents.adapters.source.text_edits import Edit, apply_edits, comment_removal, tidy_lines
 
@@ -23,10 +28,11 @@ def outline(source: str, language: str) -> str | None:
     root = Parser(grammar.language).parse(data).root_node
     if root.has_error:
         return None
-    comments = _captured(grammar.comments, root, "comment")
-    functions = _outermost_bodies(_captured(grammar.functions, root, "function"), rules)
+    captures = QueryCursor(grammar.outline).captures(root)
+    comments = _in_order(captures.get(OUTLINE_COMMENT, []))
+    functions = _outermost_bodies(_in_order(captures.get(OUTLINE_FUNCTION, [])), rules)
     bodies = _BodyIndex([body for _, body in functions])
-    errors_by_body = bodies.group(_captured(grammar.errors, root, "error"))
+    errors_by_body = bodies.group(_in_order(captures.get(OUTLINE_ERROR, [])))
     comment_ranges = CommentRanges(comments)
 
     edits: list[Edit] = []
@@ -42,8 +48,8 @@ def outline(source: str, language: str) -> str | None:
     return tidy_lines(apply_edits(data, edits).decode("utf-8", "replace"))
 
 
-def _captured(query: Query, root: Node, name: str) -> list[Node]:
-    return sorted(QueryCursor(query).captures(root).get(name, []), key=lambda n: n.start_byte)
+def _in_order(nodes: list[Node]) -> list[Node]:
+    return sorted(nodes, key=lambda node: node.start_byte)
 
 
 def _outermost_bodies(functions: Sequence[Node], rules: LanguageRules) -> list[tuple[Node, Node]]:
