@@ -226,3 +226,17 @@ def test_any_text_compresses_and_keeps_the_final_newline(text: str) -> None:
         assert out.endswith("\n") == text.endswith("\n")
     lines = tier2.split("\n")
     assert len(STRATEGY.priorities(lines, terms)) == len(lines)
+
+
+@pytest.mark.parametrize("path", MARKDOWN_FILES, ids=lambda path: path.name)
+def test_a_renderings_priorities_are_those_of_parsing_it_again(path: Path) -> None:
+    # Smart mode ranks the lines of a rendering from the blocks the rendering came from; a
+    # strategy that did not render the text parses it. Both must rank every line the same.
+    text = path.read_text(encoding="utf-8")
+    terms = TaskTerms.from_task("async lifetime")
+    for level in (0, 1, 2):
+        renderer = MarkdownStrategy()
+        out = renderer.tier2(text, terms) if level == 0 else renderer.shrink(text, terms, level)
+        assert out is not None
+        lines = out.splitlines()
+        assert renderer.priorities(lines, terms) == MarkdownStrategy().priorities(lines, terms)

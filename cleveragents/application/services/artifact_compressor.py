@@ -15,7 +15,8 @@ info lines, signatures before bodies, headings before prose), packed to the exac
 from __future__ import annotations
 
 from collections.abc import Callable
-from contextlib import closing, suppress
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from contextlib import closing
 from dataclasses import dataclass
 
 from cleveragents.application.ports.artifact_files import ArtifactFile, ArtifactFiles
@@ -28,16 +29,19 @@ from cleveragents.application.services.artifact_compression.heuristic_counter im
 )
 from cleveragents.application.services.artifact_compression.packing import (
     Line,
-    estimated_line_costs,
+    line_costs_from_starts,
     pack_lines,
 )
 from cleveragents.application.services.artifact_compression.strategies import strategy_for
 from cleveragents.application.services.artifact_compression.strategy import (
     ArtifactStrategy,
-    MalformedCompressionError,
+    Priority,
 )
 from cleveragents.application.services.artifact_compression.streaming_logs import (
     collect_log_candidates,
+)
+from cleveragents.application.services.artifact_compression.structural_forms import (
+    StructuralForms,
 )
 from cleveragents.application.services.artifact_compression.task_terms import TaskTerms
 from cleveragents.application.services.artifact_compression.truncation import (
@@ -56,8 +60,8 @@ LARGE_ARTIFACT_BYTES = 32 << 20
 is held (a head for Tier 3; bounded candidate buffers for smart-mode logs)."""
 
 SNIFF_CHARS = 16_384
-MAX_SUMMARY_LEVEL = 3
 ESTIMATE_MARGIN = 1.05
+TIER2_GUESS_MARGIN = 1.2
 PACKABLE_MIN_LINES = 3
 
 
@@ -127,18 +131,28 @@ class ArtifactCompressorService:
         task: str | None = None,
         mode: CompressionMode = CompressionMode.SEED,
     ) -> CompressedArtifact:
-        """Compress `text`, whose file name `name` helps detect its kind."""
+        """Compress `text`, whose file name `name` helps detect its kind.
+
+        The raw count (one encode of the whole text) runs on a worker thread while this one
+        prepares the structural forms the tier will probably need: tokenizers and parsers
+        release the GIL, so the two overlap. What is prepared is decided by a guess, but only
+        the exact count decides the tier: a wrong guess costs time, never a different result.
+        """
         _check_budget(budget)
-        counter, preamble, raw_tokens = self._count_raw(lambda c: c.count(text))
-        body_budget = budget - (counter.count(preamble) if preamble else 0)
         strategy = strategy_for(detect(name, text[:SNIFF_CHARS]), self._skeletonizer)
-        run = _Run(counter, strategy, TaskTerms.from_task(task), raw_tokens, len(text))
-        if body_budget <= 0:
-            outcome = _Outcome("", True, 0)
-        elif mode is CompressionMode.SMART:
-            outcome = run.smart(text, body_budget)
-        else:
-            outcome = run.seed(text, body_budget)
+        forms = StructuralForms(strategy, TaskTerms.from_task(task), text)
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="token-count") as pool:
+            counting = pool.submit(self._count_raw, lambda c: c.count(text))
+            _prepare_likely_forms(forms, text, budget, mode)
+            counter, preamble, raw_tokens = counting.result()
+            body_budget = budget - (counter.count(preamble) if preamble else 0)
+            run = _Run(counter, strategy, forms, raw_tokens, len(text), pool)
+            if body_budget <= 0:
+                outcome = _Outcome("", True, 0)
+            elif mode is CompressionMode.SMART:
+                outcome = run.smart(text, body_budget)
+            else:
+                outcome = run.seed(text, body_budget)
         content = _with_preamble(preamble, outcome.content, budget, counter)
         return CompressedArtifact(
             artifact_name=name,
@@ -209,19 +223,33 @@ class _Outcome:
 
 
 @dataclass(frozen=True, slots=True)
+class _Packing:
+    """A text ready to pack: its lines, their priorities and token costs, its exact count."""
+
+    lines: list[str]
+    priorities: list[Priority]
+    costs: dict[int, int]
+    tokens: int
+
+
+@dataclass(frozen=True, slots=True)
 class _Run:
     counter: TokenCounter
     strategy: ArtifactStrategy
-    terms: TaskTerms
+    forms: StructuralForms
     raw_tokens: int
     raw_chars: int
+    pool: Executor
+
+    def estimate(self, text: str) -> float:
+        """Tokens of `text` at the artifact's own characters per token."""
+        return len(text) * self.raw_tokens / max(self.raw_chars, 1)
 
     def count_if_it_may_fit(self, text: str, budget: int) -> int | None:
         """The real count of `text` when it fits `budget`, else None. A text whose length
         says it is far over budget (at the artifact's own characters per token, with a wide
         margin) is not encoded at all: encoding is what compression time is made of."""
-        estimate = len(text) * self.raw_tokens / max(self.raw_chars, 1)
-        if estimate > budget * ESTIMATE_MARGIN:
+        if self.estimate(text) > budget * ESTIMATE_MARGIN:
             return None
         tokens = self.counter.count(text)
         return tokens if tokens <= budget else None
@@ -230,8 +258,8 @@ class _Run:
         if self.raw_tokens <= budget:
             return _Outcome(text, False, self.raw_tokens)  # Tier 1
         if self.raw_tokens * 2 <= budget * 3:  # Tier 2: budget < raw <= 1.5 * budget
-            with suppress(MalformedCompressionError):
-                compressed = self.strategy.tier2(text, self.terms)
+            compressed = self.forms.tier2()
+            if compressed is not None:
                 tokens = self.counter.count(compressed)
                 if tokens <= budget:
                     return _Outcome(compressed, False, tokens)
@@ -240,7 +268,10 @@ class _Run:
     def smart(self, text: str, budget: int) -> _Outcome:
         if self.raw_tokens <= budget:
             return _Outcome(text, False, self.raw_tokens)
-        candidates = self.structural_candidates(text)
+        strongest = self.forms.strongest()
+        if strongest is not None:
+            return self.smart_ordered(strongest, budget)
+        candidates = self.forms.candidates()
         # The candidate that keeps the most (the longest) and fits is the summary.
         for candidate in sorted(candidates, key=len, reverse=True):
             tokens = self.count_if_it_may_fit(candidate, budget)
@@ -252,46 +283,91 @@ class _Run:
             return self.pack(text, budget)
         return self.pack(_packing_base(candidates, text), budget)
 
-    def structural_candidates(self, text: str) -> list[str]:
-        """Tier 2 and the strategy's shrink levels that still summarise (up to
-        `MAX_SUMMARY_LEVEL`: beyond it a JSON array would lose every item, and with them its
-        keys; packing lines by priority keeps more). Duplicates are dropped."""
-        candidates: dict[str, None] = {}
-        with suppress(MalformedCompressionError):
-            candidates[self.strategy.tier2(text, self.terms)] = None
-        for level in range(1, MAX_SUMMARY_LEVEL + 1):
-            try:
-                shrunk = self.strategy.shrink(text, self.terms, level)
-            except MalformedCompressionError:
-                break
-            if shrunk is None:
-                break
-            candidates[shrunk] = None
-        return list(candidates)
+    def smart_ordered(self, strongest: str, budget: int) -> _Outcome:
+        """Smart mode for a strategy whose forms shorten level by level (Tier 2, 1, 2, ...).
+
+        When the strongest form looks over budget it is counted while its lines are ranked,
+        and if it is over, no gentler form fits: it is packed and the others are never
+        rendered. Otherwise the forms are tried from the gentlest, each one counted on the
+        worker thread while the next is rendered; the first that fits is the summary."""
+        if self.estimate(strongest) > budget:
+            prepared = self.prepare_packing(strongest)
+            if prepared is None:
+                return self.truncate(strongest, budget)
+            if prepared.tokens > budget:
+                return self.pack_prepared(prepared, budget)
+            return _Outcome(strongest, False, prepared.tokens)
+        counting: tuple[str, Future[int]] | None = None
+        for form in self.forms.gentlest_first():
+            if counting is not None:
+                tokens = counting[1].result()
+                if tokens <= budget:
+                    return _Outcome(counting[0], False, tokens)
+            counting = None
+            if self.estimate(form) <= budget * ESTIMATE_MARGIN:
+                counting = (form, self.pool.submit(self.counter.count, form))
+        if counting is not None and (tokens := counting[1].result()) <= budget:
+            return _Outcome(counting[0], False, tokens)
+        return self.pack(strongest, budget)
 
     def pack(self, text: str, budget: int) -> _Outcome:
+        prepared = self.prepare_packing(text)
+        if prepared is None:
+            return self.truncate(text, budget)
+        return self.pack_prepared(prepared, budget)
+
+    def prepare_packing(self, text: str) -> _Packing | None:
+        """The lines of `text` with their priorities and token costs, and the exact count of
+        `text`; None when it has too few lines to pack. The costs come from one encode on the
+        worker thread while this one ranks the lines."""
         lines = text.splitlines()
         if len(lines) < PACKABLE_MIN_LINES:
-            return self.truncate(text, budget)
-        priorities = self.strategy.priorities(lines, self.terms)
+            return None
+        joined = "\n".join(lines) + "\n"
+        starts = self.pool.submit(self.counter.token_starts, joined)
+        priorities = self.strategy.priorities(lines, self.forms.terms)
+        costs = line_costs_from_starts(lines, starts.result())
+        tokens = len(starts.result()) if joined == text else self.counter.count(text)
+        return _Packing(lines, priorities, costs, tokens)
+
+    def pack_prepared(self, prepared: _Packing, budget: int) -> _Outcome:
         candidates = [
             Line(position, line, priority)
-            for position, (line, priority) in enumerate(zip(lines, priorities, strict=True))
+            for position, (line, priority) in enumerate(
+                zip(prepared.lines, prepared.priorities, strict=True)
+            )
         ]
         packed = pack_lines(
             candidates,
-            len(lines),
+            len(prepared.lines),
             budget,
             self.raw_tokens,
             self.counter,
             self.strategy.gap_marker,
-            estimated_line_costs(lines, self.counter),
+            prepared.costs,
         )
         return _Outcome(packed.content, True, packed.tokens)
 
     def truncate(self, text: str, budget: int) -> _Outcome:
         cut = truncate_to_budget(text, budget, self.raw_tokens, self.counter)
         return _Outcome(cut.content, True, cut.tokens)
+
+
+def _prepare_likely_forms(
+    forms: StructuralForms, text: str, budget: int, mode: CompressionMode
+) -> None:
+    """Compute the forms the tier will probably need. Nothing when the text surely fits (a
+    token is at least one byte); in seed mode Tier 2 only when the seed's own guess (4
+    characters a token) puts the raw count near the Tier 2 band (at most 1.5 x budget, with a
+    margin); in smart mode every structural candidate."""
+    size = len(text.encode("utf-8", errors="surrogatepass"))
+    if size <= budget:
+        return
+    if mode is CompressionMode.SMART:
+        if forms.strongest() is None:
+            forms.candidates()
+    elif size <= budget * HEURISTIC_CHARS_PER_TOKEN * TIER2_GUESS_MARGIN * 1.5:
+        forms.tier2()
 
 
 def _packing_base(candidates: list[str], original: str) -> str:

@@ -164,6 +164,8 @@ def _opens_fence(line: str) -> str | None:
 def _starts_block(lines: list[str], index: int) -> bool:
     """Whether `lines[index]` interrupts a paragraph (CommonMark-like, plus tables)."""
     line = lines[index]
+    if _plain(line):
+        return False
     return bool(
         _is_blank(line)
         or _ATX.match(line)
@@ -174,6 +176,13 @@ def _starts_block(lines: list[str], index: int) -> bool:
         or _HTML.match(line)
         or _is_table_start(lines, index)
     )
+
+
+def _plain(line: str) -> bool:
+    """A line that can only be prose: it starts with a letter (every block marker starts with
+    a space, a digit or punctuation) and has no `|` (no table). Most lines of a document are
+    such lines, and this spares them a dozen pattern matches."""
+    return line[:1].isalpha() and "|" not in line
 
 
 def _front_matter(lines: list[str]) -> int:
@@ -240,7 +249,9 @@ def _parse(lines: list[str]) -> Iterator[_Block]:
             yield _Block(_Kind.BLANK, (lines[index],))
             index += 1
             continue
-        found = _code(lines, index, after_blank and not in_list) or _structure(lines, index)
+        found = None
+        if not _plain(lines[index]):
+            found = _code(lines, index, after_blank and not in_list) or _structure(lines, index)
         if found is None:
             found = _prose(lines, index)
             in_list = bool(_LIST_ITEM.match(found[0].prefix)) or (
@@ -280,6 +291,9 @@ def _prose(lines: list[str], start: int) -> tuple[_Block, int]:
         prefix += " "  # an empty item (`-`) or `>` without a space
     text = " ".join(part for part in parts if part)
     return _Block(_Kind.PROSE, tuple(lines[start:index]), prefix=prefix, text=text), index
+
+
+_BLANK_LINE = _Block(_Kind.BLANK, ("",))
 
 
 @lru_cache(maxsize=8192)
@@ -334,6 +348,8 @@ def _telegraph(sentence: str) -> str:
 
 def _looks_like_block(text: str) -> bool:
     """Whether a sentence written at the start of a line would be parsed as something else."""
+    if _plain(text):
+        return False
     return bool(_starts_block([text, ""], 0) or _SETEXT.match(text) or _LINK_DEF.match(text))
 
 
@@ -402,9 +418,11 @@ def _blocks(text: str) -> tuple[_Block, ...]:
     return tuple(_parse(_split_lines(text)))
 
 
-def _compress(text: str, terms: TaskTerms, settings: _Settings) -> str:
-    """Render every block; blank lines only between kept blocks, one at most."""
+def _compress(text: str, terms: TaskTerms, settings: _Settings) -> tuple[str, list[_Block]]:
+    """Render every block; blank lines only between kept blocks, one at most. Also the blocks
+    of the rendering, known here without parsing it again."""
     out: list[str] = []
+    shown_blocks: list[_Block] = []
     pending_blank = False
     for block in _blocks(text):
         if block.kind is _Kind.BLANK:
@@ -412,17 +430,23 @@ def _compress(text: str, terms: TaskTerms, settings: _Settings) -> str:
             continue
         if block.kind is _Kind.PROSE:
             rendered = _condense(block, terms, settings)
+            shown = _Block(_Kind.PROSE, tuple(rendered))
         elif block.kind in (_Kind.FENCED, _Kind.INDENTED):
             rendered = _limit_code(block, settings)
+            shown = _Block(block.kind, tuple(rendered), closed=block.closed)
         else:
             rendered = list(block.lines)
+            shown = block
         if not rendered:
             continue
         if pending_blank and out:
             out.append("")
+            shown_blocks.append(_BLANK_LINE)
         pending_blank = False
         out.extend(rendered)
-    return "\n".join(out) + ("\n" if text.endswith("\n") else "")
+        shown_blocks.append(shown)
+    body = "\n".join(out)
+    return body + ("\n" if text.endswith("\n") else ""), shown_blocks
 
 
 def _block_priorities(block: _Block, terms: TaskTerms) -> Iterator[Priority]:
@@ -451,6 +475,7 @@ class MarkdownStrategy(ArtifactStrategy):
     """The seed's Plan/PRD markdown strategy: structure verbatim, prose condensed."""
 
     kind = ArtifactKind.MARKDOWN
+    strongest_level = _MAX_SHRINK_LEVEL  # each level keeps a subset of the gentler one
 
     def __init__(self) -> None:
         # One strategy serves one compression: its levels share parsing and sentence work
@@ -459,9 +484,17 @@ class MarkdownStrategy(ArtifactStrategy):
         _blocks.cache_clear()
         _sentences.cache_clear()
         _telegraph.cache_clear()
+        # Each rendering's blocks, keyed by its lines joined with "\n": smart mode packs a
+        # rendering, and need not parse it again to rank its lines.
+        self._rendered: dict[str, list[_Block]] = {}
 
     def tier2(self, text: str, terms: TaskTerms) -> str:
-        return _compress(text, terms, _LEVELS[0])
+        return self._render(text, terms, _LEVELS[0])
+
+    def _render(self, text: str, terms: TaskTerms, settings: _Settings) -> str:
+        rendered, blocks = _compress(text, terms, settings)
+        self._rendered[rendered.removesuffix("\n")] = blocks
+        return rendered
 
     def shrink(self, text: str, terms: TaskTerms, level: int) -> str | None:
         """Level 1: first sentences (plus task and requirement sentences), long code blocks cut
@@ -471,12 +504,15 @@ class MarkdownStrategy(ArtifactStrategy):
             raise ValueError(f"shrink level starts at 1, got {level}")
         if level > _MAX_SHRINK_LEVEL:
             return None
-        return _compress(text, terms, _LEVELS[level])
+        return self._render(text, terms, _LEVELS[level])
 
     def priorities(self, lines: list[str], terms: TaskTerms) -> list[Priority]:
         """Headings first, then requirements, task lines, tables, fences and first lines."""
+        blocks = self._rendered.get("\n".join(lines))
+        if blocks is not None and sum(len(block.lines) for block in blocks) != len(lines):
+            blocks = None  # e.g. an empty rendering, split into one empty line
         result: list[Priority] = []
-        for block in _parse(lines):
+        for block in _parse(lines) if blocks is None else blocks:
             result.extend(_block_priorities(block, terms))
         return result
 

@@ -137,7 +137,12 @@ def _by_importance(lines: Sequence[Line]) -> list[Line]:
 def estimated_line_costs(lines: Sequence[str], counter: TokenCounter) -> dict[int, int]:
     """Tokens per line from one encode of the whole text (the tokens starting in each line),
     instead of one encode call per line: the same total work without ten thousand calls."""
-    starts = counter.token_starts("\n".join(lines) + "\n")
+    return line_costs_from_starts(lines, counter.token_starts("\n".join(lines) + "\n"))
+
+
+def line_costs_from_starts(lines: Sequence[str], starts: Sequence[int]) -> dict[int, int]:
+    """Tokens per line: the tokens starting in it, from the byte offsets at which the tokens
+    of the lines joined by (and ending with) "\n" start."""
     ends = accumulate(len(line.encode("utf-8", errors="surrogatepass")) + 1 for line in lines)
     costs: dict[int, int] = {}
     before = 0

@@ -28,6 +28,10 @@ class ArtifactStrategy(ABC):
     """Per-type compression. Implementations are pure and deterministic: text in, text out."""
 
     kind: ArtifactKind
+    strongest_level: int | None = None
+    """The shrink level whose form is no longer than Tier 2's or any gentler level's, when the
+    strategy guarantees one: smart mode then renders it first, and when it is over budget packs
+    it without rendering the gentler forms. None: every form is rendered."""
 
     @abstractmethod
     def tier2(self, text: str, terms: TaskTerms) -> str:

@@ -1,0 +1,91 @@
+"""The structural forms of one artifact (Tier 2 and the strategy's shrink levels), each computed
+at most once, so they can be prepared while the raw token count runs on another thread."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import suppress
+
+from cleveragents.application.services.artifact_compression.strategy import (
+    ArtifactStrategy,
+    MalformedCompressionError,
+)
+from cleveragents.application.services.artifact_compression.task_terms import TaskTerms
+
+MAX_SUMMARY_LEVEL = 3
+"""Shrink levels smart mode tries: beyond 3 a JSON array would lose every item, and with them
+its keys; packing lines by priority keeps more."""
+
+
+class StructuralForms:
+    """Lazily computed, cached structural forms of `text`."""
+
+    def __init__(self, strategy: ArtifactStrategy, terms: TaskTerms, text: str) -> None:
+        self._strategy = strategy
+        self.terms = terms
+        self._text = text
+        self._tier2: str | None = None
+        self._tier2_done = False
+        self._candidates: list[str] | None = None
+        self._strongest: str | None = None
+
+    def tier2(self) -> str | None:
+        """The seed's Tier 2 form, or None when it is malformed (the seed then truncates)."""
+        if not self._tier2_done:
+            with suppress(MalformedCompressionError):
+                self._tier2 = self._strategy.tier2(self._text, self.terms)
+            self._tier2_done = True
+        return self._tier2
+
+    def strongest(self) -> str | None:
+        """The strategy's strongest shrink level, when it declares one no gentler form is
+        shorter than (`ArtifactStrategy.strongest_level`); else None."""
+        level = self._strategy.strongest_level
+        if level is None:
+            return None
+        if self._strongest is None:
+            self._strongest = self._shrink(level)
+        return self._strongest
+
+    def gentlest_first(self) -> Iterator[str]:
+        """Tier 2 (when well-formed), then each shrink level up to the strongest, each rendered
+        only when asked for; duplicates are skipped."""
+        seen: set[str] = set()
+        tier2 = self.tier2()
+        if tier2 is not None:
+            seen.add(tier2)
+            yield tier2
+        for level in range(1, (self._strategy.strongest_level or 0) + 1):
+            try:
+                shrunk = self._shrink(level)
+            except MalformedCompressionError:
+                return
+            if shrunk is None:
+                return
+            if shrunk not in seen:
+                seen.add(shrunk)
+                yield shrunk
+
+    def _shrink(self, level: int) -> str | None:
+        if level == self._strategy.strongest_level and self._strongest is not None:
+            return self._strongest
+        return self._strategy.shrink(self._text, self.terms, level)
+
+    def candidates(self) -> list[str]:
+        """Tier 2 and the shrink levels that still summarise (up to `MAX_SUMMARY_LEVEL`), in
+        that order, duplicates dropped."""
+        if self._candidates is None:
+            found: dict[str, None] = {}
+            tier2 = self.tier2()
+            if tier2 is not None:
+                found[tier2] = None
+            for level in range(1, MAX_SUMMARY_LEVEL + 1):
+                try:
+                    shrunk = self._shrink(level)
+                except MalformedCompressionError:
+                    break
+                if shrunk is None:
+                    break
+                found[shrunk] = None
+            self._candidates = list(found)
+        return self._candidates
