@@ -14,7 +14,7 @@ info lines, signatures before bodies, headings before prose), packed to the exac
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from contextlib import closing
 from dataclasses import dataclass
@@ -245,14 +245,16 @@ class _Run:
         """Tokens of `text` at the artifact's own characters per token."""
         return len(text) * self.raw_tokens / max(self.raw_chars, 1)
 
-    def count_if_it_may_fit(self, text: str, budget: int) -> int | None:
-        """The real count of `text` when it fits `budget`, else None. A text whose length
-        says it is far over budget (at the artifact's own characters per token, with a wide
-        margin) is not encoded at all: encoding is what compression time is made of."""
-        if self.estimate(text) > budget * ESTIMATE_MARGIN:
-            return None
-        tokens = self.counter.count(text)
-        return tokens if tokens <= budget else None
+    def counted_in_pairs(self, texts: list[str]) -> Iterator[tuple[str, int]]:
+        """Each text with its real count, in order; two are encoded at once (one on the worker
+        thread), so the second is usually ready when the first does not fit."""
+        for index in range(0, len(texts), 2):
+            first = self.pool.submit(self.counter.count, texts[index])
+            second = texts[index + 1] if index + 1 < len(texts) else None
+            second_tokens = self.counter.count(second) if second is not None else 0
+            yield texts[index], first.result()
+            if second is not None:
+                yield second, second_tokens
 
     def seed(self, text: str, budget: int) -> _Outcome:
         if self.raw_tokens <= budget:
@@ -272,10 +274,13 @@ class _Run:
         if strongest is not None:
             return self.smart_ordered(strongest, budget)
         candidates = self.forms.candidates()
-        # The candidate that keeps the most (the longest) and fits is the summary.
-        for candidate in sorted(candidates, key=len, reverse=True):
-            tokens = self.count_if_it_may_fit(candidate, budget)
-            if tokens is not None:
+        # The candidate that keeps the most (the longest) and fits is the summary. A candidate
+        # whose length says it is far over budget is not encoded at all; the others are
+        # counted two at a time, one on the worker thread.
+        longest_first = sorted(candidates, key=len, reverse=True)
+        may_fit = [c for c in longest_first if self.estimate(c) <= budget * ESTIMATE_MARGIN]
+        for candidate, tokens in self.counted_in_pairs(may_fit):
+            if tokens <= budget:
                 return _Outcome(candidate, False, tokens)
         # Logs and plain text lose only lines in Tier 2: packing the original keeps the gap
         # markers' counts true. Other kinds pack their most compressed structural form.

@@ -134,10 +134,9 @@ _ERROR = re.compile(
 
 
 # Every alternative of _ERROR contains one of these words: a plain scan for them rules most
-# lines out at a fraction of the full pattern's cost.
-_ERROR_HINT = re.compile(
-    r"rais|throw|panic|abort|assert|err|exception|fail|fatal|critical|warn", re.I
-)
+# lines out at a fraction of the full pattern's cost. It scans the lower-cased code: a
+# case-sensitive alternation of literals is four times faster than an IGNORECASE one.
+_ERROR_HINT = re.compile(r"rais|throw|panic|abort|assert|err|exception|fail|fatal|critical|warn")
 
 
 def _split(text: str) -> tuple[list[str], bool]:
@@ -206,7 +205,7 @@ def _role(line: str, language: str | None, comments: _Comments) -> _Role:
     declaration = _DECLARATIONS.get(family) if family else None
     if declaration is not None and declaration.match(code):
         return _Role.DECLARATION
-    if _ERROR_HINT.search(code) and _ERROR.search(code):
+    if _ERROR_HINT.search(code.lower()) and _ERROR.search(code):
         return _Role.ERROR
     return _Role.PLAIN
 
