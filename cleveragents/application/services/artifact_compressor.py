@@ -47,6 +47,7 @@ from cleveragents.application.services.artifact_compression.task_terms import Ta
 from cleveragents.application.services.artifact_compression.truncation import (
     HEURISTIC_CHARS_PER_TOKEN,
     truncate_to_budget,
+    truncation_head,
 )
 from cleveragents.domain.artifact import ArtifactKind, CompressedArtifact, CompressionMode
 from cleveragents.domain.errors import (
@@ -61,7 +62,8 @@ is held (a head for Tier 3; bounded candidate buffers for smart-mode logs)."""
 
 SNIFF_CHARS = 16_384
 ESTIMATE_MARGIN = 1.05
-TIER2_GUESS_MARGIN = 1.2
+GUESS_SAMPLE_CHARS = 65_536
+GUESS_MARGIN = 1.25
 PACKABLE_MIN_LINES = 3
 
 
@@ -143,7 +145,7 @@ class ArtifactCompressorService:
         forms = StructuralForms(strategy, TaskTerms.from_task(task), text)
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="token-count") as pool:
             counting = pool.submit(self._count_raw, lambda c: c.count(text))
-            _prepare_likely_forms(forms, text, budget, mode)
+            _prepare_likely_forms(forms, text, budget, mode, self._counter)
             counter, preamble, raw_tokens = counting.result()
             body_budget = budget - (counter.count(preamble) if preamble else 0)
             run = _Run(counter, strategy, forms, raw_tokens, len(text), pool)
@@ -354,25 +356,35 @@ class _Run:
         return _Outcome(packed.content, True, packed.tokens)
 
     def truncate(self, text: str, budget: int) -> _Outcome:
-        cut = truncate_to_budget(text, budget, self.raw_tokens, self.counter)
+        starts = self.forms.head_starts.get(budget) if text is self.forms.text else None
+        cut = truncate_to_budget(text, budget, self.raw_tokens, self.counter, starts)
         return _Outcome(cut.content, True, cut.tokens)
 
 
 def _prepare_likely_forms(
-    forms: StructuralForms, text: str, budget: int, mode: CompressionMode
+    forms: StructuralForms, text: str, budget: int, mode: CompressionMode, counter: TokenCounter
 ) -> None:
-    """Compute the forms the tier will probably need. Nothing when the text surely fits (a
-    token is at least one byte); in seed mode Tier 2 only when the seed's own guess (4
-    characters a token) puts the raw count near the Tier 2 band (at most 1.5 x budget, with a
-    margin); in smart mode every structural candidate."""
-    size = len(text.encode("utf-8", errors="surrogatepass"))
-    if size <= budget:
+    """Compute the forms the tier will probably need, from a guess of the raw count: the exact
+    count of a sample (the first `GUESS_SAMPLE_CHARS`), scaled to the whole text. Nothing when
+    the text surely fits (a token is at least one byte) or probably fits; in seed mode Tier 2
+    only when the guess is near the Tier 2 band (budget < raw <= 1.5 x budget); in smart mode
+    the structural forms. A wrong guess costs time, never a different result."""
+    if len(text.encode("utf-8", errors="surrogatepass")) <= budget:
+        return
+    try:
+        sample = text[:GUESS_SAMPLE_CHARS]
+        guess = counter.count(sample) * len(text) / max(len(sample), 1)
+    except TokenCountingError:
+        return
+    if guess * GUESS_MARGIN <= budget:
         return
     if mode is CompressionMode.SMART:
         if forms.strongest() is None:
             forms.candidates()
-    elif size <= budget * HEURISTIC_CHARS_PER_TOKEN * TIER2_GUESS_MARGIN * 1.5:
+    elif guess <= budget * 1.5 * GUESS_MARGIN:
         forms.tier2()
+    else:  # Tier 3: where the head's tokens start (an encode, in parallel with the raw count)
+        forms.head_starts[budget] = counter.token_starts(truncation_head(text, budget))
 
 
 def _packing_base(candidates: list[str], original: str) -> str:

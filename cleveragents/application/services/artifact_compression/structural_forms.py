@@ -23,7 +23,9 @@ class StructuralForms:
     def __init__(self, strategy: ArtifactStrategy, terms: TaskTerms, text: str) -> None:
         self._strategy = strategy
         self.terms = terms
-        self._text = text
+        self.text = text
+        self.head_starts: dict[int, list[int]] = {}
+        """Token starts of Tier 3's head of `text`, per budget, when prepared in advance."""
         self._tier2: str | None = None
         self._tier2_done = False
         self._candidates: list[str] | None = None
@@ -33,7 +35,7 @@ class StructuralForms:
         """The seed's Tier 2 form, or None when it is malformed (the seed then truncates)."""
         if not self._tier2_done:
             with suppress(MalformedCompressionError):
-                self._tier2 = self._strategy.tier2(self._text, self.terms)
+                self._tier2 = self._strategy.tier2(self.text, self.terms)
             self._tier2_done = True
         return self._tier2
 
@@ -69,7 +71,7 @@ class StructuralForms:
     def _shrink(self, level: int) -> str | None:
         if level == self._strategy.strongest_level and self._strongest is not None:
             return self._strongest
-        return self._strategy.shrink(self._text, self.terms, level)
+        return self._strategy.shrink(self.text, self.terms, level)
 
     def candidates(self) -> list[str]:
         """Tier 2 and the shrink levels that still summarise (up to `MAX_SUMMARY_LEVEL`), in

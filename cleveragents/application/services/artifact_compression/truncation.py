@@ -43,11 +43,23 @@ class Truncated:
     tokens: int  # the real count of `content`
 
 
-def truncate_to_budget(text: str, budget: int, raw_tokens: int, counter: TokenCounter) -> Truncated:
-    """The longest seed-style head of `text` that, with the marker, fits `budget` tokens."""
-    head = text[: budget * HEURISTIC_CHARS_PER_TOKEN]
+def truncation_head(text: str, budget: int) -> str:
+    """The part of `text` Tier 3 looks at: the seed's cut point, ``budget * 4`` characters."""
+    return text[: budget * HEURISTIC_CHARS_PER_TOKEN]
+
+
+def truncate_to_budget(
+    text: str,
+    budget: int,
+    raw_tokens: int,
+    counter: TokenCounter,
+    head_starts: list[int] | None = None,
+) -> Truncated:
+    """The longest seed-style head of `text` that, with the marker, fits `budget` tokens.
+    `head_starts`, when given, are the token starts of `truncation_head(text, budget)`."""
+    head = truncation_head(text, budget)
     data = head.encode("utf-8", errors="surrogatepass")
-    starts = counter.token_starts(head)
+    starts = counter.token_starts(head) if head_starts is None else head_starts
 
     def kept_tokens(cut: int) -> int:
         """Tokens of the head that start before byte `cut`: the original's tokens kept."""
