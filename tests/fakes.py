@@ -8,23 +8,29 @@ loses every change, as the `UnitOfWork` contract says.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from types import TracebackType
+from typing import Any
 
 from cleveragents.application.ports.clock import Clock
+from cleveragents.application.ports.events import EventSink
 from cleveragents.application.ports.repositories import (
     PlanRepository,
     PlanSummary,
     ProjectRepository,
 )
+from cleveragents.application.ports.summarizer import Summarizer
 from cleveragents.application.ports.token_counter import TokenCounter
 from cleveragents.application.ports.unit_of_work import UnitOfWork
+from cleveragents.domain.compaction_summary import CompactionSummary, SummarySection
 from cleveragents.domain.errors import ProjectAlreadyExistsError
+from cleveragents.domain.event import RecordedEvent
 from cleveragents.domain.plan import Decision, Plan
 from cleveragents.domain.policy import ContextPolicy
 from cleveragents.domain.project import Project
+from cleveragents.domain.transcript import Message
 
 
 @dataclass
@@ -243,3 +249,47 @@ class FixedClock(Clock):
 
     def advance(self, delta: timedelta) -> None:
         self.current += delta
+
+
+class FakeEventSink(EventSink):
+    """Keeps events in a list."""
+
+    def __init__(self) -> None:
+        self.events: list[RecordedEvent] = []
+
+    def emit(self, kind: str, payload: dict[str, Any]) -> RecordedEvent:
+        event = RecordedEvent(
+            id=f"{len(self.events):026d}",
+            kind=kind,
+            payload=payload,
+            created_at=datetime(2026, 11, 30, tzinfo=UTC),
+        )
+        self.events.append(event)
+        return event
+
+    def recorded(self, kind: str | None = None, limit: int | None = None) -> list[RecordedEvent]:
+        wanted = [event for event in self.events if kind is None or event.kind == kind]
+        return wanted[-limit:] if limit else wanted
+
+
+class FakeSummarizer(Summarizer):
+    """Summarises each folded user text as a goal; records what it was given; can fail."""
+
+    def __init__(self, error: Exception | None = None, padding: int = 0) -> None:
+        self.calls: list[tuple[int, CompactionSummary | None]] = []
+        self.error = error
+        self.padding = padding
+
+    def summarize(
+        self, folded: Sequence[Message], previous: CompactionSummary | None
+    ) -> CompactionSummary:
+        self.calls.append((len(folded), previous))
+        if self.error is not None:
+            raise self.error
+        goals = [*(previous.items(SummarySection.GOALS) if previous else ())]
+        goals += [m.text for m in folded if m.has_user_text and not m.is_summary]
+        goals += ["padding " * self.padding] if self.padding else []
+        return CompactionSummary(
+            latest_request=goals[-1] if goals else None,
+            sections={SummarySection.GOALS: tuple(goals)},
+        )

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
+from datetime import datetime
 
 from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
 from cleveragents.adapters.persistence.rows import ArtifactRow, TempOutputRow
+from cleveragents.adapters.persistence.times import utc
 from cleveragents.application.ports.repositories import (
     ArtifactRepository,
     TempOutputRecord,
@@ -19,10 +20,7 @@ from cleveragents.domain.stored_artifact import ArtifactStatus, RetentionClass, 
 
 
 def _aware(moment: datetime | None) -> datetime | None:
-    """SQLite returns naive datetimes; every time stored here is UTC."""
-    if moment is None or moment.tzinfo is not None:
-        return moment
-    return moment.replace(tzinfo=UTC)
+    return None if moment is None else utc(moment)
 
 
 def _findings_json(findings: tuple[SecretFinding, ...]) -> str:

@@ -151,3 +151,14 @@ class TempOutputRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class EventRow(Base):
+    """One recorded event; the payload is canonical JSON text (portable across databases)."""
+
+    __tablename__ = "events"
+
+    id: Mapped[str] = mapped_column(String(ULID_LENGTH), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(100), index=True)
+    payload: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)

@@ -1,0 +1,1 @@
+"""Conversation compaction: summaries, recovery measurement, message token counts."""

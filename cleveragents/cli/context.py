@@ -1,0 +1,256 @@
+"""`agents context ...`: conversation transcripts compacted and validated."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from cleveragents.cli.inputs import read_text_file
+from cleveragents.cli.output import EncodingOption, JsonFlag, console, emit_json, print_table
+from cleveragents.cli.state import state
+
+if TYPE_CHECKING:
+    from cleveragents.application.services.compaction.outcome import (
+        CompactionOutcome,
+        CompactionSettings,
+    )
+    from cleveragents.container import Container
+    from cleveragents.domain.transcript import Transcript, TranscriptFormat
+
+app = typer.Typer(
+    help="Conversation context: compact a transcript without losing the task, validate it.",
+    no_args_is_help=True,
+)
+
+
+class FormatChoice(StrEnum):
+    AUTO = "auto"
+    ANTHROPIC = "anthropic"
+    OPENAI = "openai"
+    CLAUDE_CODE = "claude-code"
+
+
+TranscriptArgument = Annotated[
+    str,
+    typer.Argument(
+        metavar="TRANSCRIPT",
+        help="Anthropic Messages JSON, OpenAI Chat Completions JSON or a Claude Code session "
+        "JSONL file; - reads standard input.",
+    ),
+]
+FormatOption = Annotated[
+    FormatChoice, typer.Option("--format", help="The transcript's format (auto: detected).")
+]
+TokensOption = Annotated[int | None, typer.Option(metavar="N", min=1)]
+
+
+def _read(path: str, choice: FormatChoice, container: Container) -> tuple[Transcript, Any]:
+    from cleveragents.domain.transcript import TranscriptFormat
+
+    text = read_text_file(path)
+    codec = container.transcript_codec()
+    transcript_format = (
+        codec.detect(text) if choice is FormatChoice.AUTO else TranscriptFormat(choice.value)
+    )
+    return codec.read(text, transcript_format), transcript_format
+
+
+def _settings(
+    container: Container,
+    project: str | None,
+    context_window: int | None,
+    reserve_tokens: int | None,
+    keep_recent_tokens: int | None,
+) -> CompactionSettings:
+    """The effective policy (the project's, else the defaults) with the flags over it."""
+    from cleveragents.application.services.compaction.outcome import CompactionSettings
+    from cleveragents.domain.policy import ContextPolicy, check_window_budget
+
+    policy = container.project_service().get(project).policy if project else ContextPolicy()
+    settings = CompactionSettings(
+        context_window=context_window or policy.effective_context_window,
+        reserve_tokens=(
+            policy.effective_reserve_tokens if reserve_tokens is None else reserve_tokens
+        ),
+        keep_recent_tokens=keep_recent_tokens or policy.effective_keep_recent_tokens,
+    )
+    check_window_budget(
+        settings.context_window, settings.reserve_tokens, settings.keep_recent_tokens
+    )
+    return settings
+
+
+@app.command("compact")
+def compact(
+    ctx: typer.Context,
+    transcript: TranscriptArgument,
+    transcript_format: FormatOption = FormatChoice.AUTO,
+    context_window: Annotated[
+        int | None,
+        typer.Option("--context-window", metavar="N", min=1, help="Default: the policy's."),
+    ] = None,
+    reserve_tokens: Annotated[
+        int | None,
+        typer.Option(
+            "--reserve-tokens",
+            metavar="N",
+            min=0,
+            help="Kept free for the response; compaction starts above window - reserve.",
+        ),
+    ] = None,
+    keep_recent_tokens: Annotated[
+        int | None,
+        typer.Option(
+            "--keep-recent-tokens",
+            metavar="N",
+            min=1,
+            help="Recent complete turns kept verbatim, up to this many tokens.",
+        ),
+    ] = None,
+    project: Annotated[
+        str | None,
+        typer.Option("--project", metavar="NAME", help="Take the defaults from this project."),
+    ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Compact even under the threshold.")
+    ] = False,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            metavar="FILE",
+            help="Write the messages to send (compacted, or unchanged when not needed) here, "
+            "in the input's format.",
+        ),
+    ] = None,
+    encoding: EncodingOption = "cl100k_base",
+    as_json: JsonFlag = False,
+) -> None:
+    """Compact a transcript: older turns folded into a deterministic summary, recent complete
+    turns kept verbatim, never a tool result without its call.
+
+    Prints a report: tokens before and after, messages folded and kept, the summary's sections
+    with their item counts and its SHA-256. A compaction that fails (the result would break a
+    provider rule, or would not be smaller) keeps the original messages, is recorded as a
+    context_compaction_failed event, writes nothing and exits 1.
+
+    Example: agents context compact session.jsonl --force --out compacted.jsonl
+    """
+    from cleveragents.container import build_container
+
+    cli_state = state(ctx)
+    container = cli_state.container()
+    if encoding != "cl100k_base":
+        container = build_container(cli_state.database_url, encoding=encoding)
+    parsed, transcript_format_used = _read(transcript, transcript_format, container)
+    settings = _settings(container, project, context_window, reserve_tokens, keep_recent_tokens)
+    outcome = container.context_compactor().compact(parsed.messages, settings, force=force)
+    if out is not None and outcome.status != "failed":
+        _write(out, parsed, outcome, transcript_format_used, container)
+    report = _report(outcome, settings)
+    if as_json:
+        emit_json(report)
+    else:
+        _print_report(report)
+    if outcome.status == "failed":
+        raise typer.Exit(1)
+
+
+def _write(
+    out: Path,
+    parsed: Transcript,
+    outcome: CompactionOutcome,
+    transcript_format: TranscriptFormat,
+    container: Container,
+) -> None:
+    compacted = parsed.model_copy(update={"messages": outcome.messages})
+    text = container.transcript_codec().write(compacted, transcript_format)
+    try:
+        out.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise typer.BadParameter(f"cannot write {out}: {error.strerror}") from None
+
+
+def _report(outcome: CompactionOutcome, settings: CompactionSettings) -> dict[str, Any]:
+    summary = outcome.summary
+    return {
+        "status": outcome.status,
+        "reason": outcome.reason,
+        "tokens_before": outcome.tokens_before,
+        "tokens_after": outcome.tokens_after,
+        "threshold": settings.threshold,
+        "folded_messages": outcome.folded_messages,
+        "kept_messages": outcome.kept_messages,
+        "summary_sha256": outcome.summary_sha256,
+        "summary_sections": (
+            {section.value: count for section, count in summary.counts().items()}
+            if summary is not None
+            else None
+        ),
+    }
+
+
+def _print_report(report: dict[str, Any]) -> None:
+    out = console()
+    out.print(
+        f"[bold]{report['status']}[/bold]: {report['tokens_before']} -> "
+        f"{report['tokens_after']} tokens (threshold {report['threshold']})"
+    )
+    if report["reason"]:
+        out.print(f"reason: {report['reason']}")
+    if report["summary_sections"] is not None:
+        out.print(
+            f"folded {report['folded_messages']} messages, kept {report['kept_messages']}; "
+            f"summary sha256 {report['summary_sha256']}"
+        )
+        print_table(
+            "Summary sections",
+            ("section", "items"),
+            [(name, count) for name, count in report["summary_sections"].items()],
+        )
+
+
+@app.command("validate")
+def validate(
+    ctx: typer.Context,
+    transcript: TranscriptArgument,
+    transcript_format: FormatOption = FormatChoice.AUTO,
+    as_json: JsonFlag = False,
+) -> None:
+    """Check a transcript against the providers' structural rules: the first non-system
+    message is a user message, every tool result answers a call of the immediately preceding
+    assistant message, every call is answered before the next user text, ids are unique.
+
+    Exits 0 when valid, 2 when a rule is broken (every violation is listed).
+
+    Example: agents context validate conversation.json --format openai
+    """
+    from cleveragents.domain.transcript_rules import violations
+
+    container = state(ctx).container(auto_migrate=False)
+    parsed, used = _read(transcript, transcript_format, container)
+    found = violations(parsed.messages)
+    if as_json:
+        emit_json(
+            {
+                "format": used.value,
+                "messages": len(parsed.messages),
+                "valid": not found,
+                "violations": [
+                    {"message": v.index, "rule": v.rule, "detail": v.message} for v in found
+                ],
+            }
+        )
+    elif not found:
+        console().print(f"valid: {len(parsed.messages)} messages ({used.value})")
+    else:
+        print_table(
+            f"{len(found)} violations in {len(parsed.messages)} messages ({used.value})",
+            ("message", "rule", "detail"),
+            [(v.index, v.rule, v.message) for v in found],
+        )
+    if found:
+        raise typer.Exit(2)

@@ -1,0 +1,256 @@
+"""ContextCompactor: trigger, cut, failure and events, with fakes for the summarizer and the
+event sink and the real tokenizer; plus a property over random transcripts with parallel,
+failed and interrupted tool calls."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cleveragents.adapters.tokens.tiktoken_counter import TiktokenCounter
+from cleveragents.application.services.compaction.outcome import CompactionSettings
+from cleveragents.application.services.context_compactor import ContextCompactor
+from cleveragents.domain.compaction_summary import SummarySection, render_summary
+from cleveragents.domain.event import CONTEXT_COMPACTED, CONTEXT_COMPACTION_FAILED
+from cleveragents.domain.transcript import (
+    SUMMARY_MARKER,
+    Message,
+    Role,
+    TextBlock,
+    ToolCall,
+    ToolResult,
+)
+from cleveragents.domain.transcript_rules import is_valid
+from tests.fakes import FakeEventSink, FakeSummarizer
+
+COUNTER = TiktokenCounter()
+WIDE = CompactionSettings(context_window=200_000, reserve_tokens=16_384, keep_recent_tokens=60)
+
+
+def user(text: str) -> Message:
+    return Message(role=Role.USER, content=(TextBlock(text=text),))
+
+
+def assistant(text: str, *calls: ToolCall) -> Message:
+    return Message(role=Role.ASSISTANT, content=(TextBlock(text=text), *calls))
+
+
+def call(call_id: str, command: str = "pytest -q") -> ToolCall:
+    return ToolCall(id=call_id, name="Bash", input={"command": command})
+
+
+def result(call_id: str, content: str = "ok", is_error: bool = False) -> Message:
+    block = ToolResult(call_id=call_id, content=content, is_error=is_error)
+    return Message(role=Role.USER, content=(block,))
+
+
+def conversation(turns: int) -> list[Message]:
+    messages = [Message(role=Role.SYSTEM, content=(TextBlock(text="You are careful."),))]
+    for turn in range(turns):
+        messages += [
+            user(f"request {turn}: please fix the failing test number {turn} in the suite"),
+            assistant(f"Running the tests for request {turn}.", call(f"c{turn}")),
+            result(f"c{turn}", f"{turn} passed, 1 failed " + "detail " * 30),
+            assistant(f"Request {turn} is done."),
+        ]
+    return messages
+
+
+def compactor(summarizer: FakeSummarizer | None = None) -> tuple[ContextCompactor, FakeEventSink]:
+    events = FakeEventSink()
+    return ContextCompactor(COUNTER, summarizer or FakeSummarizer(), events), events
+
+
+def test_under_the_threshold_nothing_happens() -> None:
+    service, events = compactor()
+    messages = conversation(3)
+    outcome = service.compact(messages, WIDE)
+    assert outcome.status == "not-needed"
+    assert outcome.messages == tuple(messages)
+    assert outcome.tokens_before == outcome.tokens_after > 0
+    assert events.events == []
+
+
+def test_over_the_threshold_it_compacts_and_keeps_the_latest_turns_verbatim() -> None:
+    messages = conversation(6)
+    total = (
+        ContextCompactor(COUNTER, FakeSummarizer(), FakeEventSink())
+        .compact(messages, WIDE)
+        .tokens_before
+    )
+    tight = CompactionSettings(
+        context_window=total, reserve_tokens=total // 2, keep_recent_tokens=total // 4
+    )
+    service, events = compactor()
+    outcome = service.compact(messages, tight)
+    assert outcome.status == "compacted"
+    assert outcome.tokens_after < outcome.tokens_before == total
+    kept = outcome.messages[-outcome.kept_messages :]
+    assert kept == tuple(messages[-outcome.kept_messages :])
+    assert kept[0].has_user_text  # the kept part starts with a user message
+    assert outcome.messages[0].role is Role.SYSTEM  # the system prompt is never folded
+    assert outcome.messages[1].text.startswith(SUMMARY_MARKER)
+    assert outcome.folded_messages + outcome.kept_messages + 1 == len(messages)
+    assert is_valid(outcome.messages)
+    [event] = events.events
+    assert event.kind == CONTEXT_COMPACTED
+    assert event.payload["tokens_before"] == outcome.tokens_before
+    assert event.payload["tokens_after"] == outcome.tokens_after
+    assert event.payload["summary_sha256"] == outcome.summary_sha256
+    assert outcome.summary_sha256 is not None
+    assert len(outcome.summary_sha256) == 64
+
+
+def test_force_compacts_under_the_threshold() -> None:
+    service, _ = compactor()
+    outcome = service.compact(conversation(4), WIDE, force=True)
+    assert outcome.status == "compacted"
+
+
+def test_the_latest_turn_is_kept_even_when_it_exceeds_keep_recent() -> None:
+    messages = [*conversation(2), user("the current task " + "word " * 400)]
+    service, _ = compactor()
+    outcome = service.compact(messages, WIDE, force=True)
+    assert outcome.status == "compacted"
+    assert outcome.messages[-1] == messages[-1]
+    assert outcome.kept_messages == 1
+
+
+def test_a_single_turn_cannot_be_compacted_and_is_returned_unchanged() -> None:
+    messages = [user("do it"), assistant("ok", call("a")), result("a")]
+    service, events = compactor()
+    outcome = service.compact(messages, WIDE, force=True)
+    assert outcome.status == "failed"
+    assert outcome.messages == tuple(messages)
+    assert outcome.reason is not None
+    assert "single turn" in outcome.reason
+    [event] = events.events
+    assert event.kind == CONTEXT_COMPACTION_FAILED
+    assert event.payload["reason"] == outcome.reason
+    assert event.payload["tokens_before"] == outcome.tokens_before
+
+
+def test_a_summarizer_that_raises_leaves_the_messages_unchanged() -> None:
+    service, events = compactor(FakeSummarizer(error=RuntimeError("model unavailable")))
+    messages = conversation(4)
+    outcome = service.compact(messages, WIDE, force=True)
+    assert outcome.status == "failed"
+    assert outcome.messages == tuple(messages)
+    assert outcome.reason is not None
+    assert "model unavailable" in outcome.reason
+    assert [e.kind for e in events.events] == [CONTEXT_COMPACTION_FAILED]
+
+
+def test_a_summary_larger_than_what_it_replaces_is_a_failure() -> None:
+    service, events = compactor(FakeSummarizer(padding=5000))
+    messages = conversation(3)
+    outcome = service.compact(messages, WIDE, force=True)
+    assert outcome.status == "failed"
+    assert outcome.reason is not None
+    assert "not smaller" in outcome.reason
+    assert outcome.messages == tuple(messages)
+    assert events.events[-1].kind == CONTEXT_COMPACTION_FAILED
+
+
+def test_a_cut_never_separates_a_call_from_its_result() -> None:
+    # The only user texts inside the span of call "a" are not turn starts.
+    messages = [
+        user("first"),
+        assistant("", call("a")),
+        Message(
+            role=Role.USER,
+            content=(
+                ToolResult(call_id="a", content="done " + "output " * 300),
+                TextBlock(text="and also this"),
+            ),
+        ),
+        assistant("fine"),
+        user("second"),
+        assistant("ok"),
+    ]
+    service, _ = compactor()
+    outcome = service.compact(messages, WIDE, force=True)
+    assert outcome.status == "compacted"
+    assert outcome.messages[1:] == tuple(messages[4:])
+
+
+def test_a_previous_summary_is_merged_not_summarised() -> None:
+    summarizer = FakeSummarizer()
+    service, _ = compactor(summarizer)
+    first = service.compact(conversation(4), WIDE, force=True)
+    second = service.compact([*first.messages, *conversation(3)[1:]], WIDE, force=True)
+    assert second.status == "compacted"
+    _, previous = summarizer.calls[-1]
+    assert previous is not None  # the first summary, parsed back
+    assert previous.items(SummarySection.GOALS)
+    assert second.summary is not None
+    for goal in previous.items(SummarySection.GOALS):
+        assert goal in second.summary.items(SummarySection.GOALS)
+    assert render_summary(second.summary) in second.messages[1].text
+
+
+# --- property: random transcripts --------------------------------------------------------------
+
+WORDS = st.lists(
+    st.sampled_from(["fix", "the", "test", "file", "src/app.py", "error"]), max_size=40
+)
+
+
+@st.composite
+def transcripts(draw: st.DrawFn) -> list[Message]:
+    """Valid transcripts: turns of user text, then assistant steps with 0-3 parallel calls
+    answered (ok, failed, or interrupted) in one or several messages; the last step may end
+    with calls still running."""
+    messages: list[Message] = []
+    if draw(st.booleans()):
+        messages.append(Message(role=Role.SYSTEM, content=(TextBlock(text="rules"),)))
+    next_id = 0
+    for _ in range(draw(st.integers(1, 6))):
+        messages.append(user(" ".join(draw(WORDS)) or "go"))
+        for _ in range(draw(st.integers(0, 3))):
+            calls = []
+            for _ in range(draw(st.integers(0, 3))):
+                calls.append(call(f"t{next_id}", " ".join(draw(WORDS))))
+                next_id += 1
+            messages.append(assistant(" ".join(draw(WORDS)), *calls))
+            if not calls:
+                continue
+            outcomes = [
+                draw(st.sampled_from(["ok", "failed", "[Request interrupted by user]"]))
+                for _ in calls
+            ]
+            blocks = [
+                ToolResult(call_id=c.id, content=o, is_error=o != "ok")
+                for c, o in zip(calls, outcomes, strict=True)
+            ]
+            if draw(st.booleans()):
+                messages.append(Message(role=Role.USER, content=tuple(blocks)))
+            else:
+                messages += [Message(role=Role.USER, content=(b,)) for b in blocks]
+    if draw(st.booleans()):
+        messages.append(assistant("still working", call(f"t{next_id}")))
+    return messages
+
+
+@settings(max_examples=150)
+@given(transcripts(), st.integers(1, 400))
+def test_any_valid_transcript_compacts_to_a_valid_one_or_stays_unchanged(
+    messages: list[Message], keep_recent: int
+) -> None:
+    assert is_valid(messages)
+    service, events = compactor()
+    budget = CompactionSettings(
+        context_window=200_000, reserve_tokens=0, keep_recent_tokens=keep_recent
+    )
+    outcome = service.compact(messages, budget, force=True)
+    assert len(events.events) == 1
+    if outcome.status == "failed":
+        assert outcome.messages == tuple(messages)
+        assert events.events[0].kind == CONTEXT_COMPACTION_FAILED
+        return
+    assert is_valid(outcome.messages)
+    assert outcome.tokens_after < outcome.tokens_before
+    kept = outcome.messages[len(outcome.messages) - outcome.kept_messages :]
+    assert kept == tuple(messages[len(messages) - outcome.kept_messages :])
+    latest = max(i for i, m in enumerate(messages) if m.has_user_text and not m.tool_results)
+    assert len(messages) - latest <= outcome.kept_messages  # the current task is kept verbatim

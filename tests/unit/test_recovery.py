@@ -1,0 +1,476 @@
+"""Recovery correctness: fact extraction from full transcripts and presence in compacted ones."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cleveragents.application.services.compaction.recovery import (
+    Fact,
+    FactCategory,
+    claude_code_compaction_cuts,
+    claude_code_compaction_point,
+    claude_code_workspace,
+    llm_summary_text,
+    presence,
+    recovery_facts,
+    request_text,
+    searchable_text,
+)
+from cleveragents.domain.transcript import (
+    SUMMARY_MARKER,
+    ContentBlock,
+    Message,
+    OtherBlock,
+    Role,
+    TextBlock,
+    ThinkingBlock,
+    ToolCall,
+    ToolResult,
+)
+
+CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "transcripts"
+MAIN = CORPUS / "claude-code-258c7280-ae70-4798-800f-63464d01a85d.jsonl"
+ACOMPACT = MAIN.with_name(f"{MAIN.stem}__subagents__agent-acompact-fffbd0.jsonl")
+
+
+def user(*texts: str) -> Message:
+    return Message(role=Role.USER, content=tuple(TextBlock(text=text) for text in texts))
+
+
+def call(call_id: str, name: str, **arguments: Any) -> Message:
+    return Message(role=Role.ASSISTANT, content=(ToolCall(id=call_id, name=name, input=arguments),))
+
+
+def result(call_id: str, content: str = "ok", *, is_error: bool = False) -> Message:
+    block = ToolResult(call_id=call_id, content=content, is_error=is_error)
+    return Message(role=Role.USER, content=(block,))
+
+
+def labels(facts: tuple[Fact, ...]) -> list[str]:
+    return [fact.label for fact in facts]
+
+
+def needles(facts: tuple[Fact, ...]) -> list[str]:
+    return [fact.needles[0] for fact in facts]
+
+
+# --- latest request -------------------------------------------------------------------------
+
+
+def test_latest_request_is_the_newest_real_request_not_noise() -> None:
+    messages = [
+        user("Implement the  parser\n please"),
+        call("c1", "Bash", command="make"),
+        result("c1"),
+        user("Fix the lexer"),
+        user("[Request interrupted by user for tool use]"),
+        user("<command-name>/clear</command-name>\n<command-args></command-args>"),
+        user("<local-command-stdout>cleared</local-command-stdout>"),
+        user("<system-reminder>Remember the rules</system-reminder>"),
+        user("<task-notification>\n<status>completed</status>\n</task-notification>\nRead it"),
+        user(f"{SUMMARY_MARKER}\nGoals: ..."),
+        user("This session is being continued from a previous conversation that ran out..."),
+        result("c9", "tool output only"),
+    ]
+
+    facts = recovery_facts(messages)[FactCategory.LATEST_REQUEST]
+
+    assert needles(facts) == ["Fix the lexer"]
+    assert request_text(messages[0]) == "Implement the parser please"
+
+
+def test_a_reminder_inside_a_request_is_cut_out_and_the_request_kept() -> None:
+    message = user("Add tests <system-reminder>be brief</system-reminder> for the cache")
+
+    assert request_text(message) == "Add tests for the cache"
+
+
+def test_no_user_text_gives_no_latest_request() -> None:
+    facts = recovery_facts([call("c1", "Bash", command="ls"), result("c1")])
+
+    assert facts[FactCategory.LATEST_REQUEST] == ()
+
+
+# --- files modified -------------------------------------------------------------------------
+
+
+def test_files_modified_come_from_successful_write_tools_only() -> None:
+    patch = "*** Begin Patch\n*** Update File: src/a.py\n@@\n*** Add File: src/new.py\n+x\n"
+    messages = [
+        call("w", "Write", file_path="/ws/src/written.py", content="x"),
+        result("w"),
+        call("e", "Edit", file_path="/ws/src/failed.py", old_string="a", new_string="b"),
+        result("e", "String to replace not found", is_error=True),
+        call("m", "MultiEdit", file_path="/ws/src/multi.py", edits=[]),
+        result("m"),
+        call("n", "NotebookEdit", notebook_path="/ws/nb.ipynb", new_source="x"),
+        result("n"),
+        call("g", "write_file", path="generic.txt", content="x"),
+        result("g"),
+        call("v", "str_replace_based_edit_tool", command="view", path="viewed.py"),
+        result("v"),
+        call("s", "str_replace_editor", command="str_replace", path="replaced.py"),
+        result("s"),
+        call("p", "apply_patch", input=patch),
+        result("p"),
+        call("u", "Edit", file_path="/ws/src/unanswered.py", old_string="a", new_string="b"),
+        call("r", "Read", file_path="/ws/src/read.py"),
+        result("r"),
+        call("w2", "Write", file_path="/ws/src/written.py", content="y"),
+        result("w2"),
+    ]
+
+    facts = recovery_facts(messages)[FactCategory.FILES_MODIFIED]
+
+    assert needles(facts) == [
+        "/ws/src/written.py",
+        "/ws/src/multi.py",
+        "/ws/nb.ipynb",
+        "generic.txt",
+        "replaced.py",
+        "src/a.py",
+        "src/new.py",
+    ]
+    assert "file modified: /ws/src/written.py" in labels(facts)
+
+
+def test_a_workspace_makes_the_relative_path_an_accepted_spelling() -> None:
+    messages = [call("w", "Write", file_path="/ws/src/a.py", content=""), result("w")]
+
+    (fact,) = recovery_facts(messages, workspace="/ws/")[FactCategory.FILES_MODIFIED]
+
+    assert fact.needles == ("/ws/src/a.py", "src/a.py")
+    assert presence({FactCategory.FILES_MODIFIED: (fact,)}, "- src/a.py: added a").missing == ()
+
+
+# --- commands -------------------------------------------------------------------------------
+
+
+def test_commands_keep_the_latest_outcome_and_need_a_failure_word_when_failed() -> None:
+    messages = [
+        call("t1", "Bash", command="pytest -q"),
+        result("t1", "1 failed", is_error=True),
+        call("t2", "Bash", command="pytest -q"),
+        result("t2", "3 passed"),
+        call("p", "bash", cmd="git push"),
+        result("p", "rejected", is_error=True),
+        call("x", "shell", command=["bash", "-lc", "make lint"]),
+        result("x"),
+        call("u", "Bash", command="sleep 100"),  # no result: an uncertain effect, not a command
+    ]
+
+    facts = recovery_facts(messages)[FactCategory.COMMANDS]
+
+    assert labels(facts) == [
+        "command ok: pytest -q",
+        "command failed: git push",
+        "command ok: bash -lc make lint",
+    ]
+    assert [fact.outcome_words for fact in facts] == [(), ("fail", "error"), ()]
+
+
+def test_a_command_is_also_recognised_without_cd_prefix_and_output_trimming() -> None:
+    messages = [
+        call("t", "Bash", command="cd /ws && mix test 2>&1 | tail -5"),
+        result("t"),
+        call("s", "Bash", command="bd show x 2>/dev/null"),
+        result("s"),
+    ]
+
+    facts = recovery_facts(messages)[FactCategory.COMMANDS]
+
+    assert [fact.needles for fact in facts] == [
+        ("cd /ws && mix test 2>&1 | tail -5", "mix test"),
+        ("bd show x 2>/dev/null", "bd show x"),
+    ]
+
+
+def test_a_failed_command_is_recovered_only_with_its_failure_nearby() -> None:
+    messages = [call("p", "Bash", command="git push"), result("p", "denied", is_error=True)]
+    facts = recovery_facts(messages)
+
+    near = "Ran `git push`: it failed (no upstream)."
+    assert presence(facts, near)[FactCategory.COMMANDS].share == 1.0
+    far = "Ran `git push`." + " filler" * 100 + " An unrelated error."
+    assert presence(facts, far)[FactCategory.COMMANDS].share == 0.0
+    # Kept verbatim, the error result itself carries the failure.
+    assert presence(facts, messages)[FactCategory.COMMANDS].share == 1.0
+
+
+# --- unfinished -----------------------------------------------------------------------------
+
+
+def todo_write(call_id: str, *items: tuple[str, str]) -> Message:
+    todos = [{"content": content, "status": status} for content, status in items]
+    return call(call_id, "TodoWrite", todos=todos)
+
+
+def test_only_the_last_todo_write_counts_and_only_its_open_items() -> None:
+    messages = [
+        todo_write("t1", ("Write the parser", "pending"), ("Old item", "pending")),
+        result("t1"),
+        todo_write(
+            "t2",
+            ("Write the parser", "completed"),
+            ("Write the lexer", "in_progress"),
+            ("Document it", "pending"),
+        ),
+        result("t2"),
+        call("b", "Bash", command="ls"),
+        result("b"),
+    ]
+
+    facts = recovery_facts(messages)[FactCategory.UNFINISHED]
+
+    assert labels(facts) == [
+        "unfinished (in_progress): Write the lexer",
+        "unfinished (pending): Document it",
+    ]
+
+
+# --- uncertain effects ----------------------------------------------------------------------
+
+
+def test_uncertain_effects_are_unanswered_failed_or_interrupted_calls_with_effects() -> None:
+    messages = [
+        call("d", "Bash", command="rm -rf build"),  # never answered
+        call("w", "Write", file_path="/ws/out.txt", content="x"),
+        result("w", "[Request interrupted by user for tool use]", is_error=True),
+        call("e", "Edit", file_path="/ws/a.py", old_string="x", new_string="y"),
+        result("e", "not found", is_error=True),
+        call("e2", "Edit", file_path="/ws/a.py", old_string="z", new_string="y"),
+        result("e2"),  # the retry succeeded: no doubt left about a.py
+        call("p", "Bash", command="git push"),
+        result("p", "rejected", is_error=True),
+    ]
+
+    facts = recovery_facts(messages)[FactCategory.UNCERTAIN_EFFECTS]
+
+    assert labels(facts) == [
+        "uncertain effect (no result): Bash rm -rf build",
+        "uncertain effect (interrupted): Write /ws/out.txt",
+        "uncertain effect (error): Bash git push",
+    ]
+
+
+def test_read_only_tools_are_never_uncertain() -> None:
+    messages = [
+        call("r", "Read", file_path="/ws/a.py"),
+        call("g", "Grep", pattern="x"),
+        call("l", "Glob", pattern="*.py"),
+        call("s", "LS", path="/ws"),
+        call("f", "WebFetch", url="https://example.com"),
+        result("f", "timeout", is_error=True),
+        call("q", "WebSearch", query="x"),
+        call("v", "view", path="/ws/a.py"),
+        call("ve", "str_replace_editor", command="view", path="/ws/a.py"),
+    ]
+
+    assert recovery_facts(messages)[FactCategory.UNCERTAIN_EFFECTS] == ()
+
+
+# --- presence -------------------------------------------------------------------------------
+
+
+def test_presence_ignores_whitespace_differences() -> None:
+    facts = recovery_facts([user("Rename   the\n\tmodule  and update imports")])
+
+    report = presence(facts, "Latest request:\n  Rename the module\nand update   imports")
+
+    assert report[FactCategory.LATEST_REQUEST].share == 1.0
+
+
+def test_presence_is_case_sensitive() -> None:
+    facts = recovery_facts([user("Rename the module")])
+
+    assert presence(facts, "rename the module")[FactCategory.LATEST_REQUEST].recovered == 0
+
+
+def test_a_long_needle_is_matched_by_its_first_200_characters() -> None:
+    request = "Please " + "refactor everything carefully " * 20
+    facts = recovery_facts([user(request)])
+
+    kept_start = request[:200] + " [cut]"
+
+    assert presence(facts, kept_start)[FactCategory.LATEST_REQUEST].share == 1.0
+    assert presence(facts, request[:150])[FactCategory.LATEST_REQUEST].share == 0.0
+
+
+def test_a_compacted_transcript_missing_a_fact_reports_its_label() -> None:
+    original = [
+        user("Add caching"),
+        call("w1", "Write", file_path="/ws/cache.py", content="x"),
+        result("w1"),
+        call("w2", "Write", file_path="/ws/store.py", content="x"),
+        result("w2"),
+    ]
+    compacted = [
+        user(f"{SUMMARY_MARKER}\nLatest request: Add caching\nFiles modified: /ws/cache.py"),
+        Message(role=Role.ASSISTANT, content=(ThinkingBlock(thinking="I wrote /ws/store.py"),)),
+    ]
+
+    report = presence(recovery_facts(original), compacted)
+
+    assert report[FactCategory.LATEST_REQUEST].share == 1.0
+    assert report[FactCategory.FILES_MODIFIED].total == 2
+    assert report[FactCategory.FILES_MODIFIED].recovered == 1
+    assert report[FactCategory.FILES_MODIFIED].share == 0.5
+    assert report.missing == ("file modified: /ws/store.py",)
+    assert report[FactCategory.UNFINISHED].share is None
+    assert not report.meets_target
+    assert report.as_dict()["files_modified"]["missing"] == ["file modified: /ws/store.py"]
+
+
+def test_the_uncompacted_transcript_recovers_every_fact() -> None:
+    messages = [
+        user("Ship it"),
+        todo_write("t", ("Release notes", "pending")),
+        result("t"),
+        call("w", "Write", file_path="/ws/a.py", content="x"),
+        result("w"),
+        call("p", "Bash", command="git push"),
+        result("p", "rejected", is_error=True),
+    ]
+
+    report = presence(recovery_facts(messages), messages)
+
+    assert report.missing == ()
+    assert report.meets_target
+    assert [entry.total for entry in report.by_category.values()] == [1, 1, 1, 1, 1]
+
+
+def test_searchable_text_has_raw_tool_arguments_and_results_but_not_thinking() -> None:
+    messages = [
+        Message(
+            role=Role.ASSISTANT,
+            content=(
+                ThinkingBlock(thinking="secret plan"),
+                ToolCall(id="c", name="Bash", input={"command": 'git commit -m "a\nb"'}),
+            ),
+        ),
+        Message(
+            role=Role.USER,
+            content=(
+                ToolResult(call_id="c", content="boom", is_error=True),
+                OtherBlock(data={"type": "image"}),
+            ),
+        ),
+    ]
+
+    text = searchable_text(messages)
+
+    assert text == 'Bash command: git commit -m "a b" [error] boom'
+
+
+# --- Claude Code compaction point -----------------------------------------------------------
+
+
+def test_the_compaction_point_is_the_continuation_summary_message() -> None:
+    messages = [
+        user("Do it"),
+        call("c", "Bash", command="ls"),
+        result("c"),
+        user("This session is being continued from a previous conversation. Summary: ..."),
+        user("next"),
+    ]
+
+    assert claude_code_compaction_point(messages) == 3
+    assert claude_code_compaction_point(messages[:3]) is None
+
+
+def test_the_compaction_cut_follows_the_boundary_logical_parent() -> None:
+    records: list[dict[str, Any]] = [
+        {"type": "user", "uuid": "a", "cwd": "/ws"},
+        {"type": "assistant", "uuid": "b"},
+        {"type": "progress", "uuid": "c"},
+        {"type": "system", "subtype": "compact_boundary", "uuid": "d", "logicalParentUuid": "b"},
+        {"type": "user", "uuid": "e", "isCompactSummary": True},
+    ]
+
+    assert claude_code_compaction_cuts(records) == (2,)
+    assert claude_code_workspace(records) == "/ws"
+
+
+# --- the real transcript --------------------------------------------------------------------
+
+
+def read_claude_code(path: Path) -> tuple[list[dict[str, Any]], list[Message]]:
+    """A minimal reader for the test: user and assistant records, one message per API message
+    (Claude Code logs each content block of an assistant reply as its own record)."""
+    records = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    messages: list[Message] = []
+    last_id: str | None = None
+    for record in records:
+        message = record.get("message")
+        if record.get("type") not in ("user", "assistant") or not isinstance(message, dict):
+            continue
+        content = message.get("content")
+        raw_blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content
+        blocks = tuple(to_block(raw) for raw in raw_blocks or [])
+        role = Role(record["type"])
+        message_id = message.get("id") if role is Role.ASSISTANT else None
+        if message_id is not None and message_id == last_id and messages:
+            merged = messages[-1].content + blocks
+            messages[-1] = Message(role=role, content=merged)
+        else:
+            messages.append(Message(role=role, content=blocks))
+        last_id = message_id
+    return records, messages
+
+
+def to_block(raw: dict[str, Any]) -> ContentBlock:
+    kind = raw.get("type")
+    if kind == "text":
+        return TextBlock(text=raw["text"])
+    if kind == "thinking":
+        return ThinkingBlock(thinking=raw.get("thinking", ""))
+    if kind == "tool_use":
+        return ToolCall(id=raw["id"], name=raw["name"], input=raw.get("input") or {})
+    if kind == "tool_result":
+        content = raw.get("content")
+        if isinstance(content, list):
+            content = "\n".join(part.get("text", "") for part in content if isinstance(part, dict))
+        return ToolResult(
+            call_id=raw["tool_use_id"],
+            content=content if isinstance(content, str) else "",
+            is_error=bool(raw.get("is_error")),
+        )
+    return OtherBlock(data=raw)
+
+
+needs_corpus = pytest.mark.skipif(not MAIN.exists(), reason="shared corpus is absent")
+
+
+@needs_corpus
+def test_the_real_transcript_yields_commands_and_modified_files() -> None:
+    _, messages = read_claude_code(MAIN)
+
+    facts = recovery_facts(messages)
+
+    assert len(facts[FactCategory.COMMANDS]) > 0
+    assert len(facts[FactCategory.FILES_MODIFIED]) > 0
+    assert len(facts[FactCategory.LATEST_REQUEST]) == 1
+
+
+@needs_corpus
+def test_claude_codes_summary_covers_the_messages_before_its_continuation() -> None:
+    records, messages = read_claude_code(MAIN)
+    compaction_records, compaction_messages = read_claude_code(ACOMPACT)
+    (cut,) = claude_code_compaction_cuts(records)
+    point = claude_code_compaction_point(messages)
+    assert point is not None
+    summary_request = next(r for r in compaction_records if not r.get("isMeta"))
+
+    covered = messages[:point]
+    facts = recovery_facts(covered, workspace=claude_code_workspace(records))
+    report = presence(facts, llm_summary_text(compaction_messages))
+
+    # The summarising request hangs off the last record before the boundary.
+    assert records[cut - 1]["uuid"] == summary_request["parentUuid"]
+    assert needles(facts[FactCategory.LATEST_REQUEST]) == ["Implement spotter-gqc"]
+    assert report[FactCategory.LATEST_REQUEST].share == 1.0
+    assert presence(facts, covered).missing == ()  # the measurement's own sanity check
