@@ -16,6 +16,7 @@ from benchmarks import (
     artifact_survival,
     artifacts,
     cli_startup,
+    compaction,
     secret_scanning,
     skeleton,
     spawn,
@@ -30,6 +31,7 @@ SUITE: dict[str, Callable[[], list[Result]]] = {
     "survival": artifact_survival.run,
     "secrets": secret_scanning.run,
     "import": artifact_import.run,
+    "compaction": compaction.run,
 }
 
 

@@ -15,6 +15,7 @@ from dependency_injector import containers, providers
 
 from cleveragents.adapters.blobs.filesystem_blob_storage import FilesystemBlobStorage
 from cleveragents.adapters.persistence.database import default_home, resolve_database_url
+from cleveragents.adapters.persistence.event_log import SqlEventLog
 from cleveragents.adapters.persistence.store import SqlStore
 from cleveragents.adapters.persistence.unit_of_work import SqlaUnitOfWork
 from cleveragents.adapters.secrets.combined_scanner import make_secret_scanner
@@ -22,10 +23,15 @@ from cleveragents.adapters.source.tree_sitter_skeletonizer import TreeSitterSkel
 from cleveragents.adapters.system.clock import SystemClock, current_user
 from cleveragents.adapters.tokens.offline_encodings import DEFAULT_ENCODING
 from cleveragents.adapters.tokens.tiktoken_counter import TiktokenCounter
+from cleveragents.adapters.transcripts.json_transcript_codec import JsonTranscriptCodec
 from cleveragents.adapters.workspace.contained_files import FdContainedFiles
 from cleveragents.adapters.workspace.local_artifact_files import LocalArtifactFiles
 from cleveragents.application.services.artifact_compressor import ArtifactCompressorService
 from cleveragents.application.services.artifact_store import ArtifactStore
+from cleveragents.application.services.compaction.deterministic_summarizer import (
+    DeterministicSummarizer,
+)
+from cleveragents.application.services.context_compactor import ContextCompactor
 from cleveragents.application.services.plans import PlanService
 from cleveragents.application.services.projects import ProjectService
 from cleveragents.application.services.skeleton_compressor import SkeletonCompressorService
@@ -47,6 +53,10 @@ class AdaptersContainer(containers.DeclarativeContainer):
     secret_scanner = providers.Singleton(make_secret_scanner, name=config.secret_scanner)
     clock = providers.Singleton(SystemClock)
     user = providers.Callable(current_user)
+    event_sink = providers.Singleton(
+        SqlEventLog, session_factory=store.provided.sessions, clock=clock
+    )
+    transcript_codec = providers.Singleton(JsonTranscriptCodec)
 
 
 class ServicesContainer(containers.DeclarativeContainer):
@@ -79,6 +89,13 @@ class ServicesContainer(containers.DeclarativeContainer):
         clock=adapters.clock,
         user=adapters.user,
     )
+    summarizer = providers.Singleton(DeterministicSummarizer)
+    context_compactor = providers.Factory(
+        ContextCompactor,
+        token_counter=adapters.token_counter,
+        summarizer=summarizer,
+        events=adapters.event_sink,
+    )
 
 
 class Container(containers.DeclarativeContainer):
@@ -103,6 +120,10 @@ class Container(containers.DeclarativeContainer):
     secret_scanner = adapters.secret_scanner
     clock = adapters.clock
     artifact_store = services.artifact_store
+    event_sink = adapters.event_sink
+    transcript_codec = adapters.transcript_codec
+    summarizer = services.summarizer
+    context_compactor = services.context_compactor
 
 
 def artifacts_dir(home: Path, database_url: str | None) -> Path:

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from cleveragents.cli import artifact, artifact_store, db, demo, plan, project, tokens
+from cleveragents.cli import artifact, artifact_store, context, db, demo, plan, project, tokens
 from cleveragents.cli.state import state
 
 app = typer.Typer(
@@ -23,6 +23,7 @@ app.add_typer(tokens.app, name="tokens")
 # `artifact` holds compress (cli/artifact.py) and the store's commands (cli/artifact_store.py,
 # imported above so that they register themselves on the same sub-app).
 app.add_typer(artifact.app, name="artifact")
+app.add_typer(context.app, name="context")
 _ = artifact_store
 app.command("demo")(demo.demo)
 

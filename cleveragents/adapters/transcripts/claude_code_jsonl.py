@@ -1,0 +1,227 @@
+"""Claude Code session logs (JSONL) to and from the neutral `Transcript`.
+
+A session file holds one JSON record per line. Only ``user`` and ``assistant`` records with a
+``message`` are conversation; every other record (progress, system, file-history-snapshot,
+queue-operation, summary, ...) is interface state and is skipped. The quirks:
+
+* Claude Code writes ONE RECORD PER CONTENT BLOCK of an assistant API message, each repeating
+  ``message.id`` and the usage so far. They are merged back into one `Message` whose usage is
+  the last record's. Tools run while the message still streams, so the tool_result records of
+  its first calls can sit between its block records; user records holding only tool results do
+  not end the merge and stay after the merged message, which is the order the API saw.
+* ``parentUuid`` chains the records, skipped ones included, so it is not kept: writing chains
+  each record to the one written before it. ``sourceToolAssistantUUID`` names the record of
+  one tool_use block; it is pointed at the merged message's record (the first one's uuid).
+* The other record fields (uuid, sessionId, timestamp, isMeta, isSidechain, isCompactSummary,
+  toolUseResult, ...) ride in ``extra["claude_code"]["record"]``; an assistant message's
+  model, id, stop_reason, ... in ``extra["claude_code"]["message"]``.
+
+Blocks are Anthropic's and are mapped by `anthropic_messages`. Writing emits one record per
+message; a message without stored record fields is written with none (no invented uuid).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from cleveragents.adapters.transcripts.anthropic_messages import (
+    BLOCK_EXTRAS,
+    CONTENT_FORM,
+    Json,
+    kind_of,
+    read_content,
+    write_content,
+)
+from cleveragents.domain.errors import InvalidInputError
+from cleveragents.domain.transcript import ContentBlock, Message, Role, ToolResult, Transcript
+
+CLAUDE_CODE = "claude_code"
+"""Message.extra key: {"record": record fields, "message": API message fields}."""
+
+_ROLES = {"user": Role.USER, "assistant": Role.ASSISTANT}
+_CHAIN = "parentUuid"
+_SOURCE = "sourceToolAssistantUUID"
+
+
+def looks_like_claude_code(text: str) -> bool:
+    """The first line is a record on its own (an object with a string ``type``) and some record
+    belongs to a session (has a message, a sessionId or a uuid). Broken lines further down do
+    not change the answer; reading reports them by line number."""
+    lines = [line for line in _lines(text) if line.strip()]
+    if not lines:
+        return False
+    first = _json_or_none(lines[0])
+    if not isinstance(first, dict) or not isinstance(first.get("type"), str):
+        return False
+    for line in lines:
+        record = _json_or_none(line)
+        if isinstance(record, dict) and {"message", "sessionId", "uuid"} & record.keys():
+            return True
+    return False
+
+
+def _json_or_none(line: str) -> object:
+    try:
+        return json.loads(line)
+    except (ValueError, RecursionError):
+        return None
+
+
+def _lines(text: str) -> list[str]:
+    # Not str.splitlines: it also splits at U+2028, U+0085, ..., which JSON strings may hold raw.
+    return [line.removesuffix("\r") for line in text.split("\n")]
+
+
+def _records(text: str) -> Iterator[tuple[int, Json]]:
+    for number, line in enumerate(_lines(text), start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InvalidInputError(
+                f"transcript line {number} is not JSON: {exc.msg} at column {exc.colno}"
+            ) from exc
+        except RecursionError as exc:
+            raise InvalidInputError(f"transcript line {number} is nested too deeply") from exc
+        if not isinstance(record, dict):
+            raise InvalidInputError(f"transcript line {number}: a record must be a JSON object")
+        yield number, record
+
+
+@dataclass(slots=True)
+class _Draft:
+    """A message being assembled from one or more records."""
+
+    role: Role
+    blocks: list[ContentBlock]
+    extras: list[Json]
+    record: Json
+    message: Json
+    usage: Json | None
+    content_form: str | None = None
+
+    @property
+    def uuid(self) -> str | None:
+        uuid = self.record.get("uuid")
+        return uuid if isinstance(uuid, str) else None
+
+    @property
+    def tool_results_only(self) -> bool:
+        return (
+            self.role is Role.USER
+            and bool(self.blocks)
+            and all(isinstance(block, ToolResult) for block in self.blocks)
+        )
+
+
+def read_claude_code(text: str) -> Transcript:
+    """The conversation of a session log; `InvalidInputError` names the line that is wrong."""
+    drafts: list[_Draft] = []
+    merged_uuids: dict[str, str] = {}  # uuid of a merged block record -> the message's uuid
+    for number, record in _records(text):
+        if record.get("type") not in ("user", "assistant") or "message" not in record:
+            continue
+        draft = _draft(record, f"transcript line {number}")
+        target = _merge_target(drafts, draft)
+        if target is None:
+            drafts.append(draft)
+            continue
+        target.blocks.extend(draft.blocks)
+        target.extras.extend(draft.extras)
+        target.message, target.usage = draft.message, draft.usage
+        if target.uuid is not None and draft.uuid is not None:
+            merged_uuids[draft.uuid] = target.uuid
+    return Transcript(messages=tuple(_message(draft, merged_uuids) for draft in drafts))
+
+
+def _draft(record: Json, where: str) -> _Draft:
+    role = _ROLES[record["type"]]
+    message = record["message"]
+    if not isinstance(message, dict):
+        raise InvalidInputError(f"{where}: 'message' must be an object, not {kind_of(message)}")
+    if message.get("role", role.value) != role.value:
+        raise InvalidInputError(
+            f"{where}: a {role.value} record whose message role is {message.get('role')!r}"
+        )
+    if "content" not in message:
+        raise InvalidInputError(f"{where}: message without content")
+    content = read_content(message["content"], f"{where}: message.content")
+    usage = message.get("usage")
+    usage = usage if isinstance(usage, dict) else None
+    used = {"role", "content"} | ({"usage"} if usage is not None else set())
+    return _Draft(
+        role=role,
+        blocks=list(content.blocks),
+        extras=content.extra.get(BLOCK_EXTRAS, [{} for _ in content.blocks]),
+        record={
+            key: value for key, value in record.items() if key not in ("type", "message", _CHAIN)
+        },
+        message={key: value for key, value in message.items() if key not in used},
+        usage=usage,
+        content_form=content.extra.get(CONTENT_FORM),
+    )
+
+
+def _merge_target(drafts: list[_Draft], draft: _Draft) -> _Draft | None:
+    """The earlier assistant message this block record belongs to, if any: the latest one,
+    separated from it by nothing but tool-result-only user records, with the same message id."""
+    message_id = draft.message.get("id")
+    if draft.role is not Role.ASSISTANT or not isinstance(message_id, str):
+        return None
+    for earlier in reversed(drafts):
+        if earlier.tool_results_only:
+            continue
+        if earlier.role is Role.ASSISTANT and earlier.message.get("id") == message_id:
+            return earlier
+        return None
+    return None
+
+
+def _message(draft: _Draft, merged_uuids: dict[str, str]) -> Message:
+    record = dict(draft.record)
+    source = record.get(_SOURCE)
+    if isinstance(source, str) and source in merged_uuids:
+        record[_SOURCE] = merged_uuids[source]
+    claude_code: Json = {}
+    if record:
+        claude_code["record"] = record
+    if draft.message:
+        claude_code["message"] = draft.message
+    extra: Json = {CLAUDE_CODE: claude_code} if claude_code else {}
+    if draft.content_form is not None:
+        extra[CONTENT_FORM] = draft.content_form
+    if any(draft.extras):
+        extra[BLOCK_EXTRAS] = draft.extras
+    return Message(role=draft.role, content=tuple(draft.blocks), usage=draft.usage, extra=extra)
+
+
+def write_claude_code(transcript: Transcript) -> str:
+    """One record per message, in Claude Code's compact JSON, each chained to the one before."""
+    lines: list[str] = []
+    parent: str | None = None
+    for index, message in enumerate(transcript.messages):
+        if message.role is Role.SYSTEM:
+            raise InvalidInputError(
+                f"message {index}: a Claude Code session has no system messages"
+            )
+        record = _record(message, parent)
+        uuid = record.get("uuid")
+        parent = uuid if isinstance(uuid, str) else parent
+        lines.append(json.dumps(record, ensure_ascii=False, separators=(",", ":")))
+    return "".join(f"{line}\n" for line in lines)
+
+
+def _record(message: Message, parent: str | None) -> Json:
+    stored = message.extra.get(CLAUDE_CODE)
+    stored = stored if isinstance(stored, dict) else {}
+    fields, message_fields = stored.get("record"), stored.get("message")
+    body: Json = dict(message_fields) if isinstance(message_fields, dict) else {}
+    body.update(role=message.role.value, content=write_content(message))
+    if message.usage is not None:
+        body["usage"] = message.usage
+    record: Json = {_CHAIN: parent, **(fields if isinstance(fields, dict) else {})}
+    record.update({_CHAIN: parent, "type": message.role.value, "message": body})
+    return record

@@ -1,0 +1,736 @@
+"""Unit tests of the transcript format adapters (Anthropic Messages, OpenAI Chat Completions,
+Claude Code session JSONL) behind `JsonTranscriptCodec`.
+
+Real data: the Claude Code session logs in `../shared/corpus/transcripts/` (skipped when the
+corpus is absent). The Anthropic and OpenAI examples in `tests/data/transcripts/` are written by
+hand after the public API references.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cleveragents.adapters.transcripts import JsonTranscriptCodec
+from cleveragents.domain.errors import InvalidInputError
+from cleveragents.domain.transcript import (
+    ContentBlock,
+    Message,
+    OtherBlock,
+    Role,
+    TextBlock,
+    ThinkingBlock,
+    ToolCall,
+    ToolResult,
+    Transcript,
+    TranscriptFormat,
+)
+from cleveragents.domain.transcript_rules import violations
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+CORPUS = REPO_ROOT.parent / "shared" / "corpus" / "transcripts"
+EXAMPLES = REPO_ROOT / "tests" / "data" / "transcripts"
+ANTHROPIC_EXAMPLE = EXAMPLES / "anthropic-messages.json"
+OPENAI_EXAMPLE = EXAMPLES / "openai-chat.json"
+CORPUS_FILES = sorted(CORPUS.glob("*.jsonl")) if CORPUS.is_dir() else []
+CODEC = JsonTranscriptCodec()
+ANTHROPIC, OPENAI, CLAUDE_CODE = (
+    TranscriptFormat.ANTHROPIC,
+    TranscriptFormat.OPENAI,
+    TranscriptFormat.CLAUDE_CODE,
+)
+
+needs_corpus = pytest.mark.skipif(not CORPUS_FILES, reason="../shared/corpus is absent")
+
+
+def corpus_file(name: str) -> Path:
+    path = CORPUS / name
+    if not path.is_file():
+        pytest.skip(f"{name} is absent from the corpus")
+    return path
+
+
+def conversation_records(path: Path) -> list[dict[str, Any]]:
+    records = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    return [r for r in records if r.get("type") in ("user", "assistant") and "message" in r]
+
+
+def jsonl(*records: dict[str, Any]) -> str:
+    return "".join(json.dumps(record) + "\n" for record in records)
+
+
+# -- Anthropic Messages --------------------------------------------------------------------
+
+
+def test_anthropic_example_reads_into_the_neutral_model() -> None:
+    transcript = CODEC.read(ANTHROPIC_EXAMPLE.read_text())
+    system, first, calls, results, redacted, *_, last = transcript.messages
+
+    assert system.role is Role.SYSTEM
+    assert system.text.startswith("You are a release engineer")
+    assert transcript.extra["anthropic_request"]["model"] == "claude-sonnet-4-5"
+    assert "messages" not in transcript.extra["anthropic_request"]
+    assert isinstance(first.content[0], OtherBlock)
+    assert first.content[0].data["type"] == "image"
+    thinking = calls.content[0]
+    assert isinstance(thinking, ThinkingBlock)
+    assert thinking.signature
+    assert not thinking.redacted
+    assert [call.name for call in calls.tool_calls] == ["read_file", "run_command"]
+    assert [r.call_id for r in results.tool_results] == [c.id for c in calls.tool_calls]
+    failed = results.tool_results[1]
+    assert failed.is_error
+    assert failed.content == (
+        "FAIL src/date/format.test.ts > formats a UTC midnight\n"
+        "AssertionError: expected '2024-03-09' to be '2024-03-10'"
+    )
+    assert failed.parts is not None
+    assert len(failed.parts) == 2
+    hidden = redacted.content[0]
+    assert isinstance(hidden, ThinkingBlock)
+    assert hidden.redacted
+    assert hidden.thinking == ""
+    assert last.tool_results
+    assert last.has_user_text
+    assert violations(transcript.messages) == []
+
+
+def test_anthropic_example_writes_back_the_same_json() -> None:
+    text = ANTHROPIC_EXAMPLE.read_text()
+    transcript = CODEC.read(text, ANTHROPIC)
+    written = CODEC.write(transcript, ANTHROPIC)
+
+    assert json.loads(written) == json.loads(text)
+    assert CODEC.read(written) == transcript
+
+
+def test_anthropic_string_content_and_a_single_text_block_stay_distinct() -> None:
+    as_string = [{"role": "user", "content": "hi"}]
+    as_block = [{"role": "user", "content": [{"type": "text", "text": "hi"}]}]
+    read_string = CODEC.read(json.dumps(as_string), ANTHROPIC)
+    read_block = CODEC.read(json.dumps(as_block), ANTHROPIC)
+
+    assert read_string.messages[0].text == read_block.messages[0].text == "hi"
+    assert json.loads(CODEC.write(read_string, ANTHROPIC)) == as_string
+    assert json.loads(CODEC.write(read_block, ANTHROPIC)) == as_block
+
+
+def test_a_bare_message_list_is_written_back_as_a_list() -> None:
+    messages = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]
+    transcript = CODEC.read(json.dumps(messages))
+
+    assert transcript.extra == {}
+    assert json.loads(CODEC.write(transcript, ANTHROPIC)) == messages
+
+
+def test_a_string_system_prompt_becomes_a_leading_system_message() -> None:
+    body = {"model": "m", "system": "Be brief.", "messages": [{"role": "user", "content": "hi"}]}
+    transcript = CODEC.read(json.dumps(body))
+
+    assert [m.role for m in transcript.messages] == [Role.SYSTEM, Role.USER]
+    assert transcript.messages[0].text == "Be brief."
+    assert json.loads(CODEC.write(transcript, ANTHROPIC)) == body
+
+
+def test_a_compacted_tool_result_keeps_its_non_text_parts() -> None:
+    image = {"type": "image", "source": {"type": "url", "url": "https://example.com/a.png"}}
+    parts = ({"type": "text", "text": "long output"}, image)
+    result = ToolResult(call_id="toolu_1", content="[omitted]", parts=parts)
+    transcript = Transcript(messages=(Message(role=Role.USER, content=(result,)),))
+
+    written = json.loads(CODEC.write(transcript, ANTHROPIC))
+
+    assert written[0]["content"][0]["content"] == [{"type": "text", "text": "[omitted]"}, image]
+
+
+def test_a_system_message_after_the_start_cannot_be_written_as_anthropic() -> None:
+    transcript = Transcript(
+        messages=(
+            Message(role=Role.USER, content=(TextBlock(text="hi"),)),
+            Message(role=Role.SYSTEM, content=(TextBlock(text="late"),)),
+        )
+    )
+    with pytest.raises(InvalidInputError, match="message 1: a system message"):
+        CODEC.write(transcript, ANTHROPIC)
+
+
+# -- OpenAI Chat Completions ---------------------------------------------------------------
+
+
+def test_openai_example_reads_into_the_neutral_model() -> None:
+    transcript = CODEC.read(OPENAI_EXAMPLE.read_text())
+    developer, system, user, calls, results, *rest = transcript.messages
+
+    assert transcript.extra["openai_request"]["model"] == "gpt-4o-2024-08-06"
+    assert developer.role is system.role is Role.SYSTEM
+    assert developer.extra["openai"]["role"] == "developer"
+    assert user.extra["openai"]["keys"] == {"name": "maria"}
+    assert isinstance(user.content[1], OtherBlock)
+    assert [call.input for call in calls.tool_calls] == [
+        {"city": "Bergen", "unit": "celsius"},
+        {"city": "Oslo", "unit": "celsius"},
+    ]
+    # The second call's arguments were spaced, so the raw string rides along.
+    first, second = calls.extra["openai"]["tool_calls"]
+    assert first == {}
+    assert second == {
+        "id": calls.tool_calls[1].id,
+        "arguments": '{"city": "Oslo", "unit": "celsius"}',
+    }
+    assert results.role is Role.USER
+    assert [r.call_id for r in results.tool_results] == [c.id for c in calls.tool_calls]
+    assert not any(r.is_error for r in results.tool_results)
+    assert results.tool_results[1].content == "Error: weather service timed out after 10 s"
+    assert sum(1 for m in rest if m.tool_results) == 1
+    assert violations(transcript.messages) == []
+
+
+def test_openai_example_writes_back_the_same_json() -> None:
+    text = OPENAI_EXAMPLE.read_text()
+    transcript = CODEC.read(text, OPENAI)
+    written = CODEC.write(transcript, OPENAI)
+
+    assert json.loads(written) == json.loads(text)
+    assert CODEC.read(written) == transcript
+
+
+def test_openai_arguments_that_are_not_an_object_survive() -> None:
+    call = {"id": "call_1", "type": "function", "function": {"name": "f", "arguments": "[1, 2"}}
+    messages = [
+        {"role": "user", "content": "go"},
+        {"role": "assistant", "content": None, "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": "call_1", "content": "ok"},
+    ]
+    transcript = CODEC.read(json.dumps(messages), OPENAI)
+
+    assert transcript.messages[1].tool_calls[0].input == {}
+    assert json.loads(CODEC.write(transcript, OPENAI)) == messages
+
+
+def test_openai_custom_tool_calls_keep_their_free_text_input() -> None:
+    call = {"id": "call_1", "type": "custom", "custom": {"name": "patch", "input": "*** Begin"}}
+    messages = [{"role": "assistant", "content": None, "tool_calls": [call]}]
+    transcript = CODEC.read(json.dumps(messages), OPENAI)
+
+    assert transcript.messages[0].tool_calls[0].input == {"input": "*** Begin"}
+    assert json.loads(CODEC.write(transcript, OPENAI)) == messages
+
+
+def test_changed_openai_arguments_are_serialised_afresh() -> None:
+    call = {"id": "call_1", "type": "function", "function": {"name": "f", "arguments": '{"a": 1}'}}
+    transcript = CODEC.read(json.dumps([{"role": "assistant", "tool_calls": [call]}]), OPENAI)
+    assistant = transcript.messages[0]
+    edited = assistant.model_copy(
+        update={"content": (ToolCall(id="call_1", name="f", input={"a": 2}),)}
+    )
+
+    written = json.loads(CODEC.write(Transcript(messages=(edited,)), OPENAI))
+
+    assert written[0]["tool_calls"][0]["function"]["arguments"] == '{"a":2}'
+
+
+def test_anthropic_example_converts_to_openai_with_tool_pairs_intact() -> None:
+    anthropic = CODEC.read(ANTHROPIC_EXAMPLE.read_text())
+    openai = CODEC.read(CODEC.write(anthropic, OPENAI), OPENAI)
+
+    def pairs(transcript: Transcript) -> list[tuple[str, str]]:
+        return [
+            (message.role.value, block.id if isinstance(block, ToolCall) else block.call_id)
+            for message in transcript.messages
+            for block in message.content
+            if isinstance(block, ToolCall | ToolResult)
+        ]
+
+    assert pairs(openai) == pairs(anthropic)
+    assert not any(isinstance(b, ThinkingBlock) for m in openai.messages for b in m.content)
+    assert violations(openai.messages) == []
+
+
+# -- Claude Code session JSONL -------------------------------------------------------------
+
+
+@needs_corpus
+@pytest.mark.parametrize("path", CORPUS_FILES, ids=lambda path: path.name)
+def test_claude_code_corpus_round_trips_and_keeps_the_rules(path: Path) -> None:
+    text = path.read_text()
+    transcript = CODEC.read(text)
+    written = CODEC.write(transcript, CLAUDE_CODE)
+
+    assert CODEC.detect(text) is CLAUDE_CODE
+    assert CODEC.read(written) == transcript
+    assert violations(transcript.messages) == []
+
+
+@needs_corpus
+@pytest.mark.parametrize("path", CORPUS_FILES, ids=lambda path: path.name)
+def test_claude_code_corpus_merges_block_records_by_message_id(path: Path) -> None:
+    records = conversation_records(path)
+    transcript = CODEC.read(path.read_text())
+    assistants = [m for m in transcript.messages if m.role is Role.ASSISTANT]
+    users = [m for m in transcript.messages if m.role is Role.USER]
+    ids = [m.extra["claude_code"]["message"]["id"] for m in assistants]
+
+    assert len(users) == sum(1 for r in records if r["type"] == "user")
+    assert sorted(ids) == sorted({r["message"]["id"] for r in records if r["type"] == "assistant"})
+    blocks = Counter(
+        block["type"]
+        for r in records
+        if r["type"] == "assistant"
+        for block in r["message"]["content"]
+    )
+    assert sum(len(m.content) for m in assistants) == blocks.total()
+    assert all(m.usage is not None for m in assistants)
+
+
+@needs_corpus
+def test_claude_code_short_session() -> None:
+    path = corpus_file("claude-code-short.jsonl")
+    transcript = CODEC.read(path.read_text())
+    roles = [m.role.value for m in transcript.messages]
+    assistant = transcript.messages[1]
+    last_record = conversation_records(path)[5]  # the fifth and last block record
+
+    # 15 records: 4 user, 5 assistant block records of one message id, 6 skipped.
+    assert roles == ["user", "assistant", "user", "user", "user"]
+    assert [b.type for b in assistant.content] == [
+        "text",
+        "thinking",
+        "text",
+        "tool_call",
+        "tool_call",
+    ]
+    assert assistant.usage == last_record["message"]["usage"]
+    assert assistant.extra["claude_code"]["message"]["id"] == "msg_01MKH1ccEGrZGNPvu8pYiiQa"
+    assert (
+        assistant.extra["claude_code"]["record"]["uuid"] == "1b7d717f-d6a2-46a6-8575-fa4f937450ea"
+    )
+    assert transcript.messages[0].text == "mix phx.server doesnt seem to start"
+    answered = [r.call_id for m in transcript.messages for r in m.tool_results]
+    assert answered == [call.id for call in assistant.tool_calls]
+    assert all(r.is_error for m in transcript.messages for r in m.tool_results)
+    assert transcript.messages[2].extra["claude_code"]["record"]["toolUseResult"] == (
+        "User rejected tool use"
+    )
+
+
+@needs_corpus
+def test_tool_results_streamed_between_block_records_follow_the_merged_message() -> None:
+    transcript = CODEC.read(corpus_file("claude-code-tool_heavy.jsonl").read_text())
+    index = next(
+        i
+        for i, m in enumerate(transcript.messages)
+        if m.extra["claude_code"].get("message", {}).get("id") == "msg_019BN3FRqb7NU4DgBN5jdsym"
+    )
+    merged = transcript.messages[index]
+    after = transcript.messages[index + 1 : index + 3]
+
+    assert len(merged.tool_calls) == 2
+    assert [m.tool_results[0].call_id for m in after] == [c.id for c in merged.tool_calls]
+    uuid = merged.extra["claude_code"]["record"]["uuid"]
+    assert {m.extra["claude_code"]["record"]["sourceToolAssistantUUID"] for m in after} == {uuid}
+
+
+def _assistant_record(uuid: str, block: dict[str, Any], output_tokens: int) -> dict[str, Any]:
+    usage = {"input_tokens": 10, "output_tokens": output_tokens}
+    message = {"id": "msg_1", "model": "claude-opus-4-6", "type": "message"}
+    return {
+        "type": "assistant",
+        "uuid": uuid,
+        "sessionId": "s1",
+        "message": {**message, "role": "assistant", "content": [block], "usage": usage},
+    }
+
+
+def _result_record(uuid: str, call_id: str, source: str) -> dict[str, Any]:
+    block = {"type": "tool_result", "tool_use_id": call_id, "content": "ok"}
+    return {
+        "type": "user",
+        "uuid": uuid,
+        "sessionId": "s1",
+        "sourceToolAssistantUUID": source,
+        "message": {"role": "user", "content": [block]},
+    }
+
+
+SESSION = jsonl(
+    {"type": "file-history-snapshot", "messageId": "u1", "snapshot": {}},
+    {"type": "user", "uuid": "u1", "sessionId": "s1", "message": {"role": "user", "content": "go"}},
+    {"type": "progress", "uuid": "p1", "sessionId": "s1", "data": {}},
+    _assistant_record("a1", {"type": "tool_use", "id": "t1", "name": "Read", "input": {}}, 5),
+    _result_record("u2", "t1", "a1"),
+    _assistant_record("a2", {"type": "tool_use", "id": "t2", "name": "Grep", "input": {}}, 9),
+    _result_record("u3", "t2", "a2"),
+    {"type": "system", "subtype": "stop_hook_summary", "uuid": "x1", "sessionId": "s1"},
+)
+
+
+def test_claude_code_session_is_merged_and_written_one_record_per_message() -> None:
+    transcript = CODEC.read(SESSION)
+    written = [json.loads(line) for line in CODEC.write(transcript, CLAUDE_CODE).splitlines()]
+
+    assert [m.role.value for m in transcript.messages] == ["user", "assistant", "user", "user"]
+    assert transcript.messages[1].usage == {"input_tokens": 10, "output_tokens": 9}
+    assert [r["uuid"] for r in written] == ["u1", "a1", "u2", "u3"]
+    assert [r["parentUuid"] for r in written] == [None, "u1", "a1", "u2"]
+    assert [r["sourceToolAssistantUUID"] for r in written[2:]] == ["a1", "a1"]
+    assert written[1]["message"]["id"] == "msg_1"
+    assert written[0]["message"] == {"role": "user", "content": "go"}
+
+
+# -- detection -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("document", "expected"),
+    [
+        ([{"role": "user", "content": "hi"}], ANTHROPIC),
+        ({"messages": []}, ANTHROPIC),
+        ({"system": "s", "messages": [{"role": "user", "content": "hi"}]}, ANTHROPIC),
+        ([{"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t"}]}], ANTHROPIC),
+        ([{"role": "system", "content": "s"}, {"role": "user", "content": "hi"}], OPENAI),
+        ([{"role": "developer", "content": "s"}], OPENAI),
+        ([{"role": "tool", "tool_call_id": "c", "content": "x"}], OPENAI),
+        ([{"role": "assistant", "content": None, "tool_calls": []}], OPENAI),
+        ([{"role": "user", "content": [{"type": "image_url", "image_url": {"url": "u"}}]}], OPENAI),
+    ],
+)
+def test_detects_json_formats(document: object, expected: TranscriptFormat) -> None:
+    assert CODEC.detect(json.dumps(document)) is expected
+    assert CODEC.detect(json.dumps(document, indent=2)) is expected
+
+
+def test_detects_the_examples_and_a_one_record_claude_code_log() -> None:
+    record = {"type": "user", "uuid": "u", "message": {"role": "user", "content": "hi"}}
+
+    assert CODEC.detect(ANTHROPIC_EXAMPLE.read_text()) is ANTHROPIC
+    assert CODEC.detect(OPENAI_EXAMPLE.read_text()) is OPENAI
+    assert CODEC.detect(jsonl(record)) is CLAUDE_CODE
+    assert CODEC.detect(SESSION) is CLAUDE_CODE
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "not JSON"),
+        ("hello", "not JSON: Expecting value at line 1 column 1"),
+        ('{"model": "m"}', "neither Claude Code JSONL nor JSON messages"),
+        ("[1, 2]", "neither Claude Code JSONL nor JSON messages"),
+        ('[{"content": "no role"}]', "neither Claude Code JSONL nor JSON messages"),
+        (
+            json.dumps({"system": "s", "messages": [{"role": "tool", "content": "x"}]}),
+            "mixes OpenAI (messages[0] has role 'tool') and Anthropic (top-level 'system')",
+        ),
+    ],
+)
+def test_unrecognisable_text_is_an_invalid_input(text: str, message: str) -> None:
+    with pytest.raises(InvalidInputError, match=re.escape(message)):
+        CODEC.detect(text)
+
+
+# -- malformed input -----------------------------------------------------------------------
+
+
+def _user(content: object) -> list[dict[str, Any]]:
+    return [{"role": "user", "content": content}]
+
+
+@pytest.mark.parametrize(
+    ("document", "message"),
+    [
+        ({"messages": "hi"}, "transcript: expected a list of messages"),
+        ([{"role": "robot", "content": "x"}], "messages[0]: unknown role 'robot'"),
+        (["hi"], "messages[0]: a message must be an object, not a string"),
+        ([{"role": "user"}], "messages[0]: message without content"),
+        (_user(7), "messages[0].content: content must be a string or a list of blocks, not a"),
+        (_user([{"text": "x"}]), "messages[0].content[0]: a block must be an object with a str"),
+        (_user([{"type": "text"}]), "messages[0].content[0]: text block without a string 'text'"),
+        (
+            [{"role": "assistant", "content": [{"type": "tool_use", "name": "f", "input": {}}]}],
+            "messages[0].content[0]: tool_use block without a non-empty string 'id'",
+        ),
+        (
+            [{"role": "assistant", "content": [{"type": "tool_use", "id": "t", "name": "f"}]}],
+            "messages[0].content[0]: tool_use block whose 'input' is not an object",
+        ),
+        (
+            _user([{"type": "tool_result", "tool_use_id": "t", "is_error": "yes"}]),
+            "messages[0].content[0]: tool_result 'is_error' must be true or false",
+        ),
+        (
+            _user([{"type": "tool_result", "tool_use_id": "t", "content": ["x"]}]),
+            "messages[0].content[0].content[0]: a content part must be an object",
+        ),
+        ({"system": 3, "messages": []}, "system: content must be a string or a list"),
+        ([{"role": "system", "content": "x"}], "messages[0]: role 'system' inside messages"),
+    ],
+)
+def test_malformed_anthropic_input_says_where(document: object, message: str) -> None:
+    with pytest.raises(InvalidInputError) as caught:
+        CODEC.read(json.dumps(document), ANTHROPIC)
+    assert message in str(caught.value)
+    assert "\n" not in str(caught.value)
+
+
+def _call(**fields: Any) -> list[dict[str, Any]]:
+    return [{"role": "assistant", "content": None, "tool_calls": [fields]}]
+
+
+@pytest.mark.parametrize(
+    ("document", "message"),
+    [
+        ([{"role": "robot", "content": "x"}], "messages[0]: unknown role 'robot'"),
+        ([{"role": "tool", "content": "x"}], "messages[0]: tool message without a 'tool_call_id'"),
+        (
+            [{"role": "tool", "tool_call_id": "c", "content": None}],
+            "messages[0]: tool message content must be a string or a list",
+        ),
+        (_user(5), "messages[0]: content must be a string, null or a list of parts"),
+        (_user(["x"]), "messages[0].content[0]: a part must be an object with a string 'type'"),
+        (
+            [{"role": "assistant", "tool_calls": {"id": "c"}}],
+            "messages[0]: 'tool_calls' must be a list",
+        ),
+        (
+            _call(type="function", function={"name": "f", "arguments": "{}"}),
+            "messages[0].tool_calls[0]: tool call without an id",
+        ),
+        (
+            _call(id="c", type="mcp", mcp={}),
+            "messages[0].tool_calls[0]: unsupported tool call type 'mcp'",
+        ),
+        (
+            _call(id="c", type="function", function={"arguments": "{}"}),
+            "messages[0].tool_calls[0]: tool call without a 'function' object naming the tool",
+        ),
+        (
+            _call(id="c", type="function", function={"name": "f", "arguments": {}}),
+            "messages[0].tool_calls[0]: tool call 'arguments' must be a JSON string",
+        ),
+    ],
+)
+def test_malformed_openai_input_says_where(document: object, message: str) -> None:
+    with pytest.raises(InvalidInputError) as caught:
+        CODEC.read(json.dumps(document), OPENAI)
+    assert message in str(caught.value)
+
+
+USER_RECORD = {"type": "user", "uuid": "u", "message": {"role": "user", "content": "hi"}}
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (jsonl(USER_RECORD) + "{oops\n", "transcript line 2 is not JSON: Expecting property name"),
+        (jsonl(USER_RECORD) + "\n[1]\n", "transcript line 3: a record must be a JSON object"),
+        (jsonl({"type": "user", "message": "hi"}), "transcript line 1: 'message' must be an obj"),
+        (
+            jsonl({"type": "user", "message": {"role": "assistant", "content": "x"}}),
+            "transcript line 1: a user record whose message role is 'assistant'",
+        ),
+        (jsonl({"type": "user", "message": {"role": "user"}}), "line 1: message without content"),
+        (
+            jsonl(
+                USER_RECORD, {"type": "assistant", "message": {"content": [{"type": "tool_use"}]}}
+            ),
+            "transcript line 2: message.content[0]: tool_use block without a non-empty string 'id'",
+        ),
+    ],
+)
+def test_malformed_claude_code_input_names_the_line(text: str, message: str) -> None:
+    with pytest.raises(InvalidInputError) as caught:
+        CODEC.read(text, CLAUDE_CODE)
+    assert message in str(caught.value)
+
+
+def test_an_unknown_format_name_is_an_invalid_input() -> None:
+    with pytest.raises(InvalidInputError, match="unknown transcript format 'yaml'"):
+        CODEC.write(Transcript(), "yaml")  # type: ignore[arg-type]
+
+
+def test_a_format_given_as_its_plain_value_is_accepted() -> None:
+    transcript = CODEC.read(SESSION, "claude-code")  # type: ignore[arg-type]
+    assert CODEC.read(CODEC.write(transcript, "claude-code"), CLAUDE_CODE) == transcript  # type: ignore[arg-type]
+
+
+def test_claude_code_sessions_have_no_system_messages() -> None:
+    transcript = Transcript(messages=(Message(role=Role.SYSTEM, content=(TextBlock(text="s"),)),))
+    with pytest.raises(InvalidInputError, match="message 0: a Claude Code session has no system"):
+        CODEC.write(transcript, CLAUDE_CODE)
+
+
+# -- properties ----------------------------------------------------------------------------
+
+_ids = st.text("abcdefghijklmnopqrstuvwxyz0123456789_", min_size=1, max_size=12)
+_text = st.text(max_size=40)
+_json_scalars = st.none() | st.booleans() | st.integers() | _text
+_json = st.recursive(
+    _json_scalars,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_text, inner, max_size=3),
+    max_leaves=8,
+)
+_objects = st.dictionaries(_text, _json, max_size=3)
+_thinking = st.builds(ThinkingBlock, thinking=_text, signature=st.none() | _ids) | st.builds(
+    ThinkingBlock, thinking=st.just(""), signature=_ids, redacted=st.just(True)
+)
+_other = _objects.map(lambda data: OtherBlock(data={**data, "type": "image"}))
+_results = st.builds(ToolResult, call_id=_ids, content=_text, is_error=st.booleans())
+_user_blocks = st.lists(st.builds(TextBlock, text=_text) | _results | _other, max_size=4)
+_assistant_blocks = st.lists(
+    st.builds(TextBlock, text=_text)
+    | _thinking
+    | st.builds(ToolCall, id=_ids, name=_ids, input=_objects),
+    max_size=4,
+)
+
+
+@st.composite
+def _conversations(draw: st.DrawFn, with_system: bool = True) -> Transcript:
+    messages: list[Message] = []
+    if with_system and draw(st.booleans()):
+        blocks = draw(st.lists(st.builds(TextBlock, text=_text), max_size=2))
+        messages.append(Message(role=Role.SYSTEM, content=tuple(blocks)))
+    for turn in range(draw(st.integers(0, 4))):
+        if turn % 2:
+            content: list[ContentBlock] = list(draw(_assistant_blocks))
+            usage = draw(st.none() | st.dictionaries(_ids, st.integers(0, 9), max_size=2))
+            messages.append(Message(role=Role.ASSISTANT, content=tuple(content), usage=usage))
+        else:
+            content = list(draw(_user_blocks))
+            messages.append(Message(role=Role.USER, content=tuple(content)))
+    return Transcript(messages=tuple(messages))
+
+
+@settings(max_examples=150)
+@given(_conversations())
+def test_any_transcript_in_anthropic_shape_survives_anthropic(transcript: Transcript) -> None:
+    assert CODEC.read(CODEC.write(transcript, ANTHROPIC), ANTHROPIC) == transcript
+
+
+@settings(max_examples=150)
+@given(_conversations(with_system=False))
+def test_any_transcript_without_system_survives_claude_code(transcript: Transcript) -> None:
+    assert CODEC.read(CODEC.write(transcript, CLAUDE_CODE), CLAUDE_CODE) == transcript
+
+
+@settings(max_examples=150)
+@given(_conversations())
+def test_openai_writing_reaches_a_fixed_point(transcript: Transcript) -> None:
+    # Thinking and error flags have no OpenAI spelling, so the first pass may lose them; after
+    # that, writing and reading change nothing.
+    once = CODEC.read(CODEC.write(transcript, OPENAI), OPENAI)
+    assert CODEC.read(CODEC.write(once, OPENAI), OPENAI) == once
+
+
+@settings(max_examples=200)
+@given(st.lists(st.dictionaries(st.sampled_from(["role", "content", "x"]), _json), max_size=3))
+def test_any_json_messages_read_or_fail_cleanly(document: list[dict[str, Any]]) -> None:
+    for transcript_format in TranscriptFormat:
+        with contextlib.suppress(InvalidInputError):
+            CODEC.read(json.dumps(document), transcript_format)
+
+
+@settings(max_examples=200)
+@given(st.text(max_size=60))
+def test_any_text_reads_or_fails_cleanly(text: str) -> None:
+    with contextlib.suppress(InvalidInputError):
+        CODEC.read(text)
+
+
+# Documents built from the formats' own vocabulary: whatever reads without error must write back
+# to the same JSON.
+_word = st.text(max_size=6)
+_value = st.none() | st.booleans() | st.integers(-2, 2) | _word | st.dictionaries(_word, _word)
+_call_id = st.sampled_from(["t1", "t2", ""])
+_part = st.fixed_dictionaries(
+    {"type": st.sampled_from(["text", "image", "image_url", "refusal"])},
+    optional={"text": _word, "image_url": _value},
+)
+_block = st.fixed_dictionaries(
+    {"type": st.sampled_from(["text", "tool_use", "tool_result", "thinking", "redacted_thinking"])},
+    optional={
+        "text": _word,
+        "id": _call_id,
+        "name": _word,
+        "input": st.dictionaries(_word, _value, max_size=2),
+        "tool_use_id": _call_id,
+        "content": _word | st.lists(_part, max_size=2),
+        "is_error": st.booleans(),
+        "thinking": _word,
+        "signature": _word | st.none(),
+        "data": _word,
+        "cache_control": _value,
+    },
+)
+_anthropic_message = st.fixed_dictionaries(
+    {
+        "role": st.sampled_from(["user", "assistant"]),
+        "content": _word | st.lists(_block, max_size=3),
+    },
+    optional={"usage": _value, "name": _value},
+)
+_anthropic_documents = st.lists(_anthropic_message, max_size=4) | st.fixed_dictionaries(
+    {"messages": st.lists(_anthropic_message, max_size=4)},
+    optional={"system": _word | st.lists(_block, max_size=2), "model": _word},
+)
+_arguments = st.sampled_from(["{}", '{"a":1}', '{"a": 1}', "[1]", "", '{"b":"é"}'])
+_openai_call = st.fixed_dictionaries(
+    {
+        "id": _call_id,
+        "type": st.just("function"),
+        "function": st.fixed_dictionaries({"name": _word, "arguments": _arguments}),
+    }
+)
+_openai_message = st.one_of(
+    st.fixed_dictionaries(
+        {"role": st.sampled_from(["system", "developer", "user"]), "content": _word},
+        optional={"name": _word},
+    ),
+    st.fixed_dictionaries(
+        {"role": st.just("assistant")},
+        optional={
+            "content": st.none() | _word | st.lists(_part, max_size=2),
+            "tool_calls": st.lists(_openai_call, max_size=2),
+            "refusal": _value,
+        },
+    ),
+    st.fixed_dictionaries(
+        {
+            "role": st.just("tool"),
+            "tool_call_id": _call_id,
+            "content": _word | st.lists(_part, max_size=2),
+        }
+    ),
+)
+_openai_documents = st.lists(_openai_message, max_size=5) | st.fixed_dictionaries(
+    {"messages": st.lists(_openai_message, max_size=5)}, optional={"model": _word}
+)
+
+
+def _writes_back_the_same_json(document: object, transcript_format: TranscriptFormat) -> None:
+    try:
+        transcript = CODEC.read(json.dumps(document), transcript_format)
+    except InvalidInputError:
+        return
+    written = CODEC.write(transcript, transcript_format)
+    assert json.loads(written) == document
+    assert CODEC.read(written, transcript_format) == transcript
+
+
+@settings(max_examples=300)
+@given(_anthropic_documents)
+def test_any_readable_anthropic_document_writes_back_the_same(document: object) -> None:
+    _writes_back_the_same_json(document, ANTHROPIC)
+
+
+@settings(max_examples=300)
+@given(_openai_documents)
+def test_any_readable_openai_document_writes_back_the_same(document: object) -> None:
+    _writes_back_the_same_json(document, OPENAI)
