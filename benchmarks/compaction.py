@@ -165,7 +165,8 @@ def _latest_request(messages: Sequence[Message]) -> str:
 def _measure(label: str, messages: list[Message], workdir: Path) -> list[Result]:
     from langchain_core.messages import trim_messages
 
-    container = build_container(f"sqlite:///{workdir / f'{label}.db'}", home=workdir)
+    database = workdir / f"{abs(hash(label)) % 10**8}.db"
+    container = build_container(f"sqlite:///{database}", home=workdir)
     compactor = container.context_compactor()
     settings = CompactionSettings.from_policy(ContextPolicy())
     lc_messages = _lc_messages(messages)

@@ -12,6 +12,7 @@ from sqlalchemy import inspect
 from cleveragents.adapters.persistence import migrations
 from cleveragents.adapters.persistence.database import make_engine
 from cleveragents.adapters.persistence.rows import Base
+from cleveragents.container import build_container
 
 
 def _revisions_oldest_first(engine_url: str) -> list[tuple[str, str]]:
@@ -67,3 +68,15 @@ def test_ensure_at_head_upgrades_an_empty_database_once(tmp_path: Path) -> None:
         assert migrations.current_revision(engine) == head
     finally:
         engine.dispose()
+
+
+def test_a_database_path_with_a_percent_sign_is_migrated(tmp_path: Path) -> None:
+    # Alembic reads its options through ConfigParser, where "%" starts an interpolation.
+    folder = tmp_path / "100% done"
+    folder.mkdir()
+    container = build_container(f"sqlite:///{folder / 'x.db'}", home=tmp_path)
+    try:
+        assert container.project_service().list() == []
+        assert container.store().current_revision() == container.store().head_revision()
+    finally:
+        container.store().dispose()

@@ -42,6 +42,7 @@ ANTHROPIC_EXAMPLE = EXAMPLES / "anthropic-messages.json"
 OPENAI_EXAMPLE = EXAMPLES / "openai-chat.json"
 CORPUS_FILES = sorted(CORPUS.glob("*.jsonl")) if CORPUS.is_dir() else []
 CODEC = JsonTranscriptCodec()
+MAIN_SESSION = "claude-code-258c7280-ae70-4798-800f-63464d01a85d.jsonl"
 ANTHROPIC, OPENAI, CLAUDE_CODE = (
     TranscriptFormat.ANTHROPIC,
     TranscriptFormat.OPENAI,
@@ -275,7 +276,7 @@ def test_claude_code_corpus_merges_block_records_by_message_id(path: Path) -> No
     records = conversation_records(path)
     transcript = CODEC.read(path.read_text())
     assistants = [m for m in transcript.messages if m.role is Role.ASSISTANT]
-    users = [m for m in transcript.messages if m.role is Role.USER]
+    users = [m for m in transcript.messages if m.role is Role.USER and not queued(m)]
     ids = [m.extra["claude_code"]["message"]["id"] for m in assistants]
 
     assert len(users) == sum(1 for r in records if r["type"] == "user")
@@ -288,6 +289,64 @@ def test_claude_code_corpus_merges_block_records_by_message_id(path: Path) -> No
     )
     assert sum(len(m.content) for m in assistants) == blocks.total()
     assert all(m.usage is not None for m in assistants)
+
+
+def queued(message: Message) -> bool:
+    return bool(message.extra.get("claude_code", {}).get("record", {}).get("queuedPrompt"))
+
+
+@needs_corpus
+def test_queued_prompts_become_user_messages_where_the_model_received_them() -> None:
+    # The user typed two prompts while the agent worked; Claude Code logs them only as
+    # queue-operation records (enqueue, then remove when handed to the model).
+    transcript = CODEC.read(corpus_file(MAIN_SESSION).read_text())
+    prompts = [(i, m) for i, m in enumerate(transcript.messages) if queued(m)]
+    assert [m.text for _, m in prompts] == [
+        "check again",
+        "new beads for the epic were added. tackle them",
+    ]
+    for index, _ in prompts:  # each arrives right before an assistant message, all calls answered
+        assert transcript.messages[index + 1].role is Role.ASSISTANT
+    assert violations(transcript.messages) == []
+    assert CODEC.read(CODEC.write(transcript, TranscriptFormat.CLAUDE_CODE)) == transcript
+
+
+def test_queued_task_notifications_and_undelivered_prompts_are_left_out() -> None:
+    def queue(operation: str, content: str | None = None) -> str:
+        record: dict[str, object] = {"type": "queue-operation", "operation": operation}
+        if content is not None:
+            record["content"] = content
+        return json.dumps(record)
+
+    def user(text: str) -> str:
+        return json.dumps(
+            {"type": "user", "uuid": text, "message": {"role": "user", "content": text}}
+        )
+
+    def assistant(text: str, message_id: str) -> str:
+        message = {
+            "id": message_id,
+            "role": "assistant",
+            "content": [{"type": "text", "text": text}],
+        }
+        return json.dumps({"type": "assistant", "uuid": message_id, "message": message})
+
+    lines = [
+        user("start"),
+        queue("enqueue", "<task-notification>done</task-notification>"),
+        queue("enqueue", "and then this"),
+        queue("remove"),
+        assistant("working", "m1"),
+        queue("enqueue", "never delivered"),
+        assistant("done", "m2"),
+    ]
+    transcript = CODEC.read("\n".join(lines) + "\n")
+    assert [(m.role.value, m.text) for m in transcript.messages] == [
+        ("user", "start"),
+        ("user", "and then this"),
+        ("assistant", "working"),
+        ("assistant", "done"),
+    ]
 
 
 @needs_corpus

@@ -26,8 +26,11 @@ def migrations_dir() -> Path:
 
 def alembic_config(engine: Engine) -> Config:
     config = Config()
-    config.set_main_option("script_location", str(migrations_dir()))
-    config.set_main_option("sqlalchemy.url", engine.url.render_as_string(hide_password=False))
+    # Alembic's options go through ConfigParser interpolation: a literal "%" must be doubled
+    # (a database path or a password may contain one).
+    config.set_main_option("script_location", str(migrations_dir()).replace("%", "%%"))
+    url = engine.url.render_as_string(hide_password=False)
+    config.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
     config.attributes["engine"] = engine
     return config
 
@@ -39,7 +42,7 @@ def head_revision(engine: Engine) -> str | None:
 def head_revision_of_code() -> str | None:
     """The newest revision this code knows, without touching any database."""
     config = Config()
-    config.set_main_option("script_location", str(migrations_dir()))
+    config.set_main_option("script_location", str(migrations_dir()).replace("%", "%%"))
     return ScriptDirectory.from_config(config).get_current_head()
 
 

@@ -1,8 +1,9 @@
 """Claude Code session logs (JSONL) to and from the neutral `Transcript`.
 
 A session file holds one JSON record per line. Only ``user`` and ``assistant`` records with a
-``message`` are conversation; every other record (progress, system, file-history-snapshot,
-queue-operation, summary, ...) is interface state and is skipped. The quirks:
+``message`` are conversation, and so are prompts delivered from the input queue (see
+`_PromptQueue`); every other record (progress, system, file-history-snapshot, summary, ...) is
+interface state and is skipped. The quirks:
 
 * Claude Code writes ONE RECORD PER CONTENT BLOCK of an assistant API message, each repeating
   ``message.id`` and the usage so far. They are merged back into one `Message` whose usage is
@@ -35,12 +36,22 @@ from cleveragents.adapters.transcripts.anthropic_messages import (
     write_content,
 )
 from cleveragents.domain.errors import InvalidInputError
-from cleveragents.domain.transcript import ContentBlock, Message, Role, ToolResult, Transcript
+from cleveragents.domain.transcript import (
+    ContentBlock,
+    Message,
+    Role,
+    TextBlock,
+    ToolResult,
+    Transcript,
+)
 
 CLAUDE_CODE = "claude_code"
 """Message.extra key: {"record": record fields, "message": API message fields}."""
 
 _ROLES = {"user": Role.USER, "assistant": Role.ASSISTANT}
+QUEUE_OPERATION = "queue-operation"
+QUEUED = "queuedPrompt"
+"""Record field marking a user message that was a queued prompt (see `_PromptQueue`)."""
 _CHAIN = "parentUuid"
 _SOURCE = "sourceToolAssistantUUID"
 
@@ -121,12 +132,18 @@ def read_claude_code(text: str) -> Transcript:
     """The conversation of a session log; `InvalidInputError` names the line that is wrong."""
     drafts: list[_Draft] = []
     merged_uuids: dict[str, str] = {}  # uuid of a merged block record -> the message's uuid
+    queue = _PromptQueue()
     for number, record in _records(text):
+        if record.get("type") == QUEUE_OPERATION:
+            queue.apply(record)
+            continue
         if record.get("type") not in ("user", "assistant") or "message" not in record:
             continue
         draft = _draft(record, f"transcript line {number}")
         target = _merge_target(drafts, draft)
         if target is None:
+            if draft.role is Role.ASSISTANT:
+                drafts.extend(queue.delivered())
             drafts.append(draft)
             continue
         target.blocks.extend(draft.blocks)
@@ -134,7 +151,50 @@ def read_claude_code(text: str) -> Transcript:
         target.message, target.usage = draft.message, draft.usage
         if target.uuid is not None and draft.uuid is not None:
             merged_uuids[draft.uuid] = target.uuid
+    drafts.extend(queue.delivered())
     return Transcript(messages=tuple(_message(draft, merged_uuids) for draft in drafts))
+
+
+class _PromptQueue:
+    """Prompts the user typed while the agent was busy. Claude Code logs them only as
+    ``queue-operation`` records: ``enqueue`` (with the text), then ``remove`` when the prompt is
+    handed to the model with the next request. A delivered prompt becomes a user message just
+    before the next assistant message (by then every tool call is answered), so the latest
+    request is the one the model really worked on. Queued task notifications (``<task-
+    notification>`` and other tagged system text) and prompts never delivered are left out."""
+
+    def __init__(self) -> None:
+        self._waiting: list[Json] = []
+        self._ready: list[Json] = []
+
+    def apply(self, record: Json) -> None:
+        operation, content = record.get("operation"), record.get("content")
+        # Task notifications are consumed without a `remove` of their own: only prompts queue.
+        if operation == "enqueue" and isinstance(content, str) and _is_prompt(content):
+            self._waiting.append(record)
+        elif operation == "remove" and self._waiting:
+            self._ready.append(self._waiting.pop(0))
+
+    def delivered(self) -> list[_Draft]:
+        ready, self._ready = self._ready, []
+        return [_queued_prompt(record) for record in ready]
+
+
+def _is_prompt(content: str) -> bool:
+    return bool(content.strip()) and not content.lstrip().startswith("<")
+
+
+def _queued_prompt(record: Json) -> _Draft:
+    fields = {key: value for key, value in record.items() if key in ("timestamp", "sessionId")}
+    return _Draft(
+        role=Role.USER,
+        blocks=[TextBlock(text=record["content"])],
+        extras=[{}],
+        record={**fields, QUEUED: True},
+        message={},
+        usage=None,
+        content_form="string",
+    )
 
 
 def _draft(record: Json, where: str) -> _Draft:
