@@ -17,6 +17,7 @@ from benchmarks import (
     artifacts,
     cli_startup,
     compaction,
+    recovery,
     secret_scanning,
     skeleton,
     spawn,
@@ -32,6 +33,7 @@ SUITE: dict[str, Callable[[], list[Result]]] = {
     "secrets": secret_scanning.run,
     "import": artifact_import.run,
     "compaction": compaction.run,
+    "recovery": recovery.run,
 }
 
 

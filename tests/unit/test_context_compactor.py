@@ -8,6 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cleveragents.adapters.tokens.tiktoken_counter import TiktokenCounter
+from cleveragents.application.services.compaction.deterministic_summarizer import (
+    DeterministicSummarizer,
+)
 from cleveragents.application.services.compaction.outcome import CompactionSettings
 from cleveragents.application.services.context_compactor import ContextCompactor
 from cleveragents.domain.compaction_summary import SummarySection, render_summary
@@ -254,3 +257,26 @@ def test_any_valid_transcript_compacts_to_a_valid_one_or_stays_unchanged(
     assert kept == tuple(messages[len(messages) - outcome.kept_messages :])
     latest = max(i for i, m in enumerate(messages) if m.has_user_text and not m.tool_results)
     assert len(messages) - latest <= outcome.kept_messages  # the current task is kept verbatim
+
+
+def test_when_folding_the_oldest_turn_does_not_shrink_a_later_cut_folds_more() -> None:
+    # keep_recent admits all but the tiny first turn; its summary is not smaller than it, so
+    # the compactor folds up to the next turn start instead.
+    messages = [
+        user("hi"),
+        assistant("hello"),
+        user("second request " + "detail " * 200),
+        assistant("done " * 200),
+        user("third"),
+        assistant("ok"),
+    ]
+    generous = CompactionSettings(
+        context_window=200_000, reserve_tokens=0, keep_recent_tokens=100_000
+    )
+    events = FakeEventSink()
+    service = ContextCompactor(COUNTER, DeterministicSummarizer(), events)
+    outcome = service.compact(messages, generous, force=True)
+    assert outcome.status == "compacted"
+    assert outcome.folded_messages == 4
+    assert outcome.messages[1:] == tuple(messages[4:])
+    assert [e.kind for e in events.events] == [CONTEXT_COMPACTED]

@@ -78,7 +78,23 @@ class ContextCompactor:
     ) -> CompactionOutcome:
         head = _leading_system(messages)
         body = messages[head:]
-        cut = _cut(body, costs[head:], settings.keep_recent_tokens)
+        before = sum(costs)
+        # The earliest cut that keeps at most keep_recent_tokens first; when its summary is not
+        # smaller than what it replaces (a short fold), later cuts fold more.
+        smaller_not_found = ""
+        for cut in _cuts(body, costs[head:], settings.keep_recent_tokens):
+            outcome = self._fold(messages, head, cut, costs)
+            if outcome.tokens_after < before:
+                return outcome
+            smaller_not_found = f"({outcome.tokens_after} tokens, {before} before)"
+        raise CompactionFailedError(f"the result is not smaller {smaller_not_found}")
+
+    def _fold(
+        self, messages: tuple[Message, ...], head: int, cut: int, costs: list[int]
+    ) -> CompactionOutcome:
+        """The messages with `body[:cut]` folded into a summary (`body` after the system
+        messages); `CompactionFailedError` when the result breaks a provider rule."""
+        body = messages[head:]
         previous = None
         folded = body[:cut]
         if folded and folded[0].is_summary:
@@ -92,20 +108,15 @@ class ContextCompactor:
         broken = violations(result)
         if broken:
             raise CompactionFailedError(f"the result breaks a provider rule: {broken[0]}")
-        before = sum(costs)
         after = (
             sum(costs[:head])
             + message_tokens([summary_message], self._counter)[0]
             + sum(costs[head + cut :])
         )
-        if after >= before:
-            raise CompactionFailedError(
-                f"the result is not smaller ({after} tokens, {before} before)"
-            )
         return CompactionOutcome(
             messages=result,
             status="compacted",
-            tokens_before=before,
+            tokens_before=sum(costs),
             tokens_after=after,
             kept_messages=len(body) - cut,
             folded_messages=cut,
@@ -128,19 +139,18 @@ def _leading_system(messages: tuple[Message, ...]) -> int:
     return count
 
 
-def _cut(body: tuple[Message, ...], costs: list[int], keep_recent_tokens: int) -> int:
-    """Where the kept part of `body` starts: the earliest turn start whose suffix fits in
-    `keep_recent_tokens`, or the latest turn start when even the last turn is larger (the
-    current task is never folded). A turn start is a user message with text and no tool
-    results, not a summary, with no tool result at or after it answering a call before it."""
+def _cuts(body: tuple[Message, ...], costs: list[int], keep_recent_tokens: int) -> list[int]:
+    """Where the kept part of `body` may start, best first: the earliest turn start whose
+    suffix fits in `keep_recent_tokens`, then the later ones; only the latest turn start when
+    even the last turn is larger (the current task is never folded). A turn start is a user
+    message with text and no tool results, not a summary, with no tool result at or after it
+    answering a call before it."""
     starts = _safe_turn_starts(body)
     if not starts:
         raise CompactionFailedError("nothing to fold: the conversation is a single turn")
     suffix = [*reversed([*accumulate(reversed(costs), initial=0)])]
-    for start in starts:
-        if suffix[start] <= keep_recent_tokens:
-            return start
-    return starts[-1]
+    fitting = [start for start in starts if suffix[start] <= keep_recent_tokens]
+    return fitting or starts[-1:]
 
 
 def _safe_turn_starts(body: tuple[Message, ...]) -> list[int]:

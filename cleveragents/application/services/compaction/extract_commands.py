@@ -13,7 +13,7 @@ from cleveragents.application.services.compaction.extract_outcomes import (
 from cleveragents.application.services.compaction.extract_text import clip, unique
 from cleveragents.application.services.compaction.extract_tools import shell_command
 
-COMMAND_LIMIT = 200
+COMMAND_LIMIT = 240  # long enough to name a long `git add ...` or heredoc commit
 SUMMARY_LIMIT = 120
 
 _TEST_COMMAND = re.compile(
