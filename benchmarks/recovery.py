@@ -65,7 +65,7 @@ def _ours(container: Container, messages: Sequence[Message]) -> tuple[RecoveryRe
 
 
 def _result(name: str, report: RecoveryReport) -> Result:
-    shares = [report[c].share for c in TARGET_CATEGORIES if report[c].share is not None]
+    shares = [share for c in TARGET_CATEGORIES if (share := report[c].share) is not None]
     worst = min(shares, default=1.0)
     return Result(
         name=name,

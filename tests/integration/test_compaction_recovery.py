@@ -17,7 +17,7 @@ from cleveragents.application.services.compaction.recovery import (
 from cleveragents.container import Container
 from cleveragents.domain.event import CONTEXT_COMPACTED
 from cleveragents.domain.policy import ContextPolicy
-from cleveragents.domain.transcript import Message
+from cleveragents.domain.transcript import Message, Transcript
 from cleveragents.domain.transcript_rules import is_valid
 from tests.conftest import CORPUS
 
@@ -34,12 +34,14 @@ needs_corpus = pytest.mark.skipif(not SESSIONS, reason="../shared/corpus is abse
 
 
 def read(container: Container, path: Path) -> tuple[Message, ...]:
-    return container.transcript_codec().read(path.read_text(encoding="utf-8")).messages
+    transcript: Transcript = container.transcript_codec().read(path.read_text(encoding="utf-8"))
+    return transcript.messages
 
 
 def workspace(messages: tuple[Message, ...]) -> str | None:
     record = messages[0].extra.get("claude_code", {}).get("record", {})
-    return record.get("cwd")
+    cwd = record.get("cwd")
+    return cwd if isinstance(cwd, str) else None
 
 
 @needs_corpus
