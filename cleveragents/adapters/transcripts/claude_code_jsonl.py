@@ -99,6 +99,10 @@ def _records(text: str) -> Iterator[tuple[int, Json]]:
             raise InvalidInputError(f"transcript line {number} is nested too deeply") from exc
         if not isinstance(record, dict):
             raise InvalidInputError(f"transcript line {number}: a record must be a JSON object")
+        if not isinstance(record.get("type"), str):
+            raise InvalidInputError(
+                f"transcript line {number}: not a Claude Code record (no string 'type')"
+            )
         yield number, record
 
 

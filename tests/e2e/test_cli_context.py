@@ -1,0 +1,232 @@
+"""`agents context compact` and `agents context validate` through the CLI."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cleveragents.container import build_container
+from cleveragents.domain.event import CONTEXT_COMPACTED, CONTEXT_COMPACTION_FAILED
+from tests.e2e.cli_runner import run
+
+
+def anthropic_conversation(turns: int) -> dict[str, Any]:
+    messages: list[dict[str, Any]] = []
+    for turn in range(turns):
+        call_id = f"toolu_{turn:03d}"
+        messages += [
+            {"role": "user", "content": f"Request {turn}: fix the bug in src/module_{turn}.py"},
+            {
+                "role": "assistant",
+                "content": [
+                    {"type": "text", "text": f"I'll edit src/module_{turn}.py."},
+                    {
+                        "type": "tool_use",
+                        "id": call_id,
+                        "name": "Edit",
+                        "input": {"file_path": f"src/module_{turn}.py", "old_string": "a"},
+                    },
+                ],
+            },
+            {
+                "role": "user",
+                "content": [
+                    {"type": "tool_result", "tool_use_id": call_id, "content": "ok " * 200}
+                ],
+            },
+            {"role": "assistant", "content": f"Done with request {turn}."},
+        ]
+    return {"model": "claude-sonnet-4-5", "system": "Be careful.", "messages": messages}
+
+
+@pytest.fixture
+def transcript(tmp_path: Path) -> Path:
+    path = tmp_path / "conversation.json"
+    path.write_text(json.dumps(anthropic_conversation(6)))
+    return path
+
+
+def events(home: Path, kind: str) -> list[dict[str, Any]]:
+    container = build_container(home=home)
+    try:
+        return [event.payload for event in container.event_sink().recorded(kind)]
+    finally:
+        container.store().dispose()
+
+
+def test_compact_force_reports_and_writes_the_same_format(
+    capsys: pytest.CaptureFixture[str], home: Path, transcript: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "compacted.json"
+    result = run(
+        capsys, "context", "compact", str(transcript), "--force", "--json", "--out", str(out)
+    )
+    assert result.exit_code == 0, result.stderr
+    report = result.json()
+    assert report["status"] == "compacted"
+    assert report["tokens_after"] < report["tokens_before"]
+    assert report["folded_messages"] + report["kept_messages"] == 24
+    assert report["summary_sections"]["files_modified"] >= 1
+    assert len(report["summary_sha256"]) == 64
+    written = json.loads(out.read_text())
+    assert written["model"] == "claude-sonnet-4-5"  # the request's other fields are kept
+    assert written["system"] == "Be careful."
+    assert written["messages"][0]["content"][0]["text"].startswith(
+        "[cleveragents context summary v1]"
+    )
+    assert written["messages"][-1] == {"role": "assistant", "content": "Done with request 5."}
+    assert run(capsys, "context", "validate", str(out)).exit_code == 0
+    [payload] = events(home, CONTEXT_COMPACTED)
+    assert payload["summary_sha256"] == report["summary_sha256"]
+
+
+def test_compact_prints_a_readable_report(
+    capsys: pytest.CaptureFixture[str], home: Path, transcript: Path
+) -> None:
+    result = run(capsys, "context", "compact", str(transcript), "--force")
+    assert result.exit_code == 0, result.stderr
+    assert "compacted:" in result.stdout
+    assert "files_modified" in result.stdout
+    assert "summary sha256" in result.stdout
+
+
+def test_under_the_threshold_nothing_is_compacted_and_out_is_the_input(
+    capsys: pytest.CaptureFixture[str], home: Path, transcript: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "same.json"
+    result = run(capsys, "context", "compact", str(transcript), "--json", "--out", str(out))
+    assert result.exit_code == 0, result.stderr
+    assert result.json()["status"] == "not-needed"
+    assert json.loads(out.read_text()) == json.loads(transcript.read_text())
+    assert events(home, CONTEXT_COMPACTED) == []
+
+
+def test_the_policy_flags_set_the_threshold(
+    capsys: pytest.CaptureFixture[str], home: Path, transcript: Path
+) -> None:
+    result = run(
+        capsys,
+        "context",
+        "compact",
+        str(transcript),
+        "--context-window",
+        "1000",
+        "--reserve-tokens",
+        "200",
+        "--keep-recent-tokens",
+        "300",
+        "--json",
+    )
+    assert result.exit_code == 0, result.stderr
+    report = result.json()
+    assert report["threshold"] == 800
+    assert report["status"] == "compacted"  # the transcript is over 800 tokens
+
+
+def test_a_failed_compaction_exits_1_writes_nothing_and_is_recorded(
+    capsys: pytest.CaptureFixture[str], home: Path, tmp_path: Path
+) -> None:
+    single = tmp_path / "single.json"
+    single.write_text(json.dumps(anthropic_conversation(1)))
+    out = tmp_path / "out.json"
+    result = run(capsys, "context", "compact", str(single), "--force", "--json", "--out", str(out))
+    assert result.exit_code == 1
+    assert result.json()["status"] == "failed"
+    assert "single turn" in result.json()["reason"]
+    assert not out.exists()
+    [payload] = events(home, CONTEXT_COMPACTION_FAILED)
+    assert "single turn" in payload["reason"]
+
+
+def test_standard_input_and_an_explicit_format(
+    capsys: pytest.CaptureFixture[str], home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    openai = {
+        "messages": [
+            {"role": "developer", "content": "Be brief."},
+            {"role": "user", "content": "hi"},
+            {"role": "assistant", "content": "hello"},
+        ]
+    }
+    stdin = io.TextIOWrapper(io.BytesIO(json.dumps(openai).encode()))
+    monkeypatch.setattr("sys.stdin", stdin)
+    result = run(capsys, "context", "validate", "-", "--format", "openai", "--json")
+    assert result.exit_code == 0, result.stderr
+    assert result.json() == {"format": "openai", "messages": 3, "valid": True, "violations": []}
+
+
+def test_validate_lists_every_broken_rule_and_exits_2(
+    capsys: pytest.CaptureFixture[str], home: Path, tmp_path: Path
+) -> None:
+    broken = tmp_path / "broken.json"
+    broken.write_text(
+        json.dumps(
+            [
+                {"role": "assistant", "content": "I start"},
+                {
+                    "role": "user",
+                    "content": [{"type": "tool_result", "tool_use_id": "nope", "content": "x"}],
+                },
+            ]
+        )
+    )
+    result = run(capsys, "context", "validate", str(broken), "--json")
+    assert result.exit_code == 2
+    rules = [v["rule"] for v in result.json()["violations"]]
+    assert rules == ["user-first", "result-follows-call"]
+    text = run(capsys, "context", "validate", str(broken))
+    assert text.exit_code == 2
+    assert "result-follows-call" in text.stdout
+
+
+@pytest.mark.parametrize(
+    ("content", "args", "message"),
+    [
+        (None, (), "file not found"),
+        ("{not json", (), "not JSON"),
+        ('{"messages": [{"role": "robot", "content": "x"}]}', (), "robot"),
+        ('{"messages": []}', ("--format", "claude-code"), "not a Claude Code record"),
+        (
+            '[{"role": "user", "content": "a"}, {"role": "assistant", "content": "b"}]',
+            ("--context-window", "100", "--reserve-tokens", "100"),
+            "reserve_tokens",
+        ),
+        (
+            '[{"role": "user", "content": "a"}]',
+            ("--keep-recent-tokens", "0"),
+            "greater than or equal to 1",
+        ),
+        ('[{"role": "user", "content": "a"}]', ("--format", "xml"), "xml"),
+    ],
+    ids=[
+        "missing",
+        "malformed-json",
+        "unknown-role",
+        "wrong-format",
+        "reserve>=window",
+        "keep-zero",
+        "bad-format",
+    ],
+)
+def test_bad_input_gets_one_line_and_exit_2(
+    capsys: pytest.CaptureFixture[str],
+    home: Path,
+    tmp_path: Path,
+    content: str | None,
+    args: tuple[str, ...],
+    message: str,
+) -> None:
+    path = tmp_path / "t.json"
+    if content is not None:
+        path.write_text(content)
+    out = tmp_path / "never.json"
+    result = run(capsys, "context", "compact", str(path), *args, "--out", str(out))
+    assert result.exit_code == 2, result.stdout
+    assert result.stdout == ""
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert message in result.stderr
+    assert not out.exists()
