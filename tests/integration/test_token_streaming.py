@@ -104,3 +104,42 @@ def test_prefix_within_is_a_prefix_that_fits(text: str, limit: int) -> None:
     prefix = counter.prefix_within(text, limit)
     assert text.startswith(prefix)
     assert counter.count(prefix) <= limit
+
+
+def _whole(encoding: str, text: str) -> list[int]:
+    return tiktoken_counter.load_encoding(encoding).encode(text, disallowed_special=())
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+def test_counting_in_two_halves_at_once_is_exact_on_real_files(
+    encoding: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(tiktoken_counter, "PARALLEL_MIN_CHARS", 2048)
+    monkeypatch.setattr(tiktoken_counter, "SPLIT_SEARCH_CHARS", 512)
+    counter = TiktokenCounter(encoding)
+    split = 0
+    for text in _corpus_texts():
+        tokens = _whole(encoding, text)
+        split += tiktoken_counter._halves(text) is not None
+        assert counter.count(text) == len(tokens)
+        lengths = tiktoken_counter.token_byte_lengths(tiktoken_counter.load_encoding(encoding))
+        expected_starts = [0]
+        for token in tokens[:-1]:
+            expected_starts.append(expected_starts[-1] + lengths[token])
+        assert counter.token_starts(text) == expected_starts[: len(tokens)]
+    assert split > 10  # the halves path really ran
+
+
+@settings(max_examples=150)
+@given(pieces=st.lists(_PIECES, max_size=400))
+def test_counting_in_two_halves_is_exact_on_any_text(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    originals = (tiktoken_counter.PARALLEL_MIN_CHARS, tiktoken_counter.SPLIT_SEARCH_CHARS)
+    tiktoken_counter.PARALLEL_MIN_CHARS, tiktoken_counter.SPLIT_SEARCH_CHARS = 8, 200
+    try:
+        for encoding in ENCODINGS:
+            counter = TiktokenCounter(encoding)
+            assert counter.count(text) == len(_whole(encoding, text))
+            assert len(counter.token_starts(text)) == len(_whole(encoding, text))
+    finally:
+        tiktoken_counter.PARALLEL_MIN_CHARS, tiktoken_counter.SPLIT_SEARCH_CHARS = originals

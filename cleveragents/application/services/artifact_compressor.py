@@ -14,7 +14,7 @@ info lines, signatures before bodies, headings before prose), packed to the exac
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from contextlib import closing
 from dataclasses import dataclass
@@ -47,7 +47,6 @@ from cleveragents.application.services.artifact_compression.task_terms import Ta
 from cleveragents.application.services.artifact_compression.truncation import (
     HEURISTIC_CHARS_PER_TOKEN,
     truncate_to_budget,
-    truncation_head,
 )
 from cleveragents.domain.artifact import ArtifactKind, CompressedArtifact, CompressionMode
 from cleveragents.domain.errors import (
@@ -143,12 +142,13 @@ class ArtifactCompressorService:
         _check_budget(budget)
         strategy = strategy_for(detect(name, text[:SNIFF_CHARS]), self._skeletonizer)
         forms = StructuralForms(strategy, TaskTerms.from_task(task), text)
+        plan = _plan(text, budget, mode, strategy.kind, self._counter)
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="token-count") as pool:
-            counting = pool.submit(self._count_raw, lambda c: c.count(text))
-            _prepare_likely_forms(forms, text, budget, mode, self._counter)
-            counter, preamble, raw_tokens = counting.result()
+            counting = pool.submit(self._count_raw, text, plan.raw_starts)
+            _prepare(forms, plan)
+            counter, preamble, raw_tokens, raw_starts = counting.result()
             body_budget = budget - (counter.count(preamble) if preamble else 0)
-            run = _Run(counter, strategy, forms, raw_tokens, len(text), pool)
+            run = _Run(counter, strategy, forms, raw_tokens, len(text), pool, raw_starts)
             if body_budget <= 0:
                 outcome = _Outcome("", True, 0)
             elif mode is CompressionMode.SMART:
@@ -164,14 +164,33 @@ class ArtifactCompressorService:
             content=content,
         )
 
-    def _count_raw(self, count: Callable[[TokenCounter], int]) -> tuple[TokenCounter, str, int]:
-        """The raw count with the real tokenizer; when it fails, the seed's heuristic, which
-        then serves every later count, and the warning preamble that says so."""
+    def _count_raw(
+        self, text: str, with_starts: bool
+    ) -> tuple[TokenCounter, str, int, list[int] | None]:
+        """The raw count with the real tokenizer, and the byte offsets where its tokens start
+        when `with_starts` (the same encode: Tier 3 and line packing estimate from them); when
+        the tokenizer fails, the seed's heuristic, which then serves every later count, and
+        the warning preamble that says so."""
         try:
-            return self._counter, "", count(self._counter)
+            return self._raw(self._counter, "", text, with_starts)
+        except TokenCountingError:
+            return self._raw(HeuristicTokenCounter(), HEURISTIC_WARNING, text, with_starts)
+
+    @staticmethod
+    def _raw(
+        counter: TokenCounter, preamble: str, text: str, with_starts: bool
+    ) -> tuple[TokenCounter, str, int, list[int] | None]:
+        if with_starts:
+            starts = counter.token_starts(text)
+            return counter, preamble, len(starts), starts
+        return counter, preamble, counter.count(text), None
+
+    def _count_large(self, artifact: ArtifactFile) -> tuple[TokenCounter, str, int]:
+        try:
+            return self._counter, "", self._counter.count_stream(artifact.iter_text())
         except TokenCountingError:
             heuristic = HeuristicTokenCounter()
-            return heuristic, HEURISTIC_WARNING, count(heuristic)
+            return heuristic, HEURISTIC_WARNING, heuristic.count_stream(artifact.iter_text())
 
     def _compress_large(
         self,
@@ -181,9 +200,7 @@ class ArtifactCompressorService:
         task: str | None,
         mode: CompressionMode,
     ) -> CompressedArtifact:
-        counter, preamble, raw_tokens = self._count_raw(
-            lambda c: c.count_stream(artifact.iter_text())
-        )
+        counter, preamble, raw_tokens = self._count_large(artifact)
         if raw_tokens * 2 <= budget * 3:  # Tier 1 or 2: the output may be the whole artifact
             return self.compress_text(name, artifact.read_text(), budget, task=task, mode=mode)
         body_budget = budget - (counter.count(preamble) if preamble else 0)
@@ -242,6 +259,7 @@ class _Run:
     raw_tokens: int
     raw_chars: int
     pool: Executor
+    raw_starts: list[int] | None  # where the raw text's tokens start, when computed
 
     def estimate(self, text: str) -> float:
         """Tokens of `text` at the artifact's own characters per token."""
@@ -331,7 +349,13 @@ class _Run:
         if len(lines) < PACKABLE_MIN_LINES:
             return None
         joined = "\n".join(lines) + "\n"
-        starts = self.pool.submit(self.counter.token_starts, joined)
+        if joined == text and text is self.forms.text and self.raw_starts is not None:
+            # The original's lines: the raw encode already says where their tokens start.
+            known: Future[list[int]] = Future()
+            known.set_result(self.raw_starts)
+            starts = known
+        else:
+            starts = self.pool.submit(self.counter.token_starts, joined)
         priorities = self.strategy.priorities(lines, self.forms.terms)
         costs = line_costs_from_starts(lines, starts.result())
         tokens = len(starts.result()) if joined == text else self.counter.count(text)
@@ -356,35 +380,52 @@ class _Run:
         return _Outcome(packed.content, True, packed.tokens)
 
     def truncate(self, text: str, budget: int) -> _Outcome:
-        starts = self.forms.head_starts.get(budget) if text is self.forms.text else None
+        starts = self.raw_starts if text is self.forms.text else None
         cut = truncate_to_budget(text, budget, self.raw_tokens, self.counter, starts)
         return _Outcome(cut.content, True, cut.tokens)
 
 
-def _prepare_likely_forms(
-    forms: StructuralForms, text: str, budget: int, mode: CompressionMode, counter: TokenCounter
-) -> None:
-    """Compute the forms the tier will probably need, from a guess of the raw count: the exact
-    count of a sample (the first `GUESS_SAMPLE_CHARS`), scaled to the whole text. Nothing when
-    the text surely fits (a token is at least one byte) or probably fits; in seed mode Tier 2
-    only when the guess is near the Tier 2 band (budget < raw <= 1.5 x budget); in smart mode
-    the structural forms. A wrong guess costs time, never a different result."""
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """What to prepare while the raw count runs, from a guess of that count."""
+
+    raw_starts: bool = False  # have the raw encode return token starts, not only a count
+    tier2: bool = False
+    candidates: bool = False
+
+
+def _plan(
+    text: str, budget: int, mode: CompressionMode, kind: ArtifactKind, counter: TokenCounter
+) -> _Plan:
+    """The guess is the exact count of a sample (the first `GUESS_SAMPLE_CHARS`), scaled to
+    the whole text. Nothing when the text surely fits (a token is at least one byte) or
+    probably fits; seed mode: Tier 2 when the guess is near its band (budget < raw <= 1.5 x
+    budget), else token starts for Tier 3; smart mode: the structural forms, and token starts
+    for logs and plain text, whose original lines are packed. A wrong guess costs time, never
+    a different result: only the exact count decides the tier."""
     if len(text.encode("utf-8", errors="surrogatepass")) <= budget:
-        return
+        return _Plan()
     try:
         sample = text[:GUESS_SAMPLE_CHARS]
         guess = counter.count(sample) * len(text) / max(len(sample), 1)
     except TokenCountingError:
-        return
+        return _Plan()
     if guess * GUESS_MARGIN <= budget:
-        return
+        return _Plan()
     if mode is CompressionMode.SMART:
+        packs_original = kind in (ArtifactKind.LOG, ArtifactKind.TEXT)
+        return _Plan(raw_starts=packs_original, candidates=True)
+    if guess <= budget * 1.5 * GUESS_MARGIN:
+        return _Plan(tier2=True)
+    return _Plan(raw_starts=True)
+
+
+def _prepare(forms: StructuralForms, plan: _Plan) -> None:
+    if plan.candidates:
         if forms.strongest() is None:
             forms.candidates()
-    elif guess <= budget * 1.5 * GUESS_MARGIN:
+    elif plan.tier2:
         forms.tier2()
-    else:  # Tier 3: where the head's tokens start (an encode, in parallel with the raw count)
-        forms.head_starts[budget] = counter.token_starts(truncation_head(text, budget))
 
 
 def _packing_base(candidates: list[str], original: str) -> str:

@@ -24,8 +24,6 @@ class StructuralForms:
         self._strategy = strategy
         self.terms = terms
         self.text = text
-        self.head_starts: dict[int, list[int]] = {}
-        """Token starts of Tier 3's head of `text`, per budget, when prepared in advance."""
         self._tier2: str | None = None
         self._tier2_done = False
         self._candidates: list[str] | None = None

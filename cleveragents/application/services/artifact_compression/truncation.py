@@ -56,10 +56,14 @@ def truncate_to_budget(
     head_starts: list[int] | None = None,
 ) -> Truncated:
     """The longest seed-style head of `text` that, with the marker, fits `budget` tokens.
-    `head_starts`, when given, are the token starts of `truncation_head(text, budget)`."""
+    `head_starts`, when given, are the token starts of `text` (or of any text that begins with
+    the head): only those inside the head are used."""
     head = truncation_head(text, budget)
     data = head.encode("utf-8", errors="surrogatepass")
-    starts = counter.token_starts(head) if head_starts is None else head_starts
+    if head_starts is None:
+        starts = counter.token_starts(head)
+    else:
+        starts = head_starts[: bisect_left(head_starts, len(data))]
 
     def kept_tokens(cut: int) -> int:
         """Tokens of the head that start before byte `cut`: the original's tokens kept."""
