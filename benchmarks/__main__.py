@@ -21,6 +21,7 @@ from benchmarks import (
     secret_scanning,
     skeleton,
     spawn,
+    strategies,
 )
 from benchmarks.report import RESULTS_DIR, Result, render_table, write_json
 
@@ -34,6 +35,7 @@ SUITE: dict[str, Callable[[], list[Result]]] = {
     "import": artifact_import.run,
     "compaction": compaction.run,
     "recovery": recovery.run,
+    "strategies": strategies.run,
 }
 
 

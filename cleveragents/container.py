@@ -32,6 +32,7 @@ from cleveragents.application.services.compaction.deterministic_summarizer impor
     DeterministicSummarizer,
 )
 from cleveragents.application.services.context_compactor import ContextCompactor
+from cleveragents.application.services.context_strategies import StrategyComparison
 from cleveragents.application.services.plans import PlanService
 from cleveragents.application.services.projects import ProjectService
 from cleveragents.application.services.skeleton_compressor import SkeletonCompressorService
@@ -96,6 +97,9 @@ class ServicesContainer(containers.DeclarativeContainer):
         summarizer=summarizer,
         events=adapters.event_sink,
     )
+    strategy_comparison = providers.Factory(
+        StrategyComparison, token_counter=adapters.token_counter, summarizer=summarizer
+    )
 
 
 class Container(containers.DeclarativeContainer):
@@ -124,6 +128,7 @@ class Container(containers.DeclarativeContainer):
     transcript_codec = adapters.transcript_codec
     summarizer = services.summarizer
     context_compactor = services.context_compactor
+    strategy_comparison = services.strategy_comparison
 
 
 def artifacts_dir(home: Path, database_url: str | None) -> Path:

@@ -254,3 +254,101 @@ def validate(
         )
     if found:
         raise typer.Exit(2)
+
+
+@app.command("compare")
+def compare(
+    ctx: typer.Context,
+    transcript: TranscriptArgument,
+    transcript_format: FormatOption = FormatChoice.AUTO,
+    context_window: Annotated[
+        int | None,
+        typer.Option("--context-window", metavar="N", min=1, help="Default: the policy's."),
+    ] = None,
+    reserve_tokens: Annotated[
+        int | None,
+        typer.Option("--reserve-tokens", metavar="N", min=0, help="Default: the policy's."),
+    ] = None,
+    keep_recent_tokens: Annotated[
+        int | None,
+        typer.Option("--keep-recent-tokens", metavar="N", min=1, help="Default: the policy's."),
+    ] = None,
+    project: Annotated[
+        str | None,
+        typer.Option("--project", metavar="NAME", help="Take the defaults from this project."),
+    ] = None,
+    plot: Annotated[
+        Path | None,
+        typer.Option(
+            "--plot",
+            metavar="FILE",
+            help="Also draw tokens against recovery per strategy as a PNG (needs the "
+            "'plot' extra: pip install 'cleveragents[plot]').",
+        ),
+    ] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Run every context strategy on the same transcript and compare them side by side: no
+    compaction, the deterministic compaction (the default) and observation masking (old tool
+    outputs replaced by placeholders). Per strategy: tokens after, whether that fits the
+    window, structural validity, recovery of the facts a resumed agent needs (per category),
+    latency. A dry run: nothing is recorded.
+
+    Example: agents context compare session.jsonl --plot strategies.png
+    """
+    from cleveragents.cli.plots import check_plotting_available, plot_strategies
+
+    if plot is not None:
+        check_plotting_available()
+    container = state(ctx).container()
+    parsed, _ = _read(transcript, transcript_format, container)
+    settings = _settings(container, project, context_window, reserve_tokens, keep_recent_tokens)
+    workspace = _workspace(parsed)
+    results = container.strategy_comparison().compare(
+        parsed.messages, settings, workspace=workspace
+    )
+    rows = [result.as_dict() for result in results]
+    if plot is not None:
+        plot_strategies(rows, plot, title=Path(transcript).name)
+    if as_json:
+        emit_json({"threshold": settings.threshold, "strategies": rows})
+        return
+    print_table(
+        f"{Path(transcript).name}: {rows[0]['tokens_before']} tokens, window threshold "
+        f"{settings.threshold}; recovery = facts kept / facts",
+        ("strategy", "tokens after", "fits", "valid", *_CATEGORY_LABELS.values(), "ms"),
+        [
+            (
+                row["strategy"],
+                row["tokens_after"],
+                "yes" if row["fits_window"] else "no",
+                "yes" if row["valid"] else "NO",
+                *(_recovered(row["recovery"][name]) for name in _CATEGORY_LABELS),
+                f"{row['latency_s'] * 1000:.0f}",
+            )
+            for row in rows
+        ],
+    )
+
+
+_CATEGORY_LABELS = {
+    "latest_request": "request",
+    "files_modified": "files",
+    "commands": "commands",
+    "unfinished": "unfinished",
+    "uncertain_effects": "uncertain",
+}
+
+
+def _recovered(entry: dict[str, Any]) -> str:
+    return f"{entry['recovered']}/{entry['total']}" if entry["total"] else "-"
+
+
+def _workspace(parsed: Transcript) -> str | None:
+    """A Claude Code session's working directory: recovery accepts paths relative to it."""
+    for message in parsed.messages:
+        record = message.extra.get("claude_code", {}).get("record", {})
+        cwd = record.get("cwd") if isinstance(record, dict) else None
+        if isinstance(cwd, str):
+            return cwd
+    return None

@@ -27,10 +27,15 @@ def emit_json(data: Any) -> None:
     sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
 
 
+PIPE_WIDTH = 160
+"""Output to a pipe or a file is not squeezed into 80 columns: tables keep whole cells."""
+
+
 def console() -> Console:
     from rich.console import Console
 
-    return Console(highlight=False, soft_wrap=True)
+    width = None if sys.stdout.isatty() else PIPE_WIDTH
+    return Console(highlight=False, soft_wrap=True, width=width)
 
 
 def print_table(

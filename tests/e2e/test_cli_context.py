@@ -230,3 +230,49 @@ def test_bad_input_gets_one_line_and_exit_2(
     assert len(result.stderr.strip().splitlines()) == 1
     assert message in result.stderr
     assert not out.exists()
+
+
+def test_compare_prints_every_strategy_side_by_side(
+    capsys: pytest.CaptureFixture[str], home: Path, transcript: Path
+) -> None:
+    result = run(capsys, "context", "compare", str(transcript), "--json")
+    assert result.exit_code == 0, result.stderr
+    rows = result.json()["strategies"]
+    assert [row["strategy"] for row in rows] == ["none", "deterministic", "observation-masking"]
+    assert rows[1]["tokens_after"] < rows[0]["tokens_after"]
+    assert all(row["valid"] for row in rows)
+    assert rows[1]["recovery"]["files_modified"]["recovered"] == 6
+    assert events(home, CONTEXT_COMPACTED) == []  # a dry run records nothing
+    text = run(capsys, "context", "compare", str(transcript))
+    assert text.exit_code == 0
+    assert "observation-masking" in text.stdout
+    assert "6/6" in text.stdout
+
+
+def test_compare_draws_a_png(
+    capsys: pytest.CaptureFixture[str], home: Path, transcript: Path, tmp_path: Path
+) -> None:
+    plot = tmp_path / "strategies.png"
+    result = run(capsys, "context", "compare", str(transcript), "--plot", str(plot))
+    assert result.exit_code == 0, result.stderr
+    assert plot.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+
+
+def test_compare_plot_without_matplotlib_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str],
+    home: Path,
+    transcript: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "matplotlib" else real(name)
+    )
+    plot = tmp_path / "never.png"
+    result = run(capsys, "context", "compare", str(transcript), "--plot", str(plot))
+    assert result.exit_code == 2
+    assert "cleveragents[plot]" in result.stderr
+    assert not plot.exists()
