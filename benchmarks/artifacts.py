@@ -26,8 +26,7 @@ import subprocess
 import sys
 import tempfile
 import time
-import tracemalloc
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import suppress
 from dataclasses import dataclass
 from functools import partial
@@ -35,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.report import Result, print_line, print_section
-from benchmarks.timing import best, gc_paused, repeat, timed
+from benchmarks.timing import best, peak_bytes, repeat, timed
 from cleveragents.adapters.tokens.tiktoken_counter import load_encoding
 from cleveragents.application.services.artifact_compressor import ArtifactCompressorService
 from cleveragents.container import Container, build_container
@@ -146,20 +145,6 @@ def _peak_text(peak: int | None, encode_peak: int) -> str:
     return f"peak {_mb(peak):>6.1f} MB ({peak / encode_peak:>4.1f}x enc)"
 
 
-def _peak_bytes(func: Callable[[], object]) -> int:
-    """tracemalloc's peak of the Python allocations made during one call of `func`."""
-    with gc_paused():
-        tracemalloc.start()
-        try:
-            tracemalloc.reset_peak()
-            result = func()
-            _, peak = tracemalloc.get_traced_memory()
-        finally:
-            tracemalloc.stop()
-    del result
-    return peak
-
-
 @dataclass(frozen=True)
 class Row:
     kind: str
@@ -198,7 +183,7 @@ def _measure_input(
 
     raw_tokens = len(encode())  # also a warm-up
     encode_times = repeat(encode, ENCODE_REPEATS)
-    encode_peak = _peak_bytes(encode)
+    encode_peak = peak_bytes(encode)
     factors = LARGE_FACTORS if size >= LARGE_INPUT else FACTORS
     repeats = COMPRESS_REPEATS[size]
     note = ""
@@ -227,7 +212,7 @@ def _measure_input(
             assert outcome is not None
             outcome = outcome.model_copy(update={"content": ""})  # the figures are enough
             measure_peak = size < LARGE_INPUT or (factor, mode) in LARGE_PEAKS
-            peak = _peak_bytes(call) if measure_peak else None
+            peak = peak_bytes(call) if measure_peak else None
             measured.append((factor, mode, budget, best(times), best(cpu_times), peak, outcome))
     # Encode again after the compressions, so that a busy moment on the machine does not set
     # the baseline: the baseline is the best of the encodes before and after.

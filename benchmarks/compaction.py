@@ -20,13 +20,12 @@ from __future__ import annotations
 
 import json
 import tempfile
-import tracemalloc
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from benchmarks.report import Result, print_line, print_section
-from benchmarks.timing import best, gc_paused, repeat
+from benchmarks.timing import best, peak_bytes, repeat
 from cleveragents.adapters.tokens.tiktoken_counter import load_encoding
 from cleveragents.application.services.compaction.outcome import CompactionSettings
 from cleveragents.container import build_container
@@ -142,19 +141,6 @@ def _lc_valid(trimmed: list[Any]) -> bool:
     return is_valid(ours)
 
 
-def _peak(func: Callable[[], object]) -> int:
-    with gc_paused():
-        tracemalloc.start()
-        try:
-            tracemalloc.reset_peak()
-            result = func()
-            _, peak = tracemalloc.get_traced_memory()
-        finally:
-            tracemalloc.stop()
-    del result
-    return peak
-
-
 def _latest_request(messages: Sequence[Message]) -> str:
     for message in reversed(messages):
         if message.has_user_text and not message.tool_results and not message.is_summary:
@@ -189,7 +175,7 @@ def _measure(label: str, messages: list[Message], workdir: Path) -> list[Result]
     trimmed = theirs()
     our_time = best(repeat(ours, REPEATS))
     their_time = best(repeat(theirs, REPEATS))
-    our_peak, their_peak = _peak(ours), _peak(theirs)
+    our_peak, their_peak = peak_bytes(ours), peak_bytes(theirs)
     latest = _latest_request(messages)
     kept_by_us = latest in {m.text for m in outcome.messages} or (
         outcome.summary is not None and outcome.summary.latest_request == latest

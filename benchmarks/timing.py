@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import statistics
 import time
+import tracemalloc
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TypeVar
@@ -50,3 +51,17 @@ def best(times: list[float]) -> float:
 
 def median(times: list[float]) -> float:
     return statistics.median(times)
+
+
+def peak_bytes(func: Callable[[], object]) -> int:
+    """tracemalloc's peak of the Python allocations made during one call of `func`."""
+    with gc_paused():
+        tracemalloc.start()
+        try:
+            tracemalloc.reset_peak()
+            result = func()
+            _, peak = tracemalloc.get_traced_memory()
+        finally:
+            tracemalloc.stop()
+    del result
+    return peak

@@ -44,7 +44,32 @@ TranscriptArgument = Annotated[
 FormatOption = Annotated[
     FormatChoice, typer.Option("--format", help="The transcript's format (auto: detected).")
 ]
-TokensOption = Annotated[int | None, typer.Option(metavar="N", min=1)]
+WindowOption = Annotated[
+    int | None,
+    typer.Option("--context-window", metavar="N", min=1, help="Default: the policy's."),
+]
+ReserveOption = Annotated[
+    int | None,
+    typer.Option(
+        "--reserve-tokens",
+        metavar="N",
+        min=0,
+        help="Kept free for the response; compaction starts above window - reserve.",
+    ),
+]
+KeepRecentOption = Annotated[
+    int | None,
+    typer.Option(
+        "--keep-recent-tokens",
+        metavar="N",
+        min=1,
+        help="Recent complete turns kept verbatim, up to this many tokens.",
+    ),
+]
+ProjectOption = Annotated[
+    str | None,
+    typer.Option("--project", metavar="NAME", help="Take the defaults from this project."),
+]
 
 
 def _read(path: str, choice: FormatChoice, container: Container) -> tuple[Transcript, Any]:
@@ -88,32 +113,10 @@ def compact(
     ctx: typer.Context,
     transcript: TranscriptArgument,
     transcript_format: FormatOption = FormatChoice.AUTO,
-    context_window: Annotated[
-        int | None,
-        typer.Option("--context-window", metavar="N", min=1, help="Default: the policy's."),
-    ] = None,
-    reserve_tokens: Annotated[
-        int | None,
-        typer.Option(
-            "--reserve-tokens",
-            metavar="N",
-            min=0,
-            help="Kept free for the response; compaction starts above window - reserve.",
-        ),
-    ] = None,
-    keep_recent_tokens: Annotated[
-        int | None,
-        typer.Option(
-            "--keep-recent-tokens",
-            metavar="N",
-            min=1,
-            help="Recent complete turns kept verbatim, up to this many tokens.",
-        ),
-    ] = None,
-    project: Annotated[
-        str | None,
-        typer.Option("--project", metavar="NAME", help="Take the defaults from this project."),
-    ] = None,
+    context_window: WindowOption = None,
+    reserve_tokens: ReserveOption = None,
+    keep_recent_tokens: KeepRecentOption = None,
+    project: ProjectOption = None,
     force: Annotated[
         bool, typer.Option("--force", help="Compact even under the threshold.")
     ] = False,
@@ -261,22 +264,10 @@ def compare(
     ctx: typer.Context,
     transcript: TranscriptArgument,
     transcript_format: FormatOption = FormatChoice.AUTO,
-    context_window: Annotated[
-        int | None,
-        typer.Option("--context-window", metavar="N", min=1, help="Default: the policy's."),
-    ] = None,
-    reserve_tokens: Annotated[
-        int | None,
-        typer.Option("--reserve-tokens", metavar="N", min=0, help="Default: the policy's."),
-    ] = None,
-    keep_recent_tokens: Annotated[
-        int | None,
-        typer.Option("--keep-recent-tokens", metavar="N", min=1, help="Default: the policy's."),
-    ] = None,
-    project: Annotated[
-        str | None,
-        typer.Option("--project", metavar="NAME", help="Take the defaults from this project."),
-    ] = None,
+    context_window: WindowOption = None,
+    reserve_tokens: ReserveOption = None,
+    keep_recent_tokens: KeepRecentOption = None,
+    project: ProjectOption = None,
     plot: Annotated[
         Path | None,
         typer.Option(
