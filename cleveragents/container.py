@@ -14,10 +14,12 @@ from pathlib import Path
 from dependency_injector import containers, providers
 
 from cleveragents.adapters.blobs.filesystem_blob_storage import FilesystemBlobStorage
+from cleveragents.adapters.model_catalog.genai_prices_catalog import GenaiPricesCatalog
 from cleveragents.adapters.persistence.database import default_home, resolve_database_url
 from cleveragents.adapters.persistence.event_log import SqlEventLog
 from cleveragents.adapters.persistence.store import SqlStore
 from cleveragents.adapters.persistence.unit_of_work import SqlaUnitOfWork
+from cleveragents.adapters.persistence.usage_repository import SqlUsageLedger
 from cleveragents.adapters.secrets.combined_scanner import make_secret_scanner
 from cleveragents.adapters.source.tree_sitter_skeletonizer import TreeSitterSkeletonizer
 from cleveragents.adapters.system.clock import SystemClock, current_user
@@ -33,6 +35,7 @@ from cleveragents.application.services.compaction.deterministic_summarizer impor
 )
 from cleveragents.application.services.context_compactor import ContextCompactor
 from cleveragents.application.services.context_strategies import StrategyComparison
+from cleveragents.application.services.metrics import MetricsService
 from cleveragents.application.services.plans import PlanService
 from cleveragents.application.services.projects import ProjectService
 from cleveragents.application.services.skeleton_compressor import SkeletonCompressorService
@@ -58,6 +61,8 @@ class AdaptersContainer(containers.DeclarativeContainer):
         SqlEventLog, session_factory=store.provided.sessions, clock=clock
     )
     transcript_codec = providers.Singleton(JsonTranscriptCodec)
+    usage_ledger = providers.Singleton(SqlUsageLedger, session_factory=store.provided.sessions)
+    model_catalog = providers.Singleton(GenaiPricesCatalog)
 
 
 class ServicesContainer(containers.DeclarativeContainer):
@@ -100,6 +105,15 @@ class ServicesContainer(containers.DeclarativeContainer):
     strategy_comparison = providers.Factory(
         StrategyComparison, token_counter=adapters.token_counter, summarizer=summarizer
     )
+    metrics_service = providers.Factory(
+        MetricsService,
+        uow_factory=adapters.unit_of_work.provider,
+        ledger=adapters.usage_ledger,
+        catalog=adapters.model_catalog,
+        events=adapters.event_sink,
+        codec=adapters.transcript_codec,
+        clock=adapters.clock,
+    )
 
 
 class Container(containers.DeclarativeContainer):
@@ -129,6 +143,9 @@ class Container(containers.DeclarativeContainer):
     summarizer = services.summarizer
     context_compactor = services.context_compactor
     strategy_comparison = services.strategy_comparison
+    usage_ledger = adapters.usage_ledger
+    model_catalog = adapters.model_catalog
+    metrics_service = services.metrics_service
 
 
 def artifacts_dir(home: Path, database_url: str | None) -> Path:

@@ -6,7 +6,17 @@ from typing import Annotated
 
 import typer
 
-from cleveragents.cli import artifact, artifact_store, context, db, demo, plan, project, tokens
+from cleveragents.cli import (
+    artifact,
+    artifact_store,
+    context,
+    db,
+    demo,
+    metrics,
+    plan,
+    project,
+    tokens,
+)
 from cleveragents.cli.state import state
 
 app = typer.Typer(
@@ -24,6 +34,7 @@ app.add_typer(tokens.app, name="tokens")
 # imported above so that they register themselves on the same sub-app).
 app.add_typer(artifact.app, name="artifact")
 app.add_typer(context.app, name="context")
+app.add_typer(metrics.app, name="metrics")
 _ = artifact_store
 app.command("demo")(demo.demo)
 

@@ -150,7 +150,10 @@ def compact(
         container = build_container(cli_state.database_url, encoding=encoding)
     parsed, transcript_format_used = _read(transcript, transcript_format, container)
     settings = _settings(container, project, context_window, reserve_tokens, keep_recent_tokens)
-    outcome = container.context_compactor().compact(parsed.messages, settings, force=force)
+    scope = {"project_id": container.project_service().get(project).id} if project else None
+    outcome = container.context_compactor().compact(
+        parsed.messages, settings, force=force, scope=scope
+    )
     if out is not None and outcome.status != "failed":
         _write(out, parsed, outcome, transcript_format_used, container)
     report = _report(outcome, settings)

@@ -45,9 +45,10 @@ def _classify(error: Exception) -> tuple[str, int]:
         return str(error), EXIT_FAILURE
     if isinstance(error, CleverAgentsError):
         return str(error), EXIT_USAGE
+    from cleveragents.adapters.model_catalog.genai_prices_catalog import CatalogIntegrityError
     from cleveragents.adapters.persistence.errors import StoreUnavailableError
 
-    if isinstance(error, StoreUnavailableError):
+    if isinstance(error, StoreUnavailableError | CatalogIntegrityError):
         return str(error), EXIT_FAILURE
     if isinstance(error, OSError):  # disk full, I/O error: the machine, not the input
         return f"{error.strerror or error}: {error.filename or ''}".rstrip(": "), EXIT_FAILURE

@@ -276,3 +276,18 @@ def test_compare_plot_without_matplotlib_is_a_usage_error(
     assert result.exit_code == 2
     assert "cleveragents[plot]" in result.stderr
     assert not plot.exists()
+
+
+def test_a_project_compaction_is_counted_in_that_projects_metrics(
+    capsys: pytest.CaptureFixture[str], home: Path, transcript: Path
+) -> None:
+    assert run(capsys, "project", "create", "shop").exit_code == 0
+    assert run(capsys, "project", "create", "other").exit_code == 0
+    compacted = run(capsys, "context", "compact", str(transcript), "--force", "--project", "shop")
+    assert compacted.exit_code == 0, compacted.stderr
+    [payload] = events(home, CONTEXT_COMPACTED)
+    shop = run(capsys, "metrics", "show", "--project", "shop", "--json").json()["compaction"]
+    other = run(capsys, "metrics", "show", "--project", "other", "--json").json()["compaction"]
+    assert shop["count"] == 1
+    assert shop["summary_fingerprints"] == [payload["summary_sha256"]]
+    assert other["count"] == 0

@@ -162,3 +162,34 @@ class EventRow(Base):
     kind: Mapped[str] = mapped_column(String(100), index=True)
     payload: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
+class UsageRecordRow(Base):
+    """The token usage of one provider request. NULL token counts are unknown (the provider
+    did not report them), never 0; ``raw_usage`` is the payload as recorded (canonical JSON)."""
+
+    __tablename__ = "usage_records"
+
+    id: Mapped[str] = mapped_column(String(ULID_LENGTH), primary_key=True)
+    project_id: Mapped[str] = mapped_column(ForeignKey("projects.id"), index=True)
+    plan_id: Mapped[str | None] = mapped_column(ForeignKey("plans.id"), index=True)
+    # The request's identity across imports: recording it twice is refused by this key.
+    request_key: Mapped[str] = mapped_column(String(200), unique=True)
+    provider: Mapped[str] = mapped_column(String(50))
+    usage_format: Mapped[str] = mapped_column(String(50))
+    model: Mapped[str] = mapped_column(String(200))
+    message_id: Mapped[str | None] = mapped_column(String(200))
+    request_id: Mapped[str | None] = mapped_column(String(200))
+    input_tokens: Mapped[int | None] = mapped_column(BigInteger)
+    cache_read_tokens: Mapped[int | None] = mapped_column(BigInteger)
+    cache_write_tokens: Mapped[int | None] = mapped_column(BigInteger)
+    cache_write_5m_tokens: Mapped[int | None] = mapped_column(BigInteger)
+    cache_write_1h_tokens: Mapped[int | None] = mapped_column(BigInteger)
+    total_input_tokens: Mapped[int | None] = mapped_column(BigInteger)
+    output_tokens: Mapped[int] = mapped_column(BigInteger)
+    reasoning_tokens: Mapped[int | None] = mapped_column(BigInteger)
+    service_tier: Mapped[str | None] = mapped_column(String(50))
+    requested_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    recorded_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    source: Mapped[str] = mapped_column(Text)
+    raw_usage: Mapped[str] = mapped_column(Text)

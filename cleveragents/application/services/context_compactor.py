@@ -14,7 +14,7 @@ emitted. A success emits `context_compacted` with the token figures and the summ
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from itertools import accumulate
 
 from cleveragents.application.ports.events import EventSink
@@ -44,11 +44,18 @@ class ContextCompactor:
         self._events = events
 
     def compact(
-        self, messages: Sequence[Message], settings: CompactionSettings, *, force: bool = False
+        self,
+        messages: Sequence[Message],
+        settings: CompactionSettings,
+        *,
+        force: bool = False,
+        scope: Mapping[str, str] | None = None,
     ) -> CompactionOutcome:
         """The messages to send: compacted when over the threshold (or `force`), else the
         originals. Never raises for a compaction that fails: that is reported in the outcome
-        and as an event."""
+        and as an event. `scope` (e.g. ``{"project_id": ..., "plan_id": ...}``) is added to
+        the events' payloads, so metrics can count compactions per project and plan."""
+        labels = dict(scope or {})
         original = tuple(messages)
         costs = message_tokens(original, self._counter)
         before = sum(costs)
@@ -58,10 +65,11 @@ class ContextCompactor:
             outcome = self._compacted(original, costs, settings)
         except Exception as error:  # any failure keeps the original messages
             reason = str(error) if isinstance(error, CompactionFailedError) else repr(error)
-            return self._failed(original, before, reason)
+            return self._failed(original, before, reason, labels)
         self._events.emit(
             CONTEXT_COMPACTED,
             {
+                **labels,
                 "tokens_before": outcome.tokens_before,
                 "tokens_after": outcome.tokens_after,
                 "folded_messages": outcome.folded_messages,
@@ -124,10 +132,12 @@ class ContextCompactor:
             summary_sha256=hashlib.sha256(text.encode("utf-8")).hexdigest(),
         )
 
-    def _failed(self, messages: tuple[Message, ...], before: int, reason: str) -> CompactionOutcome:
+    def _failed(
+        self, messages: tuple[Message, ...], before: int, reason: str, labels: dict[str, str]
+    ) -> CompactionOutcome:
         self._events.emit(
             CONTEXT_COMPACTION_FAILED,
-            {"reason": reason, "tokens_before": before, "tokens_after": before},
+            {**labels, "reason": reason, "tokens_before": before, "tokens_after": before},
         )
         return CompactionOutcome(messages, "failed", before, before, reason=reason)
 
