@@ -15,6 +15,7 @@ from benchmarks import (
     artifact_import,
     artifact_survival,
     artifacts,
+    budget,
     cli_startup,
     compaction,
     recovery,
@@ -36,6 +37,7 @@ SUITE: dict[str, Callable[[], list[Result]]] = {
     "compaction": compaction.run,
     "recovery": recovery.run,
     "strategies": strategies.run,
+    "budget": budget.run,
 }
 
 

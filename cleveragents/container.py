@@ -20,6 +20,7 @@ from cleveragents.adapters.persistence.event_log import SqlEventLog
 from cleveragents.adapters.persistence.store import SqlStore
 from cleveragents.adapters.persistence.unit_of_work import SqlaUnitOfWork
 from cleveragents.adapters.persistence.usage_repository import SqlUsageLedger
+from cleveragents.adapters.prefix_files.prefix_file_reader import PrefixFileReader
 from cleveragents.adapters.secrets.combined_scanner import make_secret_scanner
 from cleveragents.adapters.source.tree_sitter_skeletonizer import TreeSitterSkeletonizer
 from cleveragents.adapters.system.clock import SystemClock, current_user
@@ -33,12 +34,14 @@ from cleveragents.application.services.artifact_store import ArtifactStore
 from cleveragents.application.services.compaction.deterministic_summarizer import (
     DeterministicSummarizer,
 )
+from cleveragents.application.services.context_budget_planner import ContextBudgetPlanner
 from cleveragents.application.services.context_compactor import ContextCompactor
 from cleveragents.application.services.context_strategies import StrategyComparison
 from cleveragents.application.services.metrics import MetricsService
 from cleveragents.application.services.plans import PlanService
 from cleveragents.application.services.projects import ProjectService
 from cleveragents.application.services.skeleton_compressor import SkeletonCompressorService
+from cleveragents.application.services.stable_prefix_builder import StablePrefixBuilder
 from cleveragents.application.services.strategy_coordinator import StrategyCoordinator
 
 
@@ -63,6 +66,7 @@ class AdaptersContainer(containers.DeclarativeContainer):
     transcript_codec = providers.Singleton(JsonTranscriptCodec)
     usage_ledger = providers.Singleton(SqlUsageLedger, session_factory=store.provided.sessions)
     model_catalog = providers.Singleton(GenaiPricesCatalog)
+    prefix_spec_reader = providers.Singleton(PrefixFileReader)
 
 
 class ServicesContainer(containers.DeclarativeContainer):
@@ -96,6 +100,12 @@ class ServicesContainer(containers.DeclarativeContainer):
         user=adapters.user,
     )
     summarizer = providers.Singleton(DeterministicSummarizer)
+    stable_prefix_builder = providers.Factory(
+        StablePrefixBuilder, secret_scanner=adapters.secret_scanner
+    )
+    context_budget_planner = providers.Factory(
+        ContextBudgetPlanner, token_counter=adapters.token_counter
+    )
     context_compactor = providers.Factory(
         ContextCompactor,
         token_counter=adapters.token_counter,
@@ -146,6 +156,9 @@ class Container(containers.DeclarativeContainer):
     usage_ledger = adapters.usage_ledger
     model_catalog = adapters.model_catalog
     metrics_service = services.metrics_service
+    prefix_spec_reader = adapters.prefix_spec_reader
+    stable_prefix_builder = services.stable_prefix_builder
+    context_budget_planner = services.context_budget_planner
 
 
 def artifacts_dir(home: Path, database_url: str | None) -> Path:

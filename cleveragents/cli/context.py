@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from cleveragents.cli import context_budget, context_prefix
 from cleveragents.cli.inputs import read_text_file
 from cleveragents.cli.output import EncodingOption, JsonFlag, console, emit_json, print_table
 from cleveragents.cli.state import state
@@ -24,6 +25,8 @@ app = typer.Typer(
     help="Conversation context: compact a transcript without losing the task, validate it.",
     no_args_is_help=True,
 )
+app.add_typer(context_prefix.app, name="prefix")
+app.add_typer(context_budget.app, name="budget")
 
 
 class FormatChoice(StrEnum):

@@ -35,7 +35,9 @@ def session(turns: int) -> list[Message]:
             Message(role=Role.USER, content=(ToolResult(call_id=f"e{turn}", content="edited"),)),
             Message(
                 role=Role.ASSISTANT,
-                content=(ToolCall(id=f"t{turn}", name="Bash", input={"command": f"pytest {turn}"}),),
+                content=(
+                    ToolCall(id=f"t{turn}", name="Bash", input={"command": f"pytest {turn}"}),
+                ),
             ),
             Message(
                 role=Role.USER,

@@ -1,0 +1,1 @@
+"""Declarative prefix files (YAML, TOML) read into the domain's `PrefixSpec`."""

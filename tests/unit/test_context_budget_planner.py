@@ -1,0 +1,243 @@
+"""`ContextBudgetPlanner`: estimates, tiers and the compactions it recommends."""
+
+from __future__ import annotations
+
+import math
+from decimal import Decimal
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from cleveragents.adapters.budget_weights.heuristics_file import default_heuristics, load_heuristics
+from cleveragents.adapters.tokens.tiktoken_counter import TiktokenCounter
+from cleveragents.application.services.context_budget_planner import (
+    COMPACTION_PRIORITY,
+    ContextBudgetPlanner,
+    PlannedArtifact,
+)
+from cleveragents.domain.context_budget import (
+    PROTECTED_KINDS,
+    ArtifactKind,
+    Tier,
+    count_lines,
+)
+from tests.conftest import CORPUS
+from tests.fakes import FakeTokenCounter
+
+# One token per line for every kind: the arithmetic of the tests stays readable.
+UNIT_WEIGHTS = load_heuristics(
+    "[weights]\n" + "\n".join(f"{kind.value} = 1" for kind in ArtifactKind), "unit.toml"
+)
+
+
+def lines(count: int, words: int = 1) -> str:
+    return ("w " * words + "\n") * count
+
+
+def artifact(path: str, kind: ArtifactKind, line_count: int, words: int = 1) -> PlannedArtifact:
+    return PlannedArtifact(path=path, kind=kind, text=lines(line_count, words))
+
+
+def test_each_artifact_is_its_lines_times_its_kinds_weight() -> None:
+    spec = PlannedArtifact(path="spec.md", kind=ArtifactKind.SPEC, text=lines(10))
+    log = PlannedArtifact(path="ci.log", kind=ArtifactKind.LOG, text=lines(3) + "no newline")
+    report = ContextBudgetPlanner(FakeTokenCounter()).plan(
+        [spec, log], default_heuristics(), available=200_000, committed=30_000
+    )
+    assert [(row.lines, row.weight, row.estimated_tokens) for row in report.artifacts] == [
+        (10, Decimal("12.5"), 125),
+        (4, Decimal("46.5"), 186),
+    ]
+    assert report.projected == 30_000 + 125 + 186
+    assert report.exact_total is None
+    assert report.encoding is None
+
+
+@pytest.mark.parametrize(
+    ("spec_lines", "committed", "tier"),
+    [(100, 0, Tier.GREEN), (100, 400, Tier.YELLOW), (100, 600, Tier.AMBER), (100, 750, Tier.RED)],
+)
+def test_the_tier_is_committed_plus_estimate_over_available(
+    spec_lines: int, committed: int, tier: Tier
+) -> None:
+    report = ContextBudgetPlanner(FakeTokenCounter()).plan(
+        [artifact("spec.md", ArtifactKind.SPEC, spec_lines)],
+        UNIT_WEIGHTS,
+        available=1000,
+        committed=committed,
+    )
+    assert report.tier is tier
+
+
+def test_green_and_yellow_recommend_nothing() -> None:
+    planner = ContextBudgetPlanner(FakeTokenCounter())
+    doc = artifact("docs/big.md", ArtifactKind.MODULE_DOC, 600)
+    report = planner.plan([doc], UNIT_WEIGHTS, available=1000, committed=0)
+    assert report.tier is Tier.YELLOW
+    assert report.compactions == ()
+    assert not report.split_recommended
+
+
+def test_amber_stops_compacting_once_under_the_amber_boundary() -> None:
+    planner = ContextBudgetPlanner(FakeTokenCounter())
+    report = planner.plan(
+        [
+            artifact("spec.md", ArtifactKind.SPEC, 100),
+            artifact("src/app.py", ArtifactKind.SOURCE, 300),
+            artifact("docs/module.md", ArtifactKind.MODULE_DOC, 400),
+        ],
+        UNIT_WEIGHTS,
+        available=1000,
+        committed=0,
+    )
+    assert report.tier is Tier.AMBER
+    # The module doc comes first and alone is enough: 800 - (400 - 100) = 500, yellow.
+    assert [(c.path, c.tokens_before, c.tokens_after) for c in report.compactions] == [
+        ("docs/module.md", 400, 100)
+    ]
+    assert report.projected_after_compactions == 500
+    assert report.tier_after_compactions is Tier.YELLOW
+    assert not report.split_recommended
+
+
+def test_compactions_follow_the_priority_order_then_the_largest_first() -> None:
+    compactable = [kind for kind, _ in COMPACTION_PRIORITY]
+    artifacts = [artifact("spec.md", ArtifactKind.SPEC, 10)]
+    for kind in reversed(compactable):  # given in the opposite order
+        artifacts.append(artifact(f"small.{kind.value}", kind, 100))
+        artifacts.append(artifact(f"large.{kind.value}", kind, 200))
+    report = ContextBudgetPlanner(FakeTokenCounter()).plan(
+        artifacts, UNIT_WEIGHTS, available=1000, committed=5000
+    )
+    assert [c.path for c in report.compactions] == [
+        f"{size}.{kind.value}" for kind in compactable for size in ("large", "small")
+    ]
+    assert report.split_recommended
+
+
+def test_the_priority_order_covers_every_compactable_kind_once() -> None:
+    kinds = [kind for kind, _ in COMPACTION_PRIORITY]
+    assert sorted(kinds) == sorted(set(ArtifactKind) - PROTECTED_KINDS)
+    assert kinds[0] is ArtifactKind.LOG
+    assert kinds[-1] is ArtifactKind.SOURCE
+
+
+def test_the_spec_is_never_compacted_and_red_asks_to_split_the_work() -> None:
+    report = ContextBudgetPlanner(FakeTokenCounter()).plan(
+        [artifact("spec.md", ArtifactKind.SPEC, 950), artifact("a.py", ArtifactKind.SOURCE, 40)],
+        UNIT_WEIGHTS,
+        available=1000,
+        committed=0,
+    )
+    assert report.tier is Tier.RED
+    assert [c.path for c in report.compactions] == ["a.py"]
+    assert report.tier_after_compactions is Tier.RED
+    assert report.split_recommended
+
+
+def test_a_red_budget_that_compaction_rescues_does_not_ask_to_split() -> None:
+    report = ContextBudgetPlanner(FakeTokenCounter()).plan(
+        [artifact("spec.md", ArtifactKind.SPEC, 100), artifact("ci.log", ArtifactKind.LOG, 800)],
+        UNIT_WEIGHTS,
+        available=1000,
+        committed=0,
+    )
+    assert report.tier is Tier.RED
+    assert report.compactions[0].tokens_after == 80  # logs keep 10%
+    assert report.tier_after_compactions is Tier.GREEN
+    assert not report.split_recommended
+
+
+def test_compaction_targets_round_up_and_skip_what_saves_nothing() -> None:
+    report = ContextBudgetPlanner(FakeTokenCounter()).plan(
+        [
+            artifact("spec.md", ArtifactKind.SPEC, 990),
+            artifact("one.log", ArtifactKind.LOG, 1),  # ceil(1 * 0.1) = 1: no saving
+            artifact("b.py", ArtifactKind.SOURCE, 3),  # ceil(3 * 0.4) = 2
+        ],
+        UNIT_WEIGHTS,
+        available=1000,
+        committed=0,
+    )
+    assert [(c.path, c.tokens_after) for c in report.compactions] == [("b.py", 2)]
+
+
+def test_exact_counts_replace_the_estimate_and_report_its_error() -> None:
+    counter = FakeTokenCounter()
+    report = ContextBudgetPlanner(counter).plan(
+        [artifact("spec.md", ArtifactKind.SPEC, 10, words=3)],
+        UNIT_WEIGHTS,
+        available=1000,
+        committed=0,
+        exact=True,
+    )
+    (row,) = report.artifacts
+    assert (row.estimated_tokens, row.exact_tokens, row.tokens) == (10, 30, 30)
+    assert float(row.error or 0) == pytest.approx(-2 / 3)
+    assert report.encoding == "fake-words"
+    assert report.projected == 30
+    assert counter.counted == [lines(10, words=3)]
+
+
+def test_estimates_do_not_call_the_tokenizer() -> None:
+    counter = FakeTokenCounter()
+    ContextBudgetPlanner(counter).plan(
+        [artifact("spec.md", ArtifactKind.SPEC, 10)], UNIT_WEIGHTS, available=1000, committed=0
+    )
+    assert counter.counted == []
+
+
+@pytest.mark.parametrize(
+    ("relative", "kind"),
+    [
+        ("markdown/rfc-2394-async_await.md", ArtifactKind.SPEC),
+        ("code/click-types.py", ArtifactKind.SOURCE),
+        ("diffs/click-8bc91271.diff", ArtifactKind.DIFF),
+        ("logs/OpenSSH_2k.log", ArtifactKind.LOG),
+        ("json/github-labels.json", ArtifactKind.JSON),
+    ],
+)
+def test_corpus_files_estimated_and_counted_exactly(relative: str, kind: ArtifactKind) -> None:
+    text = (CORPUS / relative).read_text(encoding="utf-8")
+    counter = TiktokenCounter("cl100k_base")
+    report = ContextBudgetPlanner(counter).plan(
+        [PlannedArtifact(path=relative, kind=kind, text=text)],
+        default_heuristics(),
+        available=200_000,
+        committed=30_000,
+        exact=True,
+    )
+    (row,) = report.artifacts
+    weight = default_heuristics().weights[kind]
+    assert row.estimated_tokens == math.ceil(count_lines(text) * weight)
+    assert row.exact_tokens == counter.count(text)
+    # The shipped weights were measured on these files: every kind lands within 50%.
+    assert row.error is not None
+    assert abs(row.error) < Fraction(1, 2)
+
+
+def test_a_corpus_story_is_yellow_and_its_estimate_agrees_with_the_exact_tier() -> None:
+    paths = {
+        "markdown/rfc-2394-async_await.md": ArtifactKind.SPEC,
+        "markdown/rfc-3392-leadership-council.md": ArtifactKind.TEST_PLAN,
+        "markdown/rfc-2094-nll.md": ArtifactKind.MODULE_DOC,
+        "code/click-core.py": ArtifactKind.SOURCE,
+        "code/click-types.py": ArtifactKind.SOURCE,
+    }
+    artifacts = [
+        PlannedArtifact(path=p, kind=k, text=Path(CORPUS, p).read_text(encoding="utf-8"))
+        for p, k in paths.items()
+    ]
+    planner = ContextBudgetPlanner(TiktokenCounter("cl100k_base"))
+    estimated = planner.plan(artifacts, default_heuristics(), available=200_000, committed=30_000)
+    exact = planner.plan(
+        artifacts, default_heuristics(), available=200_000, committed=30_000, exact=True
+    )
+    assert estimated.tier is exact.tier is Tier.YELLOW
+    assert estimated.compactions == exact.compactions == ()
+    # A smaller window turns the same story red: the logs-free story compacts docs first.
+    red = planner.plan(artifacts, default_heuristics(), available=100_000, committed=30_000)
+    assert red.tier is Tier.RED
+    assert [c.kind for c in red.compactions][:1] == [ArtifactKind.MODULE_DOC]
+    assert all(c.kind is not ArtifactKind.SPEC for c in red.compactions)
