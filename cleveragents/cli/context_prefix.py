@@ -49,6 +49,15 @@ def build(
             help="Write the prefix text here, byte for byte; only the fingerprints are printed.",
         ),
     ] = None,
+    project: Annotated[
+        str | None,
+        typer.Option(
+            "--project",
+            metavar="NAME",
+            help="Record the fingerprints for this project (a stable_prefix_built event that "
+            "`agents metrics show` lists).",
+        ),
+    ] = None,
     encoding: EncodingOption = "cl100k_base",
     as_json: JsonFlag = False,
 ) -> None:
@@ -65,8 +74,10 @@ def build(
     from cleveragents.container import build_container
 
     cli_state = state(ctx)
-    container = cli_state.container(auto_migrate=False)
+    container = cli_state.container(auto_migrate=project is None)
     built = _build(container, file)
+    if project is not None:
+        _record(container, built, project)
     if out is not None:
         try:
             out.write_bytes(built.text.encode("utf-8"))
@@ -81,6 +92,15 @@ def build(
     if out is None:
         sys.stdout.write(built.text + "---\n")
     _print_fingerprints(report)
+
+
+def _record(container: Container, built: BuiltPrefix, project: str) -> None:
+    from cleveragents.domain.event import STABLE_PREFIX_BUILT
+
+    project_id = container.project_service().get(project).id
+    sections = {section.name.value: section.sha256 for section in built.sections}
+    payload = {"project_id": project_id, "sha256": built.sha256, "sections": sections}
+    container.event_sink().emit(STABLE_PREFIX_BUILT, payload)
 
 
 def _build_report(built: BuiltPrefix, container: Container) -> dict[str, Any]:

@@ -9,6 +9,8 @@ from pydantic import BaseModel, ConfigDict
 
 CONTEXT_COMPACTED = "context_compacted"
 CONTEXT_COMPACTION_FAILED = "context_compaction_failed"
+STABLE_PREFIX_BUILT = "stable_prefix_built"
+"""Payload: the prefix's sha256, each section's, and the project (or plan) it was built for."""
 
 
 class RecordedEvent(BaseModel):

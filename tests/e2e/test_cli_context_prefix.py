@@ -199,3 +199,19 @@ def test_diff_names_the_bad_file(capsys: pytest.CaptureFixture[str], home: Path)
         run(capsys, "context", "prefix", "diff", VOLATILE, YAML),
         f"{VOLATILE}: stable_facts.release_date",
     )
+
+
+def test_a_prefix_built_for_a_project_is_listed_in_its_metrics(
+    capsys: pytest.CaptureFixture[str], home: Path
+) -> None:
+    assert run(capsys, "project", "create", "shop").exit_code == 0
+    assert run(capsys, "project", "create", "other").exit_code == 0
+    built = run(capsys, "context", "prefix", "build", YAML, "--project", "shop", "--json")
+    assert built.exit_code == 0, built.stderr
+    shop = run(capsys, "metrics", "show", "--project", "shop", "--json").json()
+    other = run(capsys, "metrics", "show", "--project", "other", "--json").json()
+    assert shop["stable_prefix"]["fingerprints"] == [built.json()["sha256"]]
+    assert other["stable_prefix"]["fingerprints"] == []
+    unknown = run(capsys, "context", "prefix", "build", YAML, "--project", "nope")
+    assert unknown.exit_code == 2
+    assert "nope" in unknown.stderr

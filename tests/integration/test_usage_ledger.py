@@ -22,15 +22,11 @@ from cleveragents.adapters.model_catalog.genai_prices_catalog import (
     GenaiPricesCatalog,
 )
 from cleveragents.adapters.persistence.usage_repository import SqlUsageLedger
-from cleveragents.application.services.metrics import (
-    STABLE_PREFIX_BUILT,
-    MetricsService,
-    totals_of,
-)
+from cleveragents.application.services.metrics import MetricsService, totals_of
 from cleveragents.application.services.usage_normalization import normalize_usage
 from cleveragents.container import Container
 from cleveragents.domain.errors import InvalidInputError, ProjectNotFoundError
-from cleveragents.domain.event import CONTEXT_COMPACTED
+from cleveragents.domain.event import CONTEXT_COMPACTED, STABLE_PREFIX_BUILT
 from cleveragents.domain.model_catalog import CacheSupport, request_cost
 from cleveragents.domain.project import Project
 from cleveragents.domain.stored_artifact import ArtifactStatus

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterable
-from concurrent.futures import ThreadPoolExecutor
 from itertools import accumulate
 from pathlib import Path
 
@@ -86,11 +85,7 @@ class TiktokenCounter(TokenCounter):
         encoding = load_encoding(self._encoding_name, self._cache_dir)
         # Text that looks like a special token ("<|endoftext|>") is counted as the plain text it
         # is: content is data, never a control sequence.
-        halves = _halves(text)
-        if halves is None:
-            return len(encoding.encode(text, disallowed_special=()))
-        second = _parallel().submit(encoding.encode, halves[1], disallowed_special=())
-        return len(encoding.encode(halves[0], disallowed_special=())) + len(second.result())
+        return len(encoding.encode(text, disallowed_special=()))
 
     def count_stream(self, chunks: Iterable[str]) -> int:
         encoding = load_encoding(self._encoding_name, self._cache_dir)
@@ -116,13 +111,7 @@ class TiktokenCounter(TokenCounter):
 
     def token_starts(self, text: str) -> list[int]:
         encoding = load_encoding(self._encoding_name, self._cache_dir)
-        halves = _halves(text)
-        if halves is None:
-            tokens = encoding.encode(text, disallowed_special=())
-        else:
-            second = _parallel().submit(encoding.encode, halves[1], disallowed_special=())
-            tokens = encoding.encode(halves[0], disallowed_special=())
-            tokens += second.result()
+        tokens = encoding.encode(text, disallowed_special=())
         lengths = map(token_byte_lengths(encoding).__getitem__, tokens)
         return [0, *accumulate(lengths)][: len(tokens)]
 
@@ -140,34 +129,6 @@ class TiktokenCounter(TokenCounter):
                 return prefix
             keep -= 1
         return ""
-
-
-PARALLEL_MIN_CHARS = 256 * 1024
-"""A text this long is encoded in two halves at once, cut at a safe split point (the counts
-add up exactly; see `safe_split_point`): tiktoken releases the GIL while it encodes."""
-SPLIT_SEARCH_CHARS = 64 * 1024
-
-_pools: dict[str, ThreadPoolExecutor] = {}
-
-
-def _parallel() -> ThreadPoolExecutor:
-    """One small pool per process, created on first use."""
-    with _cache_lock:
-        if "encode" not in _pools:
-            _pools["encode"] = ThreadPoolExecutor(max_workers=2, thread_name_prefix="tiktoken")
-        return _pools["encode"]
-
-
-def _halves(text: str) -> tuple[str, str] | None:
-    """`text` cut in two near its middle at a safe split point, or None (short, or no safe
-    point near the middle: then it is encoded whole)."""
-    if len(text) < PARALLEL_MIN_CHARS:
-        return None
-    middle = len(text) // 2
-    cut = safe_split_point(text[: middle + SPLIT_SEARCH_CHARS], middle - SPLIT_SEARCH_CHARS)
-    if cut is None:
-        return None
-    return text[:cut], text[cut:]
 
 
 STREAM_WINDOW_CHARS = 1 << 20

@@ -24,7 +24,7 @@ from cleveragents.application.ports.transcript_codec import TranscriptCodec
 from cleveragents.application.ports.unit_of_work import UnitOfWork, UnitOfWorkFactory
 from cleveragents.application.services.usage_normalization import transcript_usage
 from cleveragents.domain.errors import InvalidInputError, PlanNotFoundError, ProjectNotFoundError
-from cleveragents.domain.event import CONTEXT_COMPACTED, RecordedEvent
+from cleveragents.domain.event import CONTEXT_COMPACTED, STABLE_PREFIX_BUILT, RecordedEvent
 from cleveragents.domain.ids import parse_ulid
 from cleveragents.domain.model_catalog import (
     CacheSupport,
@@ -46,7 +46,6 @@ from cleveragents.domain.usage import (
 if TYPE_CHECKING:
     from cleveragents.application.ports.usage_ledger import UsageLedger
 
-STABLE_PREFIX_BUILT = "stable_prefix_built"
 """The event a stable-prefix build emits, with ``{"sha256": ...}``."""
 DEFAULT_PROJECT = "default"
 TOKEN_FIGURES = (
