@@ -14,6 +14,7 @@ info lines, signatures before bodies, headings before prose), packed to the exac
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from contextlib import closing
@@ -61,8 +62,8 @@ is held (a head for Tier 3; bounded candidate buffers for smart-mode logs)."""
 
 SNIFF_CHARS = 16_384
 ESTIMATE_MARGIN = 1.05
-GUESS_SAMPLE_CHARS = 65_536
-GUESS_MARGIN = 1.25
+GUESS_SAMPLE_CHARS = 3 * 16_384  # three slices: the start, the middle and the end
+GUESS_MARGIN = 1.1
 PACKABLE_MIN_LINES = 3
 
 
@@ -143,18 +144,18 @@ class ArtifactCompressorService:
         strategy = strategy_for(detect(name, text[:SNIFF_CHARS]), self._skeletonizer)
         forms = StructuralForms(strategy, TaskTerms.from_task(task), text)
         plan = _plan(text, budget, mode, strategy.kind, self._counter)
-        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="token-count") as pool:
-            counting = pool.submit(self._count_raw, text, plan.raw_starts)
-            _prepare(forms, plan)
-            counter, preamble, raw_tokens, raw_starts = counting.result()
-            body_budget = budget - (counter.count(preamble) if preamble else 0)
-            run = _Run(counter, strategy, forms, raw_tokens, len(text), pool, raw_starts)
-            if body_budget <= 0:
-                outcome = _Outcome("", True, 0)
-            elif mode is CompressionMode.SMART:
-                outcome = run.smart(text, body_budget)
-            else:
-                outcome = run.seed(text, body_budget)
+        pool = _counting_pool()
+        counting = pool.submit(self._count_raw, text, plan.raw_starts)
+        _prepare(forms, plan)
+        counter, preamble, raw_tokens, raw_starts = counting.result()
+        body_budget = budget - (counter.count(preamble) if preamble else 0)
+        run = _Run(counter, strategy, forms, raw_tokens, len(text), pool, raw_starts)
+        if body_budget <= 0:
+            outcome = _Outcome("", True, 0)
+        elif mode is CompressionMode.SMART:
+            outcome = run.smart(text, body_budget)
+        else:
+            outcome = run.seed(text, body_budget)
         content = _with_preamble(preamble, outcome.content, budget, counter)
         return CompressedArtifact(
             artifact_name=name,
@@ -397,7 +398,8 @@ class _Plan:
 def _plan(
     text: str, budget: int, mode: CompressionMode, kind: ArtifactKind, counter: TokenCounter
 ) -> _Plan:
-    """The guess is the exact count of a sample (the first `GUESS_SAMPLE_CHARS`), scaled to
+    """The guess is the exact count of a sample (`GUESS_SAMPLE_CHARS` from the start, the
+    middle and the end: one file of many may be denser than the rest), scaled to
     the whole text. Nothing when the text surely fits (a token is at least one byte) or
     probably fits; seed mode: Tier 2 when the guess is near its band (budget < raw <= 1.5 x
     budget), else token starts for Tier 3; smart mode: the structural forms, and token starts
@@ -406,7 +408,7 @@ def _plan(
     if len(text.encode("utf-8", errors="surrogatepass")) <= budget:
         return _Plan()
     try:
-        sample = text[:GUESS_SAMPLE_CHARS]
+        sample = _sample(text)
         guess = counter.count(sample) * len(text) / max(len(sample), 1)
     except TokenCountingError:
         return _Plan()
@@ -418,6 +420,14 @@ def _plan(
     if guess <= budget * 1.5 * GUESS_MARGIN:
         return _Plan(tier2=True)
     return _Plan(raw_starts=True)
+
+
+def _sample(text: str) -> str:
+    third = GUESS_SAMPLE_CHARS // 3
+    if len(text) <= GUESS_SAMPLE_CHARS:
+        return text
+    middle = len(text) // 2
+    return "\n".join((text[:third], text[middle : middle + third], text[-third:]))
 
 
 def _prepare(forms: StructuralForms, plan: _Plan) -> None:
@@ -443,6 +453,21 @@ def _with_preamble(preamble: str, content: str, budget: int, counter: TokenCount
     if counter.count(preamble) > budget:
         return counter.prefix_within(preamble, budget)
     return preamble + content
+
+
+_pools: dict[str, ThreadPoolExecutor] = {}
+_pools_lock = threading.Lock()
+
+
+def _counting_pool() -> ThreadPoolExecutor:
+    """The threads that count while the caller parses, kept for the life of the process: a
+    tokenizer's regex caches are per thread, and a fresh thread encodes about half as fast
+    until they are warm (measured: 184 ms against 120 ms for 1 MB). Two threads, so that two
+    compressions running at once do not wait for each other's counts."""
+    with _pools_lock:
+        if "count" not in _pools:
+            _pools["count"] = ThreadPoolExecutor(max_workers=2, thread_name_prefix="token-count")
+        return _pools["count"]
 
 
 def _check_budget(budget: int) -> None:
