@@ -17,6 +17,7 @@ import re
 import shlex
 from dataclasses import dataclass
 from fractions import Fraction
+from pathlib import PurePosixPath
 
 from cleveragents.domain.context_budget import (
     PROTECTED_ITEMS,
@@ -152,9 +153,19 @@ def _compaction_lines(report: BudgetReport) -> list[str]:
 
 
 def compress_command(compaction: Compaction) -> str:
-    """The command that performs `compaction` (``agents artifact compress PATH --budget N``)."""
+    """The command that performs `compaction` (``agents artifact compress PATH --budget N``).
+
+    `agents artifact compress` takes a path relative to its work directory and refuses an
+    absolute one, so an absolute path becomes its file name with ``--workdir`` its folder, and
+    a relative one is pinned to the current directory with ``--workdir .`` (it would otherwise
+    be read from $CLOSEDLOOP_WORKDIR when that is set)."""
+    path = PurePosixPath(compaction.path)
+    if path.is_absolute():
+        name, workdir = path.name, str(path.parent)
+    else:
+        name, workdir = compaction.path, "."
     return (
-        f"agents artifact compress {shlex.quote(compaction.path)} "
+        f"agents artifact compress {shlex.quote(name)} --workdir {shlex.quote(workdir)} "
         f"--budget {compaction.tokens_after}"
     )
 

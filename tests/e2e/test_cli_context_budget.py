@@ -126,9 +126,24 @@ def test_amber_recommends_compactions_in_priority_order_never_the_spec(
     # JSON data comes first, and alone brings the budget back to yellow: it stops there.
     assert _section(result.stdout) == [
         f"1. Compress {JSON} (json) from 42,282 to 8,457 tokens with "
-        f"`agents artifact compress {JSON} --budget 8457` — data: its keys and shape matter "
+        f"`agents artifact compress github-paginate-issues.json --workdir {Path(JSON).parent} "
+        "--budget 8457` — data: its keys and shape matter "
         "more than every value"
     ]
+
+
+def test_the_recommended_command_runs_and_fits(
+    capsys: pytest.CaptureFixture[str], home: Path
+) -> None:
+    import shlex
+
+    data = budget(capsys, *STORY, "--changed", JSON, "--available", "190000", "--json").json()
+    [compaction] = data["compactions"]
+    words = shlex.split(compaction["command"])
+    assert words[:3] == ["agents", "artifact", "compress"]
+    result = run(capsys, *words[1:])
+    assert result.exit_code == 0, result.stderr
+    assert result.json()["compacted_tokens"] <= int(words[-1])
 
 
 def test_red_after_every_compaction_asks_to_split_the_story(

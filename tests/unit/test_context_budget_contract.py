@@ -85,8 +85,8 @@ def test_an_amber_report_lists_compactions_with_a_reason_each() -> None:
     section = text.split("### Recommended Compactions\n\n")[1].splitlines()
     assert section == [
         "1. Compress docs/module.md (module_doc) from 50,000 to 12,500 tokens with "
-        "`agents artifact compress docs/module.md --budget 12500` — reference only: the "
-        "outline and the sections the change touches are enough"
+        "`agents artifact compress docs/module.md --workdir . --budget 12500` — reference "
+        "only: the outline and the sections the change touches are enough"
     ]
     assert "; after the compactions: 84,750 (56.5%, yellow)" in text
     assert first_violation(text) is None
