@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -151,6 +152,8 @@ def compact(
     container = cli_state.container()
     if encoding != "cl100k_base":
         container = build_container(cli_state.database_url, encoding=encoding)
+    if out is not None:
+        _check_writable(out)
     parsed, transcript_format_used = _read(transcript, transcript_format, container)
     settings = _settings(container, project, context_window, reserve_tokens, keep_recent_tokens)
     scope = {"project_id": container.project_service().get(project).id} if project else None
@@ -177,10 +180,27 @@ def _write(
 ) -> None:
     compacted = parsed.model_copy(update={"messages": outcome.messages})
     text = container.transcript_codec().write(compacted, transcript_format)
+    # JSON may carry a lone surrogate ("\ud800"), which UTF-8 cannot hold raw: write it back
+    # as the escape it was read from (only JSON strings can contain one).
+    data = _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text).encode("utf-8")
+    staged = out.with_name(f".{out.name}.partial")
     try:
-        out.write_text(text, encoding="utf-8")
+        staged.write_bytes(data)
+        staged.replace(out)  # whole or not at all
     except OSError as error:
+        staged.unlink(missing_ok=True)
         raise typer.BadParameter(f"cannot write {out}: {error.strerror}") from None
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _check_writable(out: Path) -> None:
+    """Refuse an --out that cannot be written before anything is done (or recorded)."""
+    if out.is_dir():
+        raise typer.BadParameter(f"{out} is a directory, not a file", param_hint="--out")
+    if not out.parent.is_dir():
+        raise typer.BadParameter(f"no folder {out.parent} for {out}", param_hint="--out")
 
 
 def _report(outcome: CompactionOutcome, settings: CompactionSettings) -> dict[str, Any]:

@@ -7,7 +7,8 @@ is why compaction must never produce one:
 2. system messages come only at the start;
 3. every tool result answers a tool call of the immediately preceding assistant message;
 4. every tool call is answered before the next user text (or the next assistant message);
-5. a tool call id is used once, and a call is answered once.
+5. a tool call id is used once, and a call is answered once;
+6. in a user message, tool results come before any other block (Anthropic's rule).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from cleveragents.domain.transcript import Message, Role
+from cleveragents.domain.transcript import Message, Role, ToolResult
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +40,10 @@ def violations(messages: Sequence[Message]) -> list[Violation]:
     checker = _Checker()
     for index, message in enumerate(messages):
         checker.check(index, message)
+    if checker.answered:
+        # Some calls of the last assistant message were answered and others were not: the
+        # next request would be rejected (calls not yet run would have no results at all).
+        checker.close("at the end of the transcript")
     return checker.found
 
 
@@ -76,6 +81,11 @@ class _Checker:
             self.open_calls[call.id] = index
 
     def user(self, index: int, message: Message) -> None:
+        is_result = [isinstance(block, ToolResult) for block in message.content]
+        first_other = next((i for i, result in enumerate(is_result) if not result), None)
+        last_result = max((i for i, result in enumerate(is_result) if result), default=-1)
+        if first_other is not None and first_other < last_result:
+            self.add(index, "results-first", "a tool result after other content")
         for result in message.tool_results:
             call_id = result.call_id
             if call_id in self.answered:

@@ -291,3 +291,29 @@ def test_a_project_compaction_is_counted_in_that_projects_metrics(
     assert shop["count"] == 1
     assert shop["summary_fingerprints"] == [payload["summary_sha256"]]
     assert other["count"] == 0
+
+
+def test_a_lone_surrogate_in_the_transcript_is_written_back_as_its_escape(
+    capsys: pytest.CaptureFixture[str], home: Path, tmp_path: Path
+) -> None:
+    conversation = anthropic_conversation(6)
+    conversation["messages"][-1]["content"] = "Done \ud800 with it."
+    source = tmp_path / "surrogate.json"
+    source.write_text(json.dumps(conversation))  # ASCII: the escape "\ud800" as JSON allows
+    out = tmp_path / "out.json"
+    result = run(capsys, "context", "compact", str(source), "--force", "--out", str(out))
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(out.read_text(encoding="utf-8"))["messages"][-1]["content"] == (
+        "Done \ud800 with it."
+    )
+    assert not (tmp_path / ".out.json.partial").exists()
+
+
+def test_an_out_that_cannot_be_written_is_refused_before_anything_is_recorded(
+    capsys: pytest.CaptureFixture[str], home: Path, transcript: Path, tmp_path: Path
+) -> None:
+    for out in (tmp_path / "missing" / "x.json", tmp_path):
+        result = run(capsys, "context", "compact", str(transcript), "--force", "--out", str(out))
+        assert result.exit_code == 2
+        assert len(result.stderr.strip().splitlines()) == 1
+    assert events(home, CONTEXT_COMPACTED) == []

@@ -280,3 +280,23 @@ def test_when_folding_the_oldest_turn_does_not_shrink_a_later_cut_folds_more() -
     assert outcome.folded_messages == 4
     assert outcome.messages[1:] == tuple(messages[4:])
     assert [e.kind for e in events.events] == [CONTEXT_COMPACTED]
+
+
+def test_a_system_message_in_the_folded_part_fails_the_compaction() -> None:
+    late_rule = Message(role=Role.SYSTEM, content=(TextBlock(text="NEVER DELETE FILES"),))
+    messages = [*conversation(3)[1:5], late_rule, *conversation(3)[5:]]
+    service, events = compactor()
+    outcome = service.compact(messages, WIDE, force=True)
+    assert outcome.status == "failed"
+    assert outcome.messages == tuple(messages)
+    assert outcome.reason is not None
+    assert "system message" in outcome.reason
+
+
+def test_a_lone_surrogate_does_not_stop_the_fingerprint() -> None:
+    messages = conversation(4)
+    messages[1] = user("request with a lone surrogate \ud800 in it " + "word " * 50)
+    service, _ = compactor()
+    outcome = service.compact(messages, WIDE, force=True)
+    assert outcome.status == "compacted", outcome.reason
+    assert outcome.summary_sha256 is not None

@@ -67,3 +67,20 @@ def test_without_a_declared_strongest_level_every_candidate_is_rendered() -> Non
     assert forms.candidates() == ["x-tier2", "x-level1"]
     assert forms.candidates() == ["x-tier2", "x-level1"]
     assert strategy.calls == [0, 1, 2]  # level 2 said "no further level"; nothing twice
+
+
+class FailingStrongest(CountingStrategy):
+    def shrink(self, text: str, terms: TaskTerms, level: int) -> str | None:
+        self.calls.append(level)
+        if level == self.strongest_level:
+            raise MalformedCompressionError("no valid strongest form")
+        return f"{text}-level{level}"
+
+
+def test_a_malformed_strongest_form_falls_back_to_the_candidates() -> None:
+    strategy = FailingStrongest(strongest=2, levels=2)
+    forms = StructuralForms(strategy, TaskTerms(), "x")
+    assert forms.strongest() is None
+    assert forms.strongest() is None
+    assert strategy.calls == [2]  # tried once
+    assert forms.candidates() == ["x-tier2", "x-level1"]  # level 2 stops the levels

@@ -112,3 +112,17 @@ def test_the_empty_transcript_and_system_only_are_valid() -> None:
 def test_a_call_answered_twice_is_refused() -> None:
     messages = [user("go"), assistant("", "a"), results("a"), results("a")]
     assert rules(messages) == ["answered-once"]
+
+
+def test_ending_with_some_calls_answered_and_others_not_is_refused() -> None:
+    found = violations([user("go"), assistant("", "a", "b"), results("a")])
+    assert [(v.index, v.rule) for v in found] == [(1, "call-answered")]
+    assert "'b'" in found[0].message
+
+
+def test_tool_results_come_before_other_content_in_a_user_message() -> None:
+    text_first = Message(
+        role=Role.USER, content=(TextBlock(text="note"), ToolResult(call_id="a", content="ok"))
+    )
+    assert rules([user("go"), assistant("", "a"), text_first]) == ["results-first"]
+    assert is_valid([user("go"), assistant("", "a"), results("a", text="after")])

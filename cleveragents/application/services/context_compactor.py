@@ -65,7 +65,7 @@ class ContextCompactor:
             outcome = self._compacted(original, costs, settings)
         except Exception as error:  # any failure keeps the original messages
             reason = str(error) if isinstance(error, CompactionFailedError) else repr(error)
-            return self._failed(original, before, reason, labels)
+            return self._failed(original, before, _clipped(reason), labels)
         self._events.emit(
             CONTEXT_COMPACTED,
             {
@@ -105,6 +105,12 @@ class ContextCompactor:
         body = messages[head:]
         previous = None
         folded = body[:cut]
+        late_system = next((m for m in folded if m.role is Role.SYSTEM), None)
+        if late_system is not None:
+            # An instruction given mid-conversation: a summary would drop it silently.
+            raise CompactionFailedError(
+                "a system message after the conversation began cannot be folded into a summary"
+            )
         if folded and folded[0].is_summary:
             previous = parse_summary(folded[0].text)
             if previous is not None:
@@ -129,7 +135,8 @@ class ContextCompactor:
             kept_messages=len(body) - cut,
             folded_messages=cut,
             summary=summary,
-            summary_sha256=hashlib.sha256(text.encode("utf-8")).hexdigest(),
+            # surrogatepass: a transcript may hold a lone surrogate (JSON allows "\ud800").
+            summary_sha256=hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest(),
         )
 
     def _failed(
@@ -140,6 +147,14 @@ class ContextCompactor:
             {**labels, "reason": reason, "tokens_before": before, "tokens_after": before},
         )
         return CompactionOutcome(messages, "failed", before, before, reason=reason)
+
+
+REASON_CHARS = 500
+
+
+def _clipped(reason: str) -> str:
+    """A failure's reason as recorded: an exception's text can be as long as a transcript."""
+    return reason if len(reason) <= REASON_CHARS else reason[: REASON_CHARS - 1] + "…"
 
 
 def _leading_system(messages: tuple[Message, ...]) -> int:

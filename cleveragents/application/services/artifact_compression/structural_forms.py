@@ -28,6 +28,7 @@ class StructuralForms:
         self._tier2_done = False
         self._candidates: list[str] | None = None
         self._strongest: str | None = None
+        self._no_strongest = False
 
     def tier2(self) -> str | None:
         """The seed's Tier 2 form, or None when it is malformed (the seed then truncates)."""
@@ -41,10 +42,15 @@ class StructuralForms:
         """The strategy's strongest shrink level, when it declares one no gentler form is
         shorter than (`ArtifactStrategy.strongest_level`); else None."""
         level = self._strategy.strongest_level
-        if level is None:
+        if level is None or self._no_strongest:
             return None
         if self._strongest is None:
-            self._strongest = self._shrink(level)
+            try:
+                self._strongest = self._shrink(level)
+            except MalformedCompressionError:
+                self._strongest = None
+            # Without it, the gentler forms are rendered one by one instead.
+            self._no_strongest = self._strongest is None
         return self._strongest
 
     def gentlest_first(self) -> Iterator[str]:
