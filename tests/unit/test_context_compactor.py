@@ -285,7 +285,7 @@ def test_when_folding_the_oldest_turn_does_not_shrink_a_later_cut_folds_more() -
 def test_a_system_message_in_the_folded_part_fails_the_compaction() -> None:
     late_rule = Message(role=Role.SYSTEM, content=(TextBlock(text="NEVER DELETE FILES"),))
     messages = [*conversation(3)[1:5], late_rule, *conversation(3)[5:]]
-    service, events = compactor()
+    service, _ = compactor()
     outcome = service.compact(messages, WIDE, force=True)
     assert outcome.status == "failed"
     assert outcome.messages == tuple(messages)
