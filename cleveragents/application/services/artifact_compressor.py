@@ -33,6 +33,7 @@ from cleveragents.application.services.artifact_compression.packing import (
     line_costs_from_starts,
     pack_lines,
 )
+from cleveragents.application.services.artifact_compression.segment_count import LineSource
 from cleveragents.application.services.artifact_compression.strategies import strategy_for
 from cleveragents.application.services.artifact_compression.strategy import (
     ArtifactStrategy,
@@ -251,6 +252,7 @@ class _Packing:
     priorities: list[Priority]
     costs: dict[int, int]
     tokens: int
+    source: LineSource | None  # the lines' located tokens, to count the packed text exactly
 
 
 @dataclass(frozen=True, slots=True)
@@ -362,7 +364,10 @@ class _Run:
         priorities = self.strategy.priorities(lines, self.forms.terms)
         costs = line_costs_from_starts(lines, starts.result())
         tokens = len(starts.result()) if joined == text else self.counter.count(text)
-        return _Packing(lines, priorities, costs, tokens)
+        # The heuristic fallback's "tokens" do not add up across cuts: it counts everything.
+        exact = not isinstance(self.counter, HeuristicTokenCounter)
+        source = LineSource.of(lines, starts.result()) if exact else None
+        return _Packing(lines, priorities, costs, tokens, source)
 
     def pack_prepared(self, prepared: _Packing, budget: int) -> _Outcome:
         candidates = [
@@ -379,6 +384,7 @@ class _Run:
             self.counter,
             self.strategy.gap_marker,
             prepared.costs,
+            prepared.source,
         )
         return _Outcome(packed.content, True, packed.tokens)
 

@@ -15,6 +15,10 @@ from dataclasses import dataclass
 from itertools import accumulate
 
 from cleveragents.application.ports.token_counter import TokenCounter
+from cleveragents.application.services.artifact_compression.segment_count import (
+    LineSource,
+    count_packed,
+)
 from cleveragents.application.services.artifact_compression.strategy import Priority
 from cleveragents.application.services.artifact_compression.truncation import (
     MARKERS,
@@ -46,12 +50,14 @@ def pack_lines(
     counter: TokenCounter,
     gap_marker: Callable[[int], str],
     costs: dict[int, int] | None = None,
+    source: LineSource | None = None,
 ) -> Packed:
     """The most important `lines` that fit in `budget` tokens with their markers.
 
     `lines` may be sparse (a streaming caller passes only its candidates); positions between
     them count as dropped lines for the gap markers. `total_lines` is the artifact's line count.
-    `costs` (tokens per position) may be estimates: the assembled text is counted exactly.
+    `costs` (tokens per position) may be estimates: the assembled text is counted exactly —
+    from `source` (the lines' located tokens) where it can be, by encoding the rest.
     """
     if costs is None:
         costs = {line.position: counter.count(line.text + "\n") for line in lines}
@@ -78,8 +84,11 @@ def pack_lines(
     rank = {line.position: index for index, line in enumerate(order)}
     dropping = sorted(chosen.values(), key=lambda line: rank[line.position])
     while True:
-        content = _render(chosen, total_lines, raw_tokens, costs, gap_marker)
-        tokens = counter.count(content)
+        content, layout = _render(chosen, total_lines, raw_tokens, costs, gap_marker)
+        if source is None:
+            tokens = counter.count(content)
+        else:  # read from where the source's tokens start, not encoded again
+            tokens = count_packed(content, layout, source, counter)
         excess = tokens - budget
         if excess <= 0:
             return Packed(content, len(chosen), tokens)
@@ -98,13 +107,19 @@ def _render(
     raw_tokens: int,
     costs: dict[int, int],
     gap_marker: Callable[[int], str],
-) -> str:
+) -> tuple[str, list[tuple[int, int]]]:
+    """The packed text, and where each kept line starts in it: (position, character)."""
     parts: list[str] = []
+    layout: list[tuple[int, int]] = []
+    offset = 0
     previous = -1
     for position in sorted(chosen):
         if position - previous > 1:
             parts.append(gap_marker(position - previous - 1))
+            offset += len(parts[-1]) + 1
+        layout.append((position, offset))
         parts.append(chosen[position].text)
+        offset += len(parts[-1]) + 1
         previous = position
     if total_lines - previous > 1:
         parts.append(gap_marker(total_lines - previous - 1))
@@ -113,7 +128,7 @@ def _render(
     # are not part of the artifact), by the lines' token counts.
     kept = sum(costs[position] for position in chosen)
     marker = truncation_marker(max(raw_tokens - kept, 0))
-    return f"{kept_text}\n{marker}" if kept_text else marker
+    return (f"{kept_text}\n{marker}" if kept_text else marker), layout
 
 
 def _by_importance(lines: Sequence[Line]) -> list[Line]:
