@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.report import Result, print_line, print_section
-from benchmarks.timing import best, peak_bytes, repeat, timed
+from benchmarks.timing import best, peak_bytes, repeat, timed, timed_with_cpu
 from cleveragents.adapters.tokens.tiktoken_counter import load_encoding
 from cleveragents.application.services.artifact_compressor import ArtifactCompressorService
 from cleveragents.container import Container, build_container
@@ -205,9 +205,8 @@ def _measure_input(
             cpu_times: list[float] = []
             outcome: CompressedArtifact | None = None
             for _ in range(repeats):
-                cpu_start = time.process_time()
-                elapsed, outcome = timed(call)
-                cpu_times.append(time.process_time() - cpu_start)
+                elapsed, cpu, outcome = timed_with_cpu(call)
+                cpu_times.append(cpu)
                 times.append(elapsed)
             assert outcome is not None
             outcome = outcome.model_copy(update={"content": ""})  # the figures are enough
