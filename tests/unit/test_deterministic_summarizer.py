@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import itertools
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from cleveragents.adapters.transcripts import JsonTranscriptCodec
 from cleveragents.application.ports.summarizer import Summarizer
 from cleveragents.application.services.compaction.deterministic_summarizer import (
     DeterministicSummarizer,
@@ -23,7 +23,6 @@ from cleveragents.domain.compaction_summary import (
 from cleveragents.domain.transcript import (
     ContentBlock,
     Message,
-    OtherBlock,
     Role,
     TextBlock,
     ThinkingBlock,
@@ -653,43 +652,7 @@ def test_the_same_messages_give_the_same_summary_and_text() -> None:
 
 
 def _read_claude_code(path: Path) -> list[Message]:
-    """A minimal reader: user and assistant records, their content blocks (the official reader
-    lives in `cleveragents.adapters.transcripts`; this test does not depend on it)."""
-    messages: list[Message] = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        record = json.loads(line)
-        if record.get("type") not in ("user", "assistant"):
-            continue
-        content = record["message"]["content"]
-        raw = [{"type": "text", "text": content}] if isinstance(content, str) else content
-        blocks: list[ContentBlock] = []
-        for block in raw:
-            if block["type"] == "text":
-                blocks.append(TextBlock(text=block["text"]))
-            elif block["type"] == "thinking":
-                blocks.append(ThinkingBlock(thinking=block.get("thinking", "")))
-            elif block["type"] == "tool_use":
-                blocks.append(ToolCall(id=block["id"], name=block["name"], input=block["input"]))
-            elif block["type"] == "tool_result":
-                parts = block.get("content") or ""
-                text = (
-                    parts
-                    if isinstance(parts, str)
-                    else "\n".join(
-                        part.get("text", "") for part in parts if part.get("type") == "text"
-                    )
-                )
-                blocks.append(
-                    ToolResult(
-                        call_id=block["tool_use_id"],
-                        content=text,
-                        is_error=bool(block.get("is_error")),
-                    )
-                )
-            else:
-                blocks.append(OtherBlock(data=block))
-        messages.append(Message(role=Role(record["type"]), content=tuple(blocks)))
-    return messages
+    return list(JsonTranscriptCodec().read(path.read_text(encoding="utf-8")).messages)
 
 
 def test_the_claude_code_tool_heavy_corpus_transcript() -> None:
@@ -703,7 +666,8 @@ def test_the_claude_code_tool_heavy_corpus_transcript() -> None:
         "websearch xterm.js tmux interactions"
     )
     assert summary.latest_request == request
-    assert summary.items(S.GOALS) == ("start phoenix in background", request)
+    # "/mcp" was typed while the agent worked: a queued prompt, delivered before the answer.
+    assert summary.items(S.GOALS) == ("start phoenix in background", "/mcp", request)
     assert summary.items(S.FILES_READ) == (
         "assets/js/**/*.js",
         "/home/marco/projects/spotter/assets/js/app.js",

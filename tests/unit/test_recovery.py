@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from cleveragents.adapters.transcripts import JsonTranscriptCodec
 from cleveragents.application.services.compaction.recovery import (
     Fact,
     FactCategory,
@@ -22,7 +23,6 @@ from cleveragents.application.services.compaction.recovery import (
 )
 from cleveragents.domain.transcript import (
     SUMMARY_MARKER,
-    ContentBlock,
     Message,
     OtherBlock,
     Role,
@@ -399,47 +399,10 @@ def test_the_compaction_cut_follows_the_boundary_logical_parent() -> None:
 
 
 def read_claude_code(path: Path) -> tuple[list[dict[str, Any]], list[Message]]:
-    """A minimal reader for the test: user and assistant records, one message per API message
-    (Claude Code logs each content block of an assistant reply as its own record)."""
-    records = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-    messages: list[Message] = []
-    last_id: str | None = None
-    for record in records:
-        message = record.get("message")
-        if record.get("type") not in ("user", "assistant") or not isinstance(message, dict):
-            continue
-        content = message.get("content")
-        raw_blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content
-        blocks = tuple(to_block(raw) for raw in raw_blocks or [])
-        role = Role(record["type"])
-        message_id = message.get("id") if role is Role.ASSISTANT else None
-        if message_id is not None and message_id == last_id and messages:
-            merged = messages[-1].content + blocks
-            messages[-1] = Message(role=role, content=merged)
-        else:
-            messages.append(Message(role=role, content=blocks))
-        last_id = message_id
-    return records, messages
-
-
-def to_block(raw: dict[str, Any]) -> ContentBlock:
-    kind = raw.get("type")
-    if kind == "text":
-        return TextBlock(text=raw["text"])
-    if kind == "thinking":
-        return ThinkingBlock(thinking=raw.get("thinking", ""))
-    if kind == "tool_use":
-        return ToolCall(id=raw["id"], name=raw["name"], input=raw.get("input") or {})
-    if kind == "tool_result":
-        content = raw.get("content")
-        if isinstance(content, list):
-            content = "\n".join(part.get("text", "") for part in content if isinstance(part, dict))
-        return ToolResult(
-            call_id=raw["tool_use_id"],
-            content=content if isinstance(content, str) else "",
-            is_error=bool(raw.get("is_error")),
-        )
-    return OtherBlock(data=raw)
+    """The raw records (for the compaction cut) and the messages, read with the codec."""
+    text = path.read_text(encoding="utf-8")
+    records = [json.loads(line) for line in text.splitlines() if line.strip()]
+    return records, list(JsonTranscriptCodec().read(text).messages)
 
 
 needs_corpus = pytest.mark.skipif(not MAIN.exists(), reason="shared corpus is absent")
@@ -471,6 +434,10 @@ def test_claude_codes_summary_covers_the_messages_before_its_continuation() -> N
 
     # The summarising request hangs off the last record before the boundary.
     assert records[cut - 1]["uuid"] == summary_request["parentUuid"]
-    assert needles(facts[FactCategory.LATEST_REQUEST]) == ["Implement spotter-gqc"]
+    # The latest request is the prompt the user queued while the agent worked (Claude Code logs
+    # it only as a queue operation; the reader places it where the model received it).
+    assert needles(facts[FactCategory.LATEST_REQUEST]) == [
+        "new beads for the epic were added. tackle them"
+    ]
     assert report[FactCategory.LATEST_REQUEST].share == 1.0
     assert presence(facts, covered).missing == ()  # the measurement's own sanity check
