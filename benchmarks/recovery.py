@@ -25,6 +25,7 @@ from cleveragents.application.services.compaction.recovery import (
     RecoveryReport,
     claude_code_compaction_point,
     llm_summary_text,
+    message_workspace,
     presence,
     recovery_facts,
 )
@@ -35,14 +36,6 @@ from cleveragents.domain.transcript import Message
 _REPO = Path(__file__).resolve().parent.parent
 TRANSCRIPTS = _REPO.parent / "shared" / "corpus" / "transcripts"
 SUMMARY_MARK = "__agent-acompact-"
-
-
-def _workspace(messages: Sequence[Message]) -> str | None:
-    for message in messages:
-        record = message.extra.get("claude_code", {}).get("record", {})
-        if isinstance(record.get("cwd"), str):
-            return str(record["cwd"])
-    return None
 
 
 def _cells(report: RecoveryReport) -> str:
@@ -57,7 +50,7 @@ def _cells(report: RecoveryReport) -> str:
 def _ours(container: Container, messages: Sequence[Message]) -> tuple[RecoveryReport, str]:
     settings = CompactionSettings.from_policy(ContextPolicy())
     outcome = container.context_compactor().compact(messages, settings, force=True)
-    facts = recovery_facts(messages, workspace=_workspace(messages))
+    facts = recovery_facts(messages, workspace=message_workspace(messages))
     status = f"{outcome.status} {outcome.tokens_before:>7,} -> {outcome.tokens_after:>6,} tokens"
     if outcome.reason:
         status += f" ({outcome.reason})"
@@ -103,7 +96,7 @@ def run() -> list[Result]:
             if point is None:
                 continue
             covered = messages[:point]
-            facts = recovery_facts(covered, workspace=_workspace(covered))
+            facts = recovery_facts(covered, workspace=message_workspace(covered))
             summary = codec.read(summary_path.read_text(encoding="utf-8")).messages
             theirs = presence(facts, llm_summary_text(summary))
             ours, _ = _ours(container, covered)

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
         CompactionSettings,
     )
     from cleveragents.container import Container
+    from cleveragents.domain.policy import ContextPolicy
     from cleveragents.domain.transcript import Transcript, TranscriptFormat
 
 app = typer.Typer(
@@ -88,17 +89,15 @@ def _read(path: str, choice: FormatChoice, container: Container) -> tuple[Transc
 
 
 def _settings(
-    container: Container,
-    project: str | None,
+    policy: ContextPolicy,
     context_window: int | None,
     reserve_tokens: int | None,
     keep_recent_tokens: int | None,
 ) -> CompactionSettings:
     """The effective policy (the project's, else the defaults) with the flags over it."""
     from cleveragents.application.services.compaction.outcome import CompactionSettings
-    from cleveragents.domain.policy import ContextPolicy, check_window_budget
+    from cleveragents.domain.policy import check_window_budget
 
-    policy = container.project_service().get(project).policy if project else ContextPolicy()
     settings = CompactionSettings(
         context_window=context_window or policy.effective_context_window,
         reserve_tokens=(
@@ -147,6 +146,7 @@ def compact(
     Example: agents context compact session.jsonl --force --out compacted.jsonl
     """
     from cleveragents.container import build_container
+    from cleveragents.domain.policy import ContextPolicy
 
     cli_state = state(ctx)
     container = cli_state.container()
@@ -155,8 +155,10 @@ def compact(
     if out is not None:
         _check_writable(out)
     parsed, transcript_format_used = _read(transcript, transcript_format, container)
-    settings = _settings(container, project, context_window, reserve_tokens, keep_recent_tokens)
-    scope = {"project_id": container.project_service().get(project).id} if project else None
+    found = container.project_service().get(project) if project else None
+    policy = found.policy if found else ContextPolicy()
+    settings = _settings(policy, context_window, reserve_tokens, keep_recent_tokens)
+    scope = {"project_id": found.id} if found else None
     outcome = container.context_compactor().compact(
         parsed.messages, settings, force=force, scope=scope
     )
@@ -313,14 +315,17 @@ def compare(
 
     Example: agents context compare session.jsonl --plot strategies.png
     """
+    from cleveragents.application.services.compaction.recovery import message_workspace
     from cleveragents.cli.plots import check_plotting_available, plot_strategies
+    from cleveragents.domain.policy import ContextPolicy
 
     if plot is not None:
         check_plotting_available()
     container = state(ctx).container()
     parsed, _ = _read(transcript, transcript_format, container)
-    settings = _settings(container, project, context_window, reserve_tokens, keep_recent_tokens)
-    workspace = _workspace(parsed)
+    policy = container.project_service().get(project).policy if project else ContextPolicy()
+    settings = _settings(policy, context_window, reserve_tokens, keep_recent_tokens)
+    workspace = message_workspace(parsed.messages)
     results = container.strategy_comparison().compare(
         parsed.messages, settings, workspace=workspace
     )
@@ -359,13 +364,3 @@ _CATEGORY_LABELS = {
 
 def _recovered(entry: dict[str, Any]) -> str:
     return f"{entry['recovered']}/{entry['total']}" if entry["total"] else "-"
-
-
-def _workspace(parsed: Transcript) -> str | None:
-    """A Claude Code session's working directory: recovery accepts paths relative to it."""
-    for message in parsed.messages:
-        record = message.extra.get("claude_code", {}).get("record", {})
-        cwd = record.get("cwd") if isinstance(record, dict) else None
-        if isinstance(cwd, str):
-            return cwd
-    return None

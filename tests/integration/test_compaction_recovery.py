@@ -11,6 +11,7 @@ from cleveragents.application.services.compaction.outcome import CompactionSetti
 from cleveragents.application.services.compaction.recovery import (
     TARGET_CATEGORIES,
     FactCategory,
+    message_workspace,
     presence,
     recovery_facts,
 )
@@ -38,12 +39,6 @@ def read(container: Container, path: Path) -> tuple[Message, ...]:
     return transcript.messages
 
 
-def workspace(messages: tuple[Message, ...]) -> str | None:
-    record = messages[0].extra.get("claude_code", {}).get("record", {})
-    cwd = record.get("cwd")
-    return cwd if isinstance(cwd, str) else None
-
-
 @needs_corpus
 @pytest.mark.parametrize("path", SESSIONS, ids=lambda path: path.name[:30])
 def test_compaction_keeps_every_targeted_fact_of_a_real_session(
@@ -54,7 +49,8 @@ def test_compaction_keeps_every_targeted_fact_of_a_real_session(
     assert outcome.status == "compacted", outcome.reason
     assert is_valid(outcome.messages)
     assert outcome.tokens_after < outcome.tokens_before
-    report = presence(recovery_facts(messages, workspace=workspace(messages)), outcome.messages)
+    facts = recovery_facts(messages, workspace=message_workspace(messages))
+    report = presence(facts, outcome.messages)
     for category in TARGET_CATEGORIES:  # latest request, files modified, unfinished work
         assert report[category].missing == (), category
     assert report[FactCategory.COMMANDS].missing == ()
@@ -82,7 +78,7 @@ def test_facts_survive_five_successive_compactions(container: Container) -> None
     for end in bounds:
         part = messages[start:end]
         if first_facts is None:
-            first_facts = recovery_facts(part, workspace=workspace(messages))
+            first_facts = recovery_facts(part, workspace=message_workspace(messages))
         outcome = compactor.compact((*conversation, *part), small, force=True)
         assert outcome.status == "compacted", outcome.reason
         assert is_valid(outcome.messages)

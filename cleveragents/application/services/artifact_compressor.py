@@ -15,10 +15,11 @@ info lines, signatures before bodies, headings before prose), packed to the exac
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from contextlib import closing
 from dataclasses import dataclass
+from typing import TypeVar
 
 from cleveragents.application.ports.artifact_files import ArtifactFile, ArtifactFiles
 from cleveragents.application.ports.source_skeleton import SourceSkeletonizer
@@ -56,6 +57,8 @@ from cleveragents.domain.errors import (
     InvalidInputError,
     TokenCountingError,
 )
+
+_Counted = TypeVar("_Counted")
 
 LARGE_ARTIFACT_BYTES = 32 << 20
 """Above this size an artifact is streamed: counted in chunks, and only what the output needs
@@ -170,30 +173,28 @@ class ArtifactCompressorService:
     def _count_raw(
         self, text: str, with_starts: bool
     ) -> tuple[TokenCounter, str, int, list[int] | None]:
-        """The raw count with the real tokenizer, and the byte offsets where its tokens start
-        when `with_starts` (the same encode: Tier 3 and line packing estimate from them); when
-        the tokenizer fails, the seed's heuristic, which then serves every later count, and
-        the warning preamble that says so."""
-        try:
-            return self._raw(self._counter, "", text, with_starts)
-        except TokenCountingError:
-            return self._raw(HeuristicTokenCounter(), HEURISTIC_WARNING, text, with_starts)
+        """The raw count, and the byte offsets where its tokens start when `with_starts` (the
+        same encode: Tier 3 and line packing estimate from them)."""
 
-    @staticmethod
-    def _raw(
-        counter: TokenCounter, preamble: str, text: str, with_starts: bool
-    ) -> tuple[TokenCounter, str, int, list[int] | None]:
-        if with_starts:
-            starts = counter.token_starts(text)
-            return counter, preamble, len(starts), starts
-        return counter, preamble, counter.count(text), None
+        def raw(counter: TokenCounter) -> tuple[int, list[int] | None]:
+            if with_starts:
+                starts = counter.token_starts(text)
+                return len(starts), starts
+            return counter.count(text), None
 
-    def _count_large(self, artifact: ArtifactFile) -> tuple[TokenCounter, str, int]:
+        counter, preamble, (tokens, starts) = self._with_fallback(raw)
+        return counter, preamble, tokens, starts
+
+    def _with_fallback(
+        self, count: Callable[[TokenCounter], _Counted]
+    ) -> tuple[TokenCounter, str, _Counted]:
+        """`count` with the real tokenizer; when it fails, with the seed's heuristic, which then
+        serves every later count, and the warning preamble that says so."""
         try:
-            return self._counter, "", self._counter.count_stream(artifact.iter_text())
+            return self._counter, "", count(self._counter)
         except TokenCountingError:
             heuristic = HeuristicTokenCounter()
-            return heuristic, HEURISTIC_WARNING, heuristic.count_stream(artifact.iter_text())
+            return heuristic, HEURISTIC_WARNING, count(heuristic)
 
     def _compress_large(
         self,
@@ -203,7 +204,9 @@ class ArtifactCompressorService:
         task: str | None,
         mode: CompressionMode,
     ) -> CompressedArtifact:
-        counter, preamble, raw_tokens = self._count_large(artifact)
+        counter, preamble, raw_tokens = self._with_fallback(
+            lambda c: c.count_stream(artifact.iter_text())
+        )
         if raw_tokens * 2 <= budget * 3:  # Tier 1 or 2: the output may be the whole artifact
             return self.compress_text(name, artifact.read_text(), budget, task=task, mode=mode)
         body_budget = budget - (counter.count(preamble) if preamble else 0)
@@ -430,10 +433,10 @@ def _plan(
     return _Plan(raw_starts=True)
 
 
-def _sample(text: str, size: int = GUESS_SAMPLE_CHARS) -> str:
-    """`size` characters of `text`, a third each from its start, middle and end."""
-    third = size // 3
-    if len(text) <= size:
+def _sample(text: str) -> str:
+    """`GUESS_SAMPLE_CHARS` of `text`, a third each from its start, middle and end."""
+    third = GUESS_SAMPLE_CHARS // 3
+    if len(text) <= GUESS_SAMPLE_CHARS:
         return text
     middle = len(text) // 2
     return "\n".join((text[:third], text[middle : middle + third], text[-third:]))

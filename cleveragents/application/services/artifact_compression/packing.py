@@ -149,12 +149,6 @@ def _by_importance(lines: Sequence[Line]) -> list[Line]:
     return ordered
 
 
-def estimated_line_costs(lines: Sequence[str], counter: TokenCounter) -> dict[int, int]:
-    """Tokens per line from one encode of the whole text (the tokens starting in each line),
-    instead of one encode call per line: the same total work without ten thousand calls."""
-    return line_costs_from_starts(lines, counter.token_starts("\n".join(lines) + "\n"))
-
-
 def line_costs_from_starts(lines: Sequence[str], starts: Sequence[int]) -> dict[int, int]:
     """Tokens per line: the tokens starting in it, from the byte offsets at which the tokens
     of the lines joined by (and ending with) "\n" start."""

@@ -56,12 +56,17 @@ class StructuralForms:
     def gentlest_first(self) -> Iterator[str]:
         """Tier 2 (when well-formed), then each shrink level up to the strongest, each rendered
         only when asked for; duplicates are skipped."""
+        return self._forms(self._strategy.strongest_level or 0)
+
+    def _forms(self, last_level: int) -> Iterator[str]:
+        """Tier 2, then shrink levels 1 to `last_level` until one is malformed or missing,
+        duplicates skipped, each rendered only when asked for."""
         seen: set[str] = set()
         tier2 = self.tier2()
         if tier2 is not None:
             seen.add(tier2)
             yield tier2
-        for level in range(1, (self._strategy.strongest_level or 0) + 1):
+        for level in range(1, last_level + 1):
             try:
                 shrunk = self._shrink(level)
             except MalformedCompressionError:
@@ -81,17 +86,5 @@ class StructuralForms:
         """Tier 2 and the shrink levels that still summarise (up to `MAX_SUMMARY_LEVEL`), in
         that order, duplicates dropped."""
         if self._candidates is None:
-            found: dict[str, None] = {}
-            tier2 = self.tier2()
-            if tier2 is not None:
-                found[tier2] = None
-            for level in range(1, MAX_SUMMARY_LEVEL + 1):
-                try:
-                    shrunk = self._shrink(level)
-                except MalformedCompressionError:
-                    break
-                if shrunk is None:
-                    break
-                found[shrunk] = None
-            self._candidates = list(found)
+            self._candidates = list(self._forms(MAX_SUMMARY_LEVEL))
         return self._candidates

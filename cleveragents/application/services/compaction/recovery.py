@@ -34,6 +34,7 @@ from cleveragents.application.services.compaction.recovery_claude_code import (
     claude_code_compaction_points,
     claude_code_workspace,
     llm_summary_text,
+    message_workspace,
 )
 from cleveragents.application.services.compaction.recovery_facts import (
     recovery_facts,
@@ -69,6 +70,7 @@ __all__ = [
     "claude_code_workspace",
     "is_recovered",
     "llm_summary_text",
+    "message_workspace",
     "presence",
     "recovery_facts",
     "request_text",

@@ -76,6 +76,17 @@ def claude_code_workspace(records: Sequence[Mapping[str, Any]]) -> str | None:
     return None
 
 
+def message_workspace(messages: Sequence[Message]) -> str | None:
+    """The same from parsed messages: the ``cwd`` of the first Claude Code record kept in a
+    message's extras (None for other formats)."""
+    for message in messages:
+        record = message.extra.get("claude_code", {}).get("record", {})
+        cwd = record.get("cwd") if isinstance(record, dict) else None
+        if isinstance(cwd, str) and cwd:
+            return cwd
+    return None
+
+
 def llm_summary_text(compaction_messages: Sequence[Message]) -> str:
     """The summary an ``agent-acompact-*`` transcript produced: its last assistant text."""
     for message in reversed(compaction_messages):
