@@ -150,7 +150,11 @@ class ArtifactCompressorService:
         forms = StructuralForms(strategy, TaskTerms.from_task(task), text)
         plan = _plan(text, budget, mode, strategy.kind, self._counter)
         pool = _counting_pool()
-        counting = pool.submit(self._count_raw, text, plan.raw_starts)
+        started = threading.Event()
+        counting = pool.submit(self._count_raw, text, plan.raw_starts, started)
+        # Some parsers (tree-sitter, json) hold the GIL for their whole run: a worker that has
+        # not yet entered the tokenizer (which releases it) would wait for the parse to end.
+        started.wait()
         _prepare(forms, plan)
         counter, preamble, raw_tokens, raw_starts = counting.result()
         body_budget = budget - (counter.count(preamble) if preamble else 0)
@@ -171,10 +175,12 @@ class ArtifactCompressorService:
         )
 
     def _count_raw(
-        self, text: str, with_starts: bool
+        self, text: str, with_starts: bool, started: threading.Event
     ) -> tuple[TokenCounter, str, int, list[int] | None]:
         """The raw count, and the byte offsets where its tokens start when `with_starts` (the
-        same encode: Tier 3 and line packing estimate from them)."""
+        same encode: Tier 3 and line packing estimate from them). `started` is set just before
+        the encode begins."""
+        started.set()
 
         def raw(counter: TokenCounter) -> tuple[int, list[int] | None]:
             if with_starts:
