@@ -10,6 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from cleveragents.application.services import artifact_compressor as compressor_module
 from cleveragents.application.services.artifact_compression.truncation import (
     truncation_marker,
 )
@@ -246,3 +247,35 @@ def test_tiny_budgets_still_fit(
         result = service.compress_text("rfc.md", text, budget, mode=mode)
         assert _count(container, result.content) <= budget
         assert result.truncated
+
+
+PLANS = (
+    compressor_module._Plan(),
+    compressor_module._Plan(raw_starts=True),
+    compressor_module._Plan(tier2=True),
+    compressor_module._Plan(candidates=True),
+    compressor_module._Plan(raw_starts=True, candidates=True),
+)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("mode", list(CompressionMode))
+def test_what_is_prepared_never_changes_the_result(
+    kind: str,
+    mode: CompressionMode,
+    container: Container,
+    service: ArtifactCompressorService,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The plan (what is prepared while the raw count runs) comes from a guess; only exact
+    counts may decide the result, so every plan gives the same one."""
+    for path in _corpus(kind)[:2]:
+        text = path.read_text(encoding="utf-8")
+        raw = _count(container, text)
+        for factor in (0.3, 0.5, 0.7, 0.9, 1.2):
+            budget = max(1, int(raw * factor))
+            expected = service.compress_text(path.name, text, budget, mode=mode)
+            for plan in PLANS:
+                monkeypatch.setattr(compressor_module, "_plan", lambda *_, plan=plan: plan)
+                assert service.compress_text(path.name, text, budget, mode=mode) == expected
+                monkeypatch.undo()

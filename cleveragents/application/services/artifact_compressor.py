@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterator
-from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import closing
 from dataclasses import dataclass
 from typing import TypeVar
@@ -35,6 +35,10 @@ from cleveragents.application.services.artifact_compression.packing import (
     pack_lines,
 )
 from cleveragents.application.services.artifact_compression.segment_count import LineSource
+from cleveragents.application.services.artifact_compression.split_counting import (
+    SplitCounter,
+    begin,
+)
 from cleveragents.application.services.artifact_compression.strategies import strategy_for
 from cleveragents.application.services.artifact_compression.strategy import (
     ArtifactStrategy,
@@ -148,17 +152,18 @@ class ArtifactCompressorService:
         _check_budget(budget)
         strategy = strategy_for(detect(name, text[:SNIFF_CHARS]), self._skeletonizer)
         forms = StructuralForms(strategy, TaskTerms.from_task(task), text)
-        plan = _plan(text, budget, mode, strategy.kind, self._counter)
+        plan = _plan(forms, budget, mode, self._counter)
         pool = _counting_pool()
-        started = threading.Event()
-        counting = pool.submit(self._count_raw, text, plan.raw_starts, started)
-        # Some parsers (tree-sitter, json) hold the GIL for their whole run: a worker that has
-        # not yet entered the tokenizer (which releases it) would wait for the parse to end.
-        started.wait()
-        _prepare(forms, plan)
-        counter, preamble, raw_tokens, raw_starts = counting.result()
+        if plan.prepares_nothing:  # this thread is free to count half of the text
+            counted = self._count_raw(text, plan.raw_starts, SplitCounter(self._counter, pool))
+        else:
+            counting = begin(pool, self._count_raw, text, plan.raw_starts, None)
+            _prepare(forms, plan)
+            counted = counting.result()
+        counter, preamble, raw_tokens, raw_starts = counted
         body_budget = budget - (counter.count(preamble) if preamble else 0)
-        run = _Run(counter, strategy, forms, raw_tokens, len(text), pool, raw_starts)
+        split = SplitCounter(counter, pool)
+        run = _Run(counter, strategy, forms, raw_tokens, len(text), split, raw_starts)
         if body_budget <= 0:
             outcome = _Outcome("", True, 0)
         elif mode is CompressionMode.SMART:
@@ -175,18 +180,18 @@ class ArtifactCompressorService:
         )
 
     def _count_raw(
-        self, text: str, with_starts: bool, started: threading.Event
+        self, text: str, with_starts: bool, halves: SplitCounter | None
     ) -> tuple[TokenCounter, str, int, list[int] | None]:
         """The raw count, and the byte offsets where its tokens start when `with_starts` (the
-        same encode: Tier 3 and line packing estimate from them). `started` is set just before
-        the encode begins."""
-        started.set()
+        same encode: Tier 3 and line packing estimate from them); in two halves at once with
+        `halves`, which counts with the real tokenizer."""
 
         def raw(counter: TokenCounter) -> tuple[int, list[int] | None]:
+            split = halves if halves is not None and counter is halves.counter else None
             if with_starts:
-                starts = counter.token_starts(text)
+                starts = split.token_starts(text) if split else counter.token_starts(text)
                 return len(starts), starts
-            return counter.count(text), None
+            return (split.count(text) if split else counter.count(text)), None
 
         counter, preamble, (tokens, starts) = self._with_fallback(raw)
         return counter, preamble, tokens, starts
@@ -271,7 +276,7 @@ class _Run:
     forms: StructuralForms
     raw_tokens: int
     raw_chars: int
-    pool: Executor
+    split: SplitCounter
     raw_starts: list[int] | None  # where the raw text's tokens start, when computed
 
     def estimate(self, text: str) -> float:
@@ -283,7 +288,7 @@ class _Run:
         """Each text with its real count, in order; two are encoded at once (one on the worker
         thread), so the second is usually ready when the first does not fit."""
         for index in range(0, len(texts), 2):
-            first = self.pool.submit(self.counter.count, texts[index])
+            first = self.split.count_later(texts[index])
             second = texts[index + 1] if index + 1 < len(texts) else None
             second_tokens = self.counter.count(second) if second is not None else 0
             yield texts[index], first.result()
@@ -296,7 +301,7 @@ class _Run:
         if self.raw_tokens * 2 <= budget * 3:  # Tier 2: budget < raw <= 1.5 * budget
             compressed = self.forms.tier2()
             if compressed is not None:
-                tokens = self.counter.count(compressed)
+                tokens = self.split.count(compressed)
                 if tokens <= budget:
                     return _Outcome(compressed, False, tokens)
         return self.truncate(text, budget)  # Tier 3
@@ -304,9 +309,10 @@ class _Run:
     def smart(self, text: str, budget: int) -> _Outcome:
         if self.raw_tokens <= budget:
             return _Outcome(text, False, self.raw_tokens)
-        strongest = self.forms.strongest()
-        if strongest is not None:
-            return self.smart_ordered(strongest, budget)
+        if self.strategy.strongest_level is not None:
+            ordered = self.smart_ordered(budget)
+            if ordered is not None:
+                return ordered
         candidates = self.forms.candidates()
         # The candidate that keeps the most (the longest) and fits is the summary. A candidate
         # whose length says it is far over budget is not encoded at all; the others are
@@ -322,13 +328,26 @@ class _Run:
             return self.pack(text, budget)
         return self.pack(_packing_base(candidates, text), budget)
 
-    def smart_ordered(self, strongest: str, budget: int) -> _Outcome:
-        """Smart mode for a strategy whose forms shorten level by level (Tier 2, 1, 2, ...).
+    def smart_ordered(self, budget: int) -> _Outcome | None:
+        """Smart mode for a strategy whose forms shorten level by level (Tier 2, 1, 2, ...);
+        None when it has no strongest form after all.
 
-        When the strongest form looks over budget it is counted while its lines are ranked,
-        and if it is over, no gentler form fits: it is packed and the others are never
-        rendered. Otherwise the forms are tried from the gentlest, each one counted on the
-        worker thread while the next is rendered; the first that fits is the summary."""
+        The rule: when the strongest form's estimate is over the budget, the strongest form
+        is packed (whole if its exact count fits); otherwise the summary is the gentlest form
+        whose estimate is within `ESTIMATE_MARGIN` of the budget and whose exact count fits,
+        and packing the strongest when none does. It is evaluated lazily: a Tier 2 already
+        rendered (the plan forecast it would fit) whose estimate is within the budget implies
+        that the strongest's is too, so when Tier 2's count fits, no other form is rendered.
+        Otherwise the strongest form comes first, counted while its lines are ranked when it
+        looks over budget, and the others are tried from the gentlest, each counted on the
+        worker thread while the next is rendered."""
+        tier2 = self.forms.prepared_tier2()
+        tier2_counted = tier2 is not None and self.estimate(tier2) <= budget
+        if tier2 is not None and tier2_counted and (tokens := self.split.count(tier2)) <= budget:
+            return _Outcome(tier2, False, tokens)
+        strongest = self.forms.strongest()
+        if strongest is None:
+            return None
         if self.estimate(strongest) > budget:
             prepared = self.prepare_packing(strongest)
             if prepared is None:
@@ -336,15 +355,18 @@ class _Run:
             if prepared.tokens > budget:
                 return self.pack_prepared(prepared, budget)
             return _Outcome(strongest, False, prepared.tokens)
+        limit = budget * ESTIMATE_MARGIN
         counting: tuple[str, Future[int]] | None = None
         for form in self.forms.gentlest_first():
+            if form is tier2 and tier2_counted:
+                continue  # counted above: it does not fit
             if counting is not None:
                 tokens = counting[1].result()
                 if tokens <= budget:
                     return _Outcome(counting[0], False, tokens)
             counting = None
-            if self.estimate(form) <= budget * ESTIMATE_MARGIN:
-                counting = (form, self.pool.submit(self.counter.count, form))
+            if self.estimate(form) <= limit:
+                counting = (form, self.split.count_later(form))
         if counting is not None and (tokens := counting[1].result()) <= budget:
             return _Outcome(counting[0], False, tokens)
         return self.pack(strongest, budget)
@@ -357,25 +379,25 @@ class _Run:
 
     def prepare_packing(self, text: str) -> _Packing | None:
         """The lines of `text` with their priorities and token costs, and the exact count of
-        `text`; None when it has too few lines to pack. The costs come from one encode on the
-        worker thread while this one ranks the lines."""
+        `text`; None when it has too few lines to pack. The costs come from an encode on the
+        worker threads while this one ranks the lines."""
         lines = text.splitlines()
         if len(lines) < PACKABLE_MIN_LINES:
             return None
         joined = "\n".join(lines) + "\n"
+        starts: Callable[[], list[int]]
         if joined == text and text is self.forms.text and self.raw_starts is not None:
             # The original's lines: the raw encode already says where their tokens start.
-            known: Future[list[int]] = Future()
-            known.set_result(self.raw_starts)
-            starts = known
+            raw_starts = self.raw_starts
+            starts = lambda: raw_starts  # noqa: E731
         else:
-            starts = self.pool.submit(self.counter.token_starts, joined)
+            starts = self.split.token_starts_later(joined)
         priorities = self.strategy.priorities(lines, self.forms.terms)
-        costs = line_costs_from_starts(lines, starts.result())
-        tokens = len(starts.result()) if joined == text else self.counter.count(text)
+        located = starts()
+        costs = line_costs_from_starts(lines, located)
+        tokens = len(located) if joined == text else self.split.count(text)
         # The heuristic fallback's "tokens" do not add up across cuts: it counts everything.
-        exact = not isinstance(self.counter, HeuristicTokenCounter)
-        source = LineSource.of(lines, starts.result()) if exact else None
+        source = LineSource.of(lines, located) if self.split.safe else None
         return _Packing(lines, priorities, costs, tokens, source)
 
     def pack_prepared(self, prepared: _Packing, budget: int) -> _Outcome:
@@ -411,17 +433,25 @@ class _Plan:
     tier2: bool = False
     candidates: bool = False
 
+    @property
+    def prepares_nothing(self) -> bool:
+        return not (self.tier2 or self.candidates)
+
 
 def _plan(
-    text: str, budget: int, mode: CompressionMode, kind: ArtifactKind, counter: TokenCounter
+    forms: StructuralForms, budget: int, mode: CompressionMode, counter: TokenCounter
 ) -> _Plan:
     """The guess is the exact count of a sample (`GUESS_SAMPLE_CHARS` from the start, the
     middle and the end: one file of many may be denser than the rest), scaled to
     the whole text. Nothing when the text surely fits (a token is at least one byte) or
     probably fits; seed mode: Tier 2 when the guess is near its band (budget < raw <= 1.5 x
     budget), else token starts for Tier 3; smart mode: the structural forms, and token starts
-    for logs and plain text, whose original lines are packed. A wrong guess costs time, never
-    a different result: only the exact count decides the tier."""
+    for logs and plain text, whose original lines are packed. For forms that shorten level
+    by level, Tier 2 rendered on the sample forecasts whether Tier 2 fits: then only Tier 2 is
+    prepared, else the strongest form. A wrong guess costs time, never a different result:
+    only exact counts decide."""
+    text = forms.text
+    kind = forms.kind
     if len(text.encode("utf-8", errors="surrogatepass")) <= budget:
         return _Plan()
     try:
@@ -432,6 +462,10 @@ def _plan(
     if guess * GUESS_MARGIN <= budget:
         return _Plan()
     if mode is CompressionMode.SMART:
+        if forms.ordered:
+            share = forms.tier2_share(sample)
+            if share is not None and guess * share <= budget:
+                return _Plan(tier2=True)
         packs_original = kind in (ArtifactKind.LOG, ArtifactKind.TEXT)
         return _Plan(raw_starts=packs_original, candidates=True)
     if guess <= budget * 1.5 * GUESS_MARGIN:

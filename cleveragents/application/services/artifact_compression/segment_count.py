@@ -84,3 +84,16 @@ def _countable_spans(
             spans.append((first, end, source.tokens_between(first_byte, end_byte)))
         index = last + 1
     return spans
+
+
+def safe_cut_near(text: str, index: int) -> int | None:
+    """A safe cut of `text` at or before `index` (and after its start), found by looking back
+    from `index` for a newline with a letter or digit on one side; None when there is none."""
+    position = min(index, len(text) - 1)
+    while (newline := text.rfind("\n", 0, position)) > 0:
+        if text[newline + 1].isalnum():
+            return newline + 1
+        if text[newline - 1].isalnum():
+            return newline
+        position = newline
+    return None

@@ -11,6 +11,7 @@ from cleveragents.application.services.artifact_compression.strategy import (
     MalformedCompressionError,
 )
 from cleveragents.application.services.artifact_compression.task_terms import TaskTerms
+from cleveragents.domain.artifact import ArtifactKind
 
 MAX_SUMMARY_LEVEL = 3
 """Shrink levels smart mode tries: beyond 3 a JSON array would lose every item, and with them
@@ -37,6 +38,27 @@ class StructuralForms:
                 self._tier2 = self._strategy.tier2(self.text, self.terms)
             self._tier2_done = True
         return self._tier2
+
+    @property
+    def kind(self) -> ArtifactKind:
+        return self._strategy.kind
+
+    @property
+    def ordered(self) -> bool:
+        """Whether the forms shorten level by level up to a declared strongest one."""
+        return self._strategy.strongest_level is not None
+
+    def prepared_tier2(self) -> str | None:
+        """Tier 2 when it has already been rendered (and is well-formed); never renders it."""
+        return self._tier2 if self._tier2_done else None
+
+    def tier2_share(self, sample: str) -> float | None:
+        """Tier 2's length as a share of `sample`'s, rendered on the sample alone: a cheap
+        forecast of how much of the whole text Tier 2 keeps. None when it is malformed."""
+        try:
+            return len(self._strategy.tier2(sample, self.terms)) / max(len(sample), 1)
+        except MalformedCompressionError:
+            return None
 
     def strongest(self) -> str | None:
         """The strategy's strongest shrink level, when it declares one no gentler form is
