@@ -286,14 +286,16 @@ class _Run:
 
     def counted_in_pairs(self, texts: list[str]) -> Iterator[tuple[str, int]]:
         """Each text with its real count, in order; two are encoded at once (one on the worker
-        thread), so the second is usually ready when the first does not fit."""
+        thread), so the second is usually ready when the first does not fit; a last one
+        alone is counted in two halves at once."""
         for index in range(0, len(texts), 2):
+            if index + 1 == len(texts):
+                yield texts[index], self.split.count(texts[index])
+                return
             first = self.split.count_later(texts[index])
-            second = texts[index + 1] if index + 1 < len(texts) else None
-            second_tokens = self.counter.count(second) if second is not None else 0
+            second_tokens = self.counter.count(texts[index + 1])
             yield texts[index], first.result()
-            if second is not None:
-                yield second, second_tokens
+            yield texts[index + 1], second_tokens
 
     def seed(self, text: str, budget: int) -> _Outcome:
         if self.raw_tokens <= budget:
@@ -447,8 +449,8 @@ def _plan(
     probably fits; seed mode: Tier 2 when the guess is near its band (budget < raw <= 1.5 x
     budget), else token starts for Tier 3; smart mode: the structural forms, and token starts
     for logs and plain text, whose original lines are packed. For forms that shorten level
-    by level, Tier 2 rendered on the sample forecasts whether Tier 2 fits: then only Tier 2 is
-    prepared, else the strongest form. A wrong guess costs time, never a different result:
+    by level, Tier 2 rendered on the sample's start forecasts whether Tier 2 fits: then only
+    Tier 2 is prepared, else the strongest form. A wrong guess costs time, never a different result:
     only exact counts decide."""
     text = forms.text
     kind = forms.kind
@@ -463,7 +465,7 @@ def _plan(
         return _Plan()
     if mode is CompressionMode.SMART:
         if forms.ordered:
-            share = forms.tier2_share(sample)
+            share = forms.tier2_share(sample[: GUESS_SAMPLE_CHARS // 3])  # its start: cheap
             if share is not None and guess * share <= budget:
                 return _Plan(tier2=True)
         packs_original = kind in (ArtifactKind.LOG, ArtifactKind.TEXT)

@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import Enum, auto
 from functools import lru_cache
+from typing import NamedTuple
 
 from cleveragents.application.services.artifact_compression.strategy import (
     ArtifactStrategy,
@@ -44,6 +45,15 @@ _INDENTED = re.compile(r"(?: {4}|\t)")
 _REQUIREMENT = re.compile(
     r"\b(?:MUST|SHALL|SHOULD|REQUIRED|RECOMMENDED)\b|\b(?:[Mm]ust|[Ss]hall)\b"
 )
+_REQUIREMENT_PARTS = ("ust", "UST", "hall", "HALL", "SHOULD", "REQUIRED", "RECOMMENDED")
+
+
+def _has_requirement(text: str) -> bool:
+    """`_REQUIREMENT` found in `text`; substring tests first, which are several times faster
+    than the pattern and rule out most prose."""
+    return any(part in text for part in _REQUIREMENT_PARTS) and bool(_REQUIREMENT.search(text))
+
+
 _NUMBER = re.compile(r"\d")
 _EXAMPLE = re.compile(r"(?:for example|for instance|e\.g\.|example:)", re.IGNORECASE)
 
@@ -100,8 +110,10 @@ class _Kind(Enum):
     PROSE = auto()
 
 
-@dataclass(frozen=True, slots=True)
-class _Block:
+class _Block(NamedTuple):
+    """A parsed block. A named tuple: a document has thousands, and a frozen dataclass takes
+    several times longer to build."""
+
     kind: _Kind
     lines: tuple[str, ...]
     closed: bool = True  # fenced code only: whether the closing fence is present
@@ -275,6 +287,10 @@ def _prose(lines: list[str], start: int) -> tuple[_Block, int]:
     index = start + 1
     while index < len(lines):
         line = lines[index]
+        if _plain(line):  # can neither end the paragraph nor be quoted or underlined
+            parts.append(line.strip())
+            index += 1
+            continue
         quoted = _QUOTE.match(line) if quote else None
         if quoted is not None:
             if _is_blank(line[quoted.end() :]):
@@ -356,7 +372,7 @@ def _looks_like_block(text: str) -> bool:
 def _keep_sentence(sentence: str, terms: TaskTerms, settings: _Settings) -> bool:
     if terms.matches(sentence):
         return True
-    if settings.keep_requirements and _REQUIREMENT.search(sentence):
+    if settings.keep_requirements and _has_requirement(sentence):
         return True
     return settings.keep_details and ("`" in sentence or bool(_NUMBER.search(sentence)))
 
@@ -449,26 +465,31 @@ def _compress(text: str, terms: TaskTerms, settings: _Settings) -> tuple[str, li
     return body + ("\n" if text.endswith("\n") else ""), shown_blocks
 
 
-def _block_priorities(block: _Block, terms: TaskTerms) -> Iterator[Priority]:
+def _block_priorities(block: _Block, terms: TaskTerms) -> list[Priority]:
+    """Headings are essential; a requirement in prose is critical; a line naming a task term
+    is important; tables, fences and the first line of prose are useful; the rest is context.
+    Built per block, not per line: a rendering has thousands of lines to rank."""
+    count = len(block.lines)
     if block.kind is _Kind.HEADING:
-        yield from (Priority.ESSENTIAL for _ in block.lines)
-        return
-    last = len(block.lines) - 1
-    for position, line in enumerate(block.lines):
-        if block.kind is _Kind.TABLE:
-            base = Priority.USEFUL
-        elif block.kind is _Kind.FENCED:
-            is_fence = position == 0 or (position == last and block.closed)
-            base = Priority.USEFUL if is_fence else Priority.CONTEXT
-        elif block.kind is _Kind.PROSE and position == 0:
-            base = Priority.USEFUL
-        else:
-            base = Priority.CONTEXT
-        if block.kind is _Kind.PROSE and _REQUIREMENT.search(line):
-            base = Priority.CRITICAL
-        elif terms.matches(line):
-            base = min(base, Priority.IMPORTANT)
-        yield base
+        return [Priority.ESSENTIAL] * count
+    if block.kind is _Kind.TABLE:
+        result = [Priority.USEFUL] * count
+    elif block.kind is _Kind.FENCED:
+        result = [Priority.USEFUL] + [Priority.CONTEXT] * (count - 1)
+        if block.closed:
+            result[-1] = Priority.USEFUL
+    elif block.kind is _Kind.PROSE:
+        result = [Priority.USEFUL] + [Priority.CONTEXT] * (count - 1)
+    else:
+        result = [Priority.CONTEXT] * count
+    requirements = block.kind is _Kind.PROSE and _has_requirement("\n".join(block.lines))
+    if requirements or terms:
+        for position, line in enumerate(block.lines):
+            if requirements and _has_requirement(line):
+                result[position] = Priority.CRITICAL
+            elif terms.matches(line):
+                result[position] = min(result[position], Priority.IMPORTANT)
+    return result
 
 
 class MarkdownStrategy(ArtifactStrategy):
