@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from concurrent.futures import ThreadPoolExecutor
 import re
 from pathlib import Path
 
@@ -279,3 +280,21 @@ def test_what_is_prepared_never_changes_the_result(
                 monkeypatch.setattr(compressor_module, "_plan", lambda *_, plan=plan: plan)
                 assert service.compress_text(path.name, text, budget, mode=mode) == expected
                 monkeypatch.undo()
+
+
+def test_compressions_at_once_from_many_threads_match_one_at_a_time(
+    container: Container, service: ArtifactCompressorService
+) -> None:
+    """The counting pool is shared: calls from several threads at once queue for its two
+    workers, never wait for each other's work, and give the results of calls made alone."""
+    jobs = []
+    for kind in KINDS:
+        path = _corpus(kind)[0]
+        text = path.read_text(encoding="utf-8") * 40  # long enough to be counted in halves
+        raw = _count(container, text)
+        for mode in CompressionMode:
+            jobs.append((path.name, text, max(1, raw // 2), mode))
+    alone = [service.compress_text(n, t, b, mode=m) for n, t, b, m in jobs]
+    with ThreadPoolExecutor(max_workers=6) as callers:
+        together = list(callers.map(lambda job: service.compress_text(*job[:3], mode=job[3]), jobs))
+    assert together == alone
