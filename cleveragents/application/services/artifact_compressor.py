@@ -30,11 +30,14 @@ from cleveragents.application.services.artifact_compression.heuristic_counter im
     HeuristicTokenCounter,
 )
 from cleveragents.application.services.artifact_compression.packing import (
-    Line,
-    line_costs_from_starts,
+    pack_columns,
     pack_lines,
 )
-from cleveragents.application.services.artifact_compression.segment_count import LineSource
+from cleveragents.application.services.artifact_compression.packing_preparation import (
+    PACKABLE_MIN_LINES,
+    PreparedPacking,
+    prepare_packing,
+)
 from cleveragents.application.services.artifact_compression.split_counting import (
     SplitCounter,
     begin,
@@ -42,7 +45,6 @@ from cleveragents.application.services.artifact_compression.split_counting impor
 from cleveragents.application.services.artifact_compression.strategies import strategy_for
 from cleveragents.application.services.artifact_compression.strategy import (
     ArtifactStrategy,
-    Priority,
 )
 from cleveragents.application.services.artifact_compression.streaming_logs import (
     collect_log_candidates,
@@ -73,7 +75,6 @@ ESTIMATE_MARGIN = 1.03
 """A form estimated more than 3% over the budget is not encoded: it would not fit."""
 GUESS_SAMPLE_CHARS = 3 * 16_384  # three slices: the start, the middle and the end
 GUESS_MARGIN = 1.1
-PACKABLE_MIN_LINES = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,16 +155,19 @@ class ArtifactCompressorService:
         forms = StructuralForms(strategy, TaskTerms.from_task(task), text)
         plan = _plan(forms, budget, mode, self._counter)
         pool = _counting_pool()
+        early = None
         if plan.prepares_nothing:  # this thread is free to count half of the text
             counted = self._count_raw(text, plan.raw_starts, SplitCounter(self._counter, pool))
         else:
             counting = begin(pool, self._count_raw, text, plan.raw_starts, None)
             _prepare(forms, plan)
+            early = _prepare_early_packing(forms, plan, budget, SplitCounter(self._counter, pool))
             counted = counting.result()
         counter, preamble, raw_tokens, raw_starts = counted
         body_budget = budget - (counter.count(preamble) if preamble else 0)
         split = SplitCounter(counter, pool)
-        run = _Run(counter, strategy, forms, raw_tokens, len(text), split, raw_starts)
+        early = early if counter is self._counter else None  # counted by the real tokenizer
+        run = _Run(counter, strategy, forms, raw_tokens, len(text), split, raw_starts, early)
         if body_budget <= 0:
             outcome = _Outcome("", True, 0)
         elif mode is CompressionMode.SMART:
@@ -259,17 +263,6 @@ class _Outcome:
 
 
 @dataclass(frozen=True, slots=True)
-class _Packing:
-    """A text ready to pack: its lines, their priorities and token costs, its exact count."""
-
-    lines: list[str]
-    priorities: list[Priority]
-    costs: dict[int, int]
-    tokens: int
-    source: LineSource | None  # the lines' located tokens, to count the packed text exactly
-
-
-@dataclass(frozen=True, slots=True)
 class _Run:
     counter: TokenCounter
     strategy: ArtifactStrategy
@@ -278,6 +271,7 @@ class _Run:
     raw_chars: int
     split: SplitCounter
     raw_starts: list[int] | None  # where the raw text's tokens start, when computed
+    early: PreparedPacking | None = None  # prepared while the raw count ran
 
     def estimate(self, text: str) -> float:
         """Tokens of `text` at the artifact's own characters per token. (An exact count of a
@@ -379,38 +373,19 @@ class _Run:
             return self.truncate(text, budget)
         return self.pack_prepared(prepared, budget)
 
-    def prepare_packing(self, text: str) -> _Packing | None:
-        """The lines of `text` with their priorities and token costs, and the exact count of
-        `text`; None when it has too few lines to pack. The costs come from an encode on the
-        worker threads while this one ranks the lines."""
-        lines = text.splitlines()
-        if len(lines) < PACKABLE_MIN_LINES:
-            return None
-        joined = "\n".join(lines) + "\n"
-        starts: Callable[[], list[int]]
-        if joined == text and text is self.forms.text and self.raw_starts is not None:
-            # The original's lines: the raw encode already says where their tokens start.
-            raw_starts = self.raw_starts
-            starts = lambda: raw_starts  # noqa: E731
-        else:
-            starts = self.split.token_starts_later(joined)
-        priorities = self.strategy.priorities(lines, self.forms.terms)
-        located = starts()
-        costs = line_costs_from_starts(lines, located)
-        tokens = len(located) if joined == text else self.split.count(text)
-        # The heuristic fallback's "tokens" do not add up across cuts: it counts everything.
-        source = LineSource.of(lines, located) if self.split.safe else None
-        return _Packing(lines, priorities, costs, tokens, source)
+    def prepare_packing(self, text: str) -> PreparedPacking | None:
+        """`text` ready to pack: the one prepared early when it is that text, else prepared
+        now, from the raw count's token starts when it is the artifact itself."""
+        if self.early is not None and self.early.text is text:
+            return self.early
+        known = self.raw_starts if text is self.forms.text else None
+        return prepare_packing(text, self.strategy, self.forms.terms, self.split, known)
 
-    def pack_prepared(self, prepared: _Packing, budget: int) -> _Outcome:
-        candidates = [
-            Line(position, line, priority)
-            for position, (line, priority) in enumerate(
-                zip(prepared.lines, prepared.priorities, strict=True)
-            )
-        ]
-        packed = pack_lines(
-            candidates,
+    def pack_prepared(self, prepared: PreparedPacking, budget: int) -> _Outcome:
+        packed = pack_columns(
+            range(len(prepared.lines)),
+            prepared.lines,
+            prepared.priorities,
             len(prepared.lines),
             budget,
             self.raw_tokens,
@@ -434,6 +409,7 @@ class _Plan:
     raw_starts: bool = False  # have the raw encode return token starts, not only a count
     tier2: bool = False
     candidates: bool = False
+    guess: float = 0.0  # the guessed raw count
 
     @property
     def prepares_nothing(self) -> bool:
@@ -467,9 +443,9 @@ def _plan(
         if forms.ordered:
             share = forms.tier2_share(sample[: GUESS_SAMPLE_CHARS // 3])  # its start: cheap
             if share is not None and guess * share <= budget:
-                return _Plan(tier2=True)
+                return _Plan(tier2=True, guess=guess)
         packs_original = kind in (ArtifactKind.LOG, ArtifactKind.TEXT)
-        return _Plan(raw_starts=packs_original, candidates=True)
+        return _Plan(raw_starts=packs_original, candidates=True, guess=guess)
     if guess <= budget * 1.5 * GUESS_MARGIN:
         return _Plan(tier2=True)
     return _Plan(raw_starts=True)
@@ -490,6 +466,22 @@ def _prepare(forms: StructuralForms, plan: _Plan) -> None:
             forms.candidates()
     elif plan.tier2:
         forms.tier2()
+
+
+def _prepare_early_packing(
+    forms: StructuralForms, plan: _Plan, budget: int, split: SplitCounter
+) -> PreparedPacking | None:
+    """The strongest form made ready to pack while the raw count still runs, when the plan
+    prepared it and it may be over budget by the guess (smart mode then packs it). Its token
+    starts are encoded on the one worker the raw count leaves free. A wrong guess only wastes
+    the work: the run uses it only for the text it was prepared for."""
+    if not (plan.candidates and forms.ordered):
+        return None
+    strongest = forms.strongest()
+    guessed_tokens = len(strongest or "") * plan.guess / max(len(forms.text), 1)
+    if strongest is None or guessed_tokens * GUESS_MARGIN <= budget:
+        return None
+    return prepare_packing(strongest, forms.strategy, forms.terms, split, one_worker_busy=True)
 
 
 def _packing_base(candidates: list[str], original: str) -> str:

@@ -10,7 +10,7 @@ over the budget the least important lines are dropped.
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import accumulate
 from typing import NamedTuple
@@ -60,32 +60,62 @@ def pack_lines(
     `costs` (tokens per position) may be estimates: the assembled text is counted exactly —
     from `source` (the lines' located tokens) where it can be, by encoding the rest.
     """
+    ordered = sorted(lines, key=lambda line: line.position)
+    texts = {line.position: line.text for line in ordered}
+    return pack_columns(
+        [line.position for line in ordered],
+        texts,
+        [line.priority for line in ordered],
+        total_lines,
+        budget,
+        raw_tokens,
+        counter,
+        gap_marker,
+        costs,
+        source,
+    )
+
+
+def pack_columns(
+    positions: Sequence[int],
+    texts: Mapping[int, str] | Sequence[str],
+    priorities: Sequence[Priority],
+    total_lines: int,
+    budget: int,
+    raw_tokens: int,
+    counter: TokenCounter,
+    gap_marker: Callable[[int], str],
+    costs: dict[int, int] | None = None,
+    source: LineSource | None = None,
+) -> Packed:
+    """`pack_lines` on columns: the candidates' positions in ascending order, the text at each
+    position (a list when every line is a candidate) and the candidates' priorities. A text
+    of a hundred thousand lines is packed without an object per line."""
     if costs is None:
-        costs = {line.position: counter.count(line.text + "\n") for line in lines}
+        costs = {position: counter.count(texts[position] + "\n") for position in positions}
     gap_cost = counter.count(gap_marker(max(total_lines, 1)) + "\n")
     marker_cost = counter.count("\n" + truncation_marker(raw_tokens))
-    order = _by_importance(lines)
+    order = _by_importance(positions, priorities)
 
-    chosen: dict[int, Line] = {}
+    chosen: set[int] = set()
     gaps = 1 if total_lines else 0  # nothing chosen yet: the whole artifact is one gap
     estimate = marker_cost + gaps * gap_cost
-    for line in order:
-        position = line.position
+    for position in order:
         # Choosing a line splits the gap around it into the parts left and right of it.
         left = position > 0 and position - 1 not in chosen
         right = position + 1 < total_lines and position + 1 not in chosen
         gap_change = int(left) + int(right) - 1
         cost = costs[position] + gap_change * gap_cost
         if estimate + cost <= budget:
-            chosen[position] = line
+            chosen.add(position)
             estimate += cost
 
     # The estimate counts lines separately; the assembled text can merge differently. Drop
     # the least important lines until the real count fits.
-    rank = {line.position: index for index, line in enumerate(order)}
-    dropping = sorted(chosen.values(), key=lambda line: rank[line.position])
+    rank = {position: index for index, position in enumerate(order)}
+    dropping = sorted(chosen, key=rank.__getitem__)
     while True:
-        content, layout = _render(chosen, total_lines, raw_tokens, costs, gap_marker)
+        content, layout = _render(chosen, texts, total_lines, raw_tokens, costs, gap_marker)
         if source is None:
             tokens = counter.count(content)
         else:  # read from where the source's tokens start, not encoded again
@@ -97,13 +127,14 @@ def pack_lines(
             return _markers_only(raw_tokens, budget, counter)
         freed = 0
         while dropping and freed < excess:
-            line = dropping.pop()
-            del chosen[line.position]
-            freed += costs[line.position]
+            position = dropping.pop()
+            chosen.discard(position)
+            freed += costs[position]
 
 
 def _render(
-    chosen: dict[int, Line],
+    chosen: set[int],
+    texts: Mapping[int, str] | Sequence[str],
     total_lines: int,
     raw_tokens: int,
     costs: dict[int, int],
@@ -119,7 +150,7 @@ def _render(
             parts.append(gap_marker(position - previous - 1))
             offset += len(parts[-1]) + 1
         layout.append((position, offset))
-        parts.append(chosen[position].text)
+        parts.append(texts[position])
         offset += len(parts[-1]) + 1
         previous = position
     if total_lines - previous > 1:
@@ -132,21 +163,24 @@ def _render(
     return (f"{kept_text}\n{marker}" if kept_text else marker), layout
 
 
-def _by_importance(lines: Sequence[Line]) -> list[Line]:
-    """Priority first; within a priority, from both ends inwards (first, last, second,
-    second-to-last, ...): the first error says where trouble began, the last one how it ended."""
-    by_priority: dict[Priority, list[Line]] = {}
-    for line in sorted(lines, key=lambda line: line.position):
-        by_priority.setdefault(line.priority, []).append(line)
-    ordered: list[Line] = []
+def _by_importance(positions: Sequence[int], priorities: Sequence[Priority]) -> list[int]:
+    """Positions by priority first; within a priority, from both ends inwards (first, last,
+    second, second-to-last, ...): the first error says where trouble began, the last one how
+    it ended. `positions` are in ascending order."""
+    by_priority: dict[Priority, list[int]] = {}
+    for position, priority in zip(positions, priorities, strict=True):
+        by_priority.setdefault(priority, []).append(position)
+    ordered: list[int] = []
     for priority in sorted(by_priority):
         group = by_priority[priority]
-        low, high = 0, len(group) - 1
-        while low <= high:
-            ordered.append(group[low])
-            if high != low:
-                ordered.append(group[high])
-            low, high = low + 1, high - 1
+        middle = (len(group) + 1) // 2
+        # first, last, second, second-to-last, ...: the front half interleaved with the
+        # back half reversed (the middle one last when the group is odd).
+        front, back = group[:middle], group[middle:][::-1]
+        for pair in zip(front, back, strict=False):  # front may have one more
+            ordered.extend(pair)
+        if len(front) > len(back):
+            ordered.append(front[-1])
     return ordered
 
 

@@ -91,14 +91,19 @@ class SplitCounter:
         second = begin(self.pool, self.counter.token_starts, text[cut:])
         return _joined(text, cut, self.counter.token_starts(text[:cut]), second.result())
 
-    def token_starts_later(self, text: str) -> Callable[[], list[int]]:
+    def token_starts_later(self, text: str, queue_second: bool = False) -> Callable[[], list[int]]:
         """Where the tokens of `text` start, computed on the worker threads, both halves at once
-        when a safe cut splits it; call the result to wait for them."""
+        when a safe cut splits it; call the result to wait for them. With `queue_second`, the
+        second half waits in the pool's queue for a worker instead of this thread waiting for
+        it to begin (when one worker is busy with a longer task)."""
         cut = self.halving_cut(text)
         if cut is None:
             return begin(self.pool, self.counter.token_starts, text).result
         first = begin(self.pool, self.counter.token_starts, text[:cut])
-        second = begin(self.pool, self.counter.token_starts, text[cut:])
+        if queue_second:
+            second = self.pool.submit(self.counter.token_starts, text[cut:])
+        else:
+            second = begin(self.pool, self.counter.token_starts, text[cut:])
         return lambda: _joined(text, cut, first.result(), second.result())
 
 

@@ -40,6 +40,10 @@ class StructuralForms:
         return self._tier2
 
     @property
+    def strategy(self) -> ArtifactStrategy:
+        return self._strategy
+
+    @property
     def kind(self) -> ArtifactKind:
         return self._strategy.kind
 
