@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
+from cleveragents.adapters.tokens.tiktoken_counter import TiktokenCounter
 from cleveragents.adapters.workspace.local_artifact_files import LocalArtifactFiles
 from cleveragents.application.ports.source_skeleton import SourceSkeletonizer
 from cleveragents.application.ports.token_counter import TokenCounter
@@ -12,6 +13,7 @@ from cleveragents.application.services.artifact_compression.heuristic_counter im
     HEURISTIC_WARNING,
 )
 from cleveragents.application.services.artifact_compressor import ArtifactCompressorService
+from cleveragents.domain.artifact import CompressionMode
 from cleveragents.domain.errors import TokenCountingError
 
 
@@ -62,3 +64,48 @@ def test_heuristic_budget_includes_the_warning() -> None:
     assert result.truncated is True
     assert result.compacted_tokens <= 300
     assert "[TRUNCATED: content exceeds budget, remaining" in result.content
+
+
+class FailsOnLongTexts(TokenCounter):
+    """The real tokenizer for short texts; long ones fail (as a tokenizer that runs out of
+    memory would). The guess counts a short sample; the raw count then fails."""
+
+    limit = 60_000
+
+    def __init__(self) -> None:
+        self._real = TiktokenCounter("cl100k_base")
+
+    @property
+    def encoding_name(self) -> str:
+        return "cl100k_base"
+
+    def _check(self, text: str) -> None:
+        if len(text) > self.limit:
+            raise TokenCountingError("out of memory")
+
+    def count(self, text: str) -> int:
+        self._check(text)
+        return self._real.count(text)
+
+    def count_stream(self, chunks: Iterable[str]) -> int:
+        return self.count("".join(chunks))
+
+    def prefix_within(self, text: str, max_tokens: int) -> str:
+        self._check(text)
+        return self._real.prefix_within(text, max_tokens)
+
+    def token_starts(self, text: str) -> list[int]:
+        self._check(text)
+        return self._real.token_starts(text)
+
+
+def test_a_count_failing_after_the_guess_still_falls_back() -> None:
+    """Smart markdown prepares its strongest form for packing while the raw count runs; when
+    the tokenizer fails there too, the seed's heuristic fallback still applies."""
+    section = "## Step\n\nThe service must validate the request. It then stores it.\n\n"
+    text = section * 6_000  # about 400 KB: the forms are longer than the counter's limit
+    service = ArtifactCompressorService(LocalArtifactFiles(), FailsOnLongTexts(), NoSkeletons())
+    result = service.compress_text("plan.md", text, 2_000, mode=CompressionMode.SMART)
+    assert result.content.startswith(HEURISTIC_WARNING)
+    assert result.raw_tokens == math.ceil(len(text) / 4)
+    assert result.compacted_tokens <= 2_000

@@ -481,7 +481,10 @@ def _prepare_early_packing(
     guessed_tokens = len(strongest or "") * plan.guess / max(len(forms.text), 1)
     if strongest is None or guessed_tokens * GUESS_MARGIN <= budget:
         return None
-    return prepare_packing(strongest, forms.strategy, forms.terms, split, one_worker_busy=True)
+    try:
+        return prepare_packing(strongest, forms.strategy, forms.terms, split, one_worker_busy=True)
+    except TokenCountingError:
+        return None  # the raw count will fail too, and the heuristic fallback takes over
 
 
 def _packing_base(candidates: list[str], original: str) -> str:
