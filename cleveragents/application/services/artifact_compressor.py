@@ -146,9 +146,11 @@ class ArtifactCompressorService:
         """Compress `text`, whose file name `name` helps detect its kind.
 
         The raw count (one encode of the whole text) runs on a worker thread while this one
-        prepares the structural forms the tier will probably need: tokenizers and parsers
-        release the GIL, so the two overlap. What is prepared is decided by a guess, but only
-        the exact count decides the tier: a wrong guess costs time, never a different result.
+        prepares the structural forms the tier will probably need, and in smart mode makes the
+        strongest form ready to pack: the tokenizer releases the GIL, so the two overlap. When
+        nothing needs preparing, this thread counts half of the text and a worker the other
+        half. What is prepared is decided by a guess, but only exact counts decide: a wrong
+        guess costs time, never a different result.
         """
         _check_budget(budget)
         strategy = strategy_for(detect(name, text[:SNIFF_CHARS]), self._skeletonizer)
