@@ -25,7 +25,7 @@ from cleveragents.adapters.persistence.usage_repository import SqlUsageLedger
 from cleveragents.application.services.metrics import MetricsService, totals_of
 from cleveragents.application.services.usage_normalization import normalize_usage
 from cleveragents.container import Container
-from cleveragents.domain.errors import InvalidInputError, ProjectNotFoundError
+from cleveragents.domain.errors import ConflictError, InvalidInputError, ProjectNotFoundError
 from cleveragents.domain.event import CONTEXT_COMPACTED, STABLE_PREFIX_BUILT
 from cleveragents.domain.model_catalog import CacheSupport, request_cost
 from cleveragents.domain.project import Project
@@ -112,6 +112,39 @@ def test_recording_a_request_again_changes_nothing(
     assert [record.request_key for record in fresh] == [r.request_key for r in records[3:]]
     assert len(ledger.records()) == len(records)
     assert ledger.record([]) == []
+
+
+def test_a_request_stored_by_a_concurrent_import_is_skipped_on_retry(
+    ledger: SqlUsageLedger, project: Project, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under read committed (PostgreSQL), another import can store a request between this
+    import's lookup and its insert; the unique key refuses the batch, and the lookup is made
+    again instead of failing the import. The first lookup here misses what is stored."""
+    records = _records(project.id)
+    ledger.record(records[:2])  # "the other import"
+    real_lookup = SqlUsageLedger._known_keys
+    lookups: list[int] = []
+
+    def stale_then_real(session: Any, keys: list[str]) -> set[str]:
+        lookups.append(len(keys))
+        return set() if len(lookups) == 1 else real_lookup(session, keys)
+
+    monkeypatch.setattr(SqlUsageLedger, "_known_keys", staticmethod(stale_then_real))
+    fresh = ledger.record(records)
+    assert len(lookups) == 2
+    assert [record.request_key for record in fresh] == [r.request_key for r in records[2:]]
+    assert len(ledger.records()) == len(records)
+
+
+def test_a_conflict_that_persists_is_reported(
+    ledger: SqlUsageLedger, project: Project, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    records = _records(project.id)
+    ledger.record(records[:1])
+    monkeypatch.setattr(SqlUsageLedger, "_known_keys", staticmethod(lambda *_: set()))
+    with pytest.raises(ConflictError, match="conflicts with stored data"):
+        ledger.record(records)
+    assert len(ledger.records()) == 1  # nothing of the refused batch was stored
 
 
 def test_sql_totals_equal_the_in_memory_totals_per_scope(

@@ -26,6 +26,7 @@ from cleveragents.domain.usage import (
 
 # Keys looked up per query: well under every database's limit on bound parameters.
 _KEY_BATCH = 500
+_RECORD_ATTEMPTS = 3
 _NULLABLE_FIGURES = (
     "input_tokens",
     "total_input_tokens",
@@ -42,9 +43,23 @@ class SqlUsageLedger(UsageLedger):
         self._sessions = session_factory
 
     def record(self, records: Sequence[UsageRecord]) -> list[UsageRecord]:
+        """Stores the records whose request is not stored yet. An import running at the same
+        time can store some of them between the lookup and the insert (the unique key then
+        refuses the batch): the lookup is made again, `_RECORD_ATTEMPTS` times in all."""
         if not records:
             return []
-        with _translated(), self._sessions.begin() as session:
+        for attempt in range(1, _RECORD_ATTEMPTS + 1):
+            try:
+                return self._record_new(records)
+            except IntegrityError as error:
+                if attempt == _RECORD_ATTEMPTS:
+                    raise ConflictError(
+                        f"the usage conflicts with stored data: {error.orig}"
+                    ) from error
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _record_new(self, records: Sequence[UsageRecord]) -> list[UsageRecord]:
+        with _unavailable_translated(), self._sessions.begin() as session:
             known = self._known_keys(session, [record.request_key for record in records])
             fresh: list[UsageRecord] = []
             for record in records:
@@ -101,6 +116,16 @@ def _scoped(query: Select[Any], project_id: str | None, plan_id: str | None) -> 
     if plan_id is not None:
         query = query.where(UsageRecordRow.plan_id == plan_id)
     return query
+
+
+@contextmanager
+def _unavailable_translated() -> Iterator[None]:
+    """Operational errors become `StoreUnavailableError`; integrity errors pass through, for
+    the caller to retry."""
+    try:
+        yield
+    except OperationalError as error:
+        raise StoreUnavailableError(f"database error: {error.orig}") from error
 
 
 @contextmanager
