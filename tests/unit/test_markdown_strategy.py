@@ -240,3 +240,37 @@ def test_a_renderings_priorities_are_those_of_parsing_it_again(path: Path) -> No
         assert out is not None
         lines = out.splitlines()
         assert renderer.priorities(lines, terms) == MarkdownStrategy().priorities(lines, terms)
+
+
+_CODE_LINE = st.text(alphabet="x ;{}", max_size=4)
+_BLOCK = st.one_of(
+    st.just("# Title\n"),
+    st.lists(_CODE_LINE, min_size=14, max_size=30).map(
+        lambda body: "```\n" + "\n".join(body) + "\n```\n"
+    ),
+    st.lists(_CODE_LINE.map(lambda line: "    " + line), min_size=14, max_size=30).map(
+        lambda body: "\n".join(body) + "\n"
+    ),
+    st.text(alphabet="Ab .,`1MUST the a", max_size=120).map(lambda prose: prose + "\n"),
+)
+
+
+@given(st.lists(_BLOCK, max_size=8).map("\n".join), st.sampled_from([None, "must tea"]))
+def test_a_stronger_level_is_never_longer(text: str, task: str | None) -> None:
+    """Smart mode relies on it (`strongest_level`): when the strongest form is over budget no
+    gentler one can fit, and a Tier 2 within budget means the strongest is. A code block of
+    short lines once grew when cut, its marker longer than the lines it replaced."""
+    terms = TaskTerms.from_task(task)
+    tier2 = STRATEGY.tier2(text, terms)
+    level1 = STRATEGY.shrink(text, terms, 1)
+    level2 = STRATEGY.shrink(text, terms, 2)
+    assert level1 is not None
+    assert level2 is not None
+    assert len(tier2) >= len(level1) >= len(level2)
+
+
+def test_a_code_block_of_short_lines_is_not_cut_into_a_longer_one() -> None:
+    text = "```\n" + "x\n" * 16 + "```\n"
+    assert STRATEGY.shrink(text, NO_TERMS, 1) == text
+    long_lines = "```\n" + "".join(f"value_{i} = compute({i})\n" for i in range(16)) + "```\n"
+    assert "(6 code lines omitted)" in (STRATEGY.shrink(long_lines, NO_TERMS, 1) or "")

@@ -425,7 +425,12 @@ def _limit_code(block: _Block, settings: _Settings) -> list[str]:
     if len(body) <= _CODE_MAX_LINES:
         return lines
     omitted = len(body) - _CODE_KEEP_LINES
-    return [*head, *body[:_CODE_KEEP_LINES], f"{indent}... ({omitted} code lines omitted)", *tail]
+    marker = f"{indent}... ({omitted} code lines omitted)"
+    if len(marker) >= sum(len(line) + 1 for line in body[_CODE_KEEP_LINES:]):
+        # The marker would be longer than the lines it stands for; a stronger level must never
+        # be longer than a gentler one (`strongest_level`).
+        return lines
+    return [*head, *body[:_CODE_KEEP_LINES], marker, *tail]
 
 
 @lru_cache(maxsize=2)
