@@ -298,3 +298,29 @@ def test_compressions_at_once_from_many_threads_match_one_at_a_time(
     with ThreadPoolExecutor(max_workers=6) as callers:
         together = list(callers.map(lambda job: service.compress_text(*job[:3], mode=job[3]), jobs))
     assert together == alone
+
+
+def test_surrogates_in_a_python_string_are_compressed_as_the_tokenizer_sees_them(
+    container: Container, service: ArtifactCompressorService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A surrogate pair held as two code units is one 4-byte character to the tokenizer, not
+    6 bytes: token offsets, line costs and Tier 3 cuts must use the tokenizer's view, or the
+    content goes over budget (it did, in smart mode) and depends on the plan (it did, in seed
+    mode). The content holds the joined character; a lone surrogate becomes U+FFFD."""
+    pair = "\ud83d\ude00"
+    text = ("error " + pair * 3 + " disk full at node7\n") * 2000
+    text += ("info all " + pair + " good here \ud800\n") * 2000
+    for mode in CompressionMode:
+        for budget in (50, 200, 22_000):
+            results = [service.compress_text("app.log", text, budget, mode=mode)]
+            for plan in PLANS:
+                monkeypatch.setattr(compressor_module, "_plan", lambda *_, plan=plan: plan)
+                results.append(service.compress_text("app.log", text, budget, mode=mode))
+                monkeypatch.undo()
+            assert all(result == results[0] for result in results)
+            content = results[0].content
+            assert results[0].compacted_tokens == _count(container, content) <= budget
+            assert "\ud83d" not in content
+            assert "\ud800" not in content
+            assert ("error \U0001f600" in content) == ("error " in content)
+            assert ("good here \ufffd" in content) == ("good here" in content)

@@ -24,7 +24,12 @@ ENCODINGS = ("cl100k_base", "o200k_base")
 POOL = ThreadPoolExecutor(max_workers=2)
 
 _PIECES = st.sampled_from(
-    ["a", "Z", "9", " ", "  ", "\t", ".", "#", "\n", "\n\n", "é", "日本", "😀", "'s", "-", "\r"]
+    [
+        *["a", "Z", "9", " ", "  ", "\t", ".", "#", "\n", "\n\n", "é", "日本", "😀", "'s", "-"],
+        "\r",
+        # surrogates, as a Python string can hold them: a pair as two code units, lone ones
+        *["\ud83d\ude00", "\ud83d", "\ude00"],
+    ]
 )
 _TEXT = st.lists(_PIECES, max_size=80).map("".join)
 

@@ -40,6 +40,7 @@ from cleveragents.application.services.artifact_compression.packing_preparation 
 )
 from cleveragents.application.services.artifact_compression.split_counting import (
     SplitCounter,
+    as_tokenized,
     begin,
 )
 from cleveragents.application.services.artifact_compression.strategies import strategy_for
@@ -153,6 +154,7 @@ class ArtifactCompressorService:
         guess costs time, never a different result.
         """
         _check_budget(budget)
+        text = as_tokenized(text)
         strategy = strategy_for(detect(name, text[:SNIFF_CHARS]), self._skeletonizer)
         forms = StructuralForms(strategy, TaskTerms.from_task(task), text)
         plan = _plan(forms, budget, mode, self._counter)

@@ -108,5 +108,20 @@ class SplitCounter:
 
 
 def _joined(text: str, cut: int, first: list[int], second: list[int]) -> list[int]:
-    offset = len(text[:cut].encode("utf-8", errors="surrogatepass"))
+    offset = len(as_tokenized(text[:cut]).encode("utf-8"))
     return first + [start + offset for start in second]
+
+
+def as_tokenized(text: str) -> str:
+    """`text` as the tokenizer encodes it. A Python string can hold surrogates, which UTF-8
+    cannot: tiktoken then joins each surrogate pair into the character it stands for and turns
+    a lone surrogate into U+FFFD before encoding. Byte offsets of tokens (line costs, Tier 3
+    cuts, halved counts) are only right for that text, so the service works on it throughout.
+    `isascii` is O(1) in CPython, so ordinary text pays nothing."""
+    if text.isascii():
+        return text
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return text
