@@ -109,3 +109,17 @@ def test_a_count_failing_after_the_guess_still_falls_back() -> None:
     assert result.content.startswith(HEURISTIC_WARNING)
     assert result.raw_tokens == math.ceil(len(text) / 4)
     assert result.compacted_tokens <= 2_000
+
+
+def test_a_count_failing_after_the_raw_count_succeeded_still_falls_back() -> None:
+    """The raw count runs in two halves, each short enough to succeed; a later count of a long
+    text fails. The whole compression then falls back to the heuristic, as if the raw count
+    had failed, instead of letting the error escape."""
+    sparse = "the cat sat on the mat and the dog ran\n" * 420
+    dense = "".join(f"\u4e00\u4e8c\u4e09 {i}\n" for i in range(3000))  # several tokens a char
+    text = sparse + dense + sparse + dense + sparse  # the sample guesses low: nothing prepared
+    service = ArtifactCompressorService(LocalArtifactFiles(), FailsOnLongTexts(), NoSkeletons())
+    result = service.compress_text("notes.txt", text, 40_185)  # Tier 3 counts a long head
+    assert result.content.startswith(HEURISTIC_WARNING)
+    assert result.raw_tokens == math.ceil(len(text) / 4)
+    assert result.compacted_tokens <= 40_185

@@ -167,11 +167,35 @@ class ArtifactCompressorService:
             _prepare(forms, plan)
             early = _prepare_early_packing(forms, plan, budget, SplitCounter(self._counter, pool))
             counted = counting.result()
+        try:
+            return self._compress_counted(name, forms, budget, mode, counted, pool, early)
+        except TokenCountingError:
+            if counted[0] is not self._counter:
+                raise  # the heuristic never fails: a bug, let it show
+        # The real tokenizer counted the raw text (or its halves) but failed on a later text:
+        # the seed's fallback applies to the whole compression, as if the raw count had failed.
+        heuristic = HeuristicTokenCounter()
+        fallback = (heuristic, HEURISTIC_WARNING, heuristic.count(text), None)
+        return self._compress_counted(name, forms, budget, mode, fallback, pool, None)
+
+    def _compress_counted(
+        self,
+        name: str,
+        forms: StructuralForms,
+        budget: int,
+        mode: CompressionMode,
+        counted: tuple[TokenCounter, str, int, list[int] | None],
+        pool: ThreadPoolExecutor,
+        early: PreparedPacking | None,
+    ) -> CompressedArtifact:
+        """The tiers, once the raw text is counted (`counted`: the counter that counted it, the
+        fallback's preamble, the raw count and, when computed, the raw token starts)."""
+        text = forms.text
         counter, preamble, raw_tokens, raw_starts = counted
         body_budget = budget - (counter.count(preamble) if preamble else 0)
         split = SplitCounter(counter, pool)
         early = early if counter is self._counter else None  # counted by the real tokenizer
-        run = _Run(counter, strategy, forms, raw_tokens, len(text), split, raw_starts, early)
+        run = _Run(counter, forms.strategy, forms, raw_tokens, len(text), split, raw_starts, early)
         if body_budget <= 0:
             outcome = _Outcome("", True, 0)
         elif mode is CompressionMode.SMART:
