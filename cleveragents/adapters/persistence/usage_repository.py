@@ -48,18 +48,17 @@ class SqlUsageLedger(UsageLedger):
         refuses the batch): the lookup is made again, `_RECORD_ATTEMPTS` times in all."""
         if not records:
             return []
-        for attempt in range(1, _RECORD_ATTEMPTS + 1):
+        for _ in range(_RECORD_ATTEMPTS - 1):
             try:
-                return self._record_new(records)
-            except IntegrityError as error:
-                if attempt == _RECORD_ATTEMPTS:
-                    raise ConflictError(
-                        f"the usage conflicts with stored data: {error.orig}"
-                    ) from error
-        raise AssertionError("unreachable")  # pragma: no cover
+                with _unavailable_translated():
+                    return self._record_new(records)
+            except IntegrityError:
+                continue  # another import stored some of them meanwhile: look up again
+        with _translated():
+            return self._record_new(records)
 
     def _record_new(self, records: Sequence[UsageRecord]) -> list[UsageRecord]:
-        with _unavailable_translated(), self._sessions.begin() as session:
+        with self._sessions.begin() as session:
             known = self._known_keys(session, [record.request_key for record in records])
             fresh: list[UsageRecord] = []
             for record in records:
@@ -132,11 +131,10 @@ def _unavailable_translated() -> Iterator[None]:
 def _translated() -> Iterator[None]:
     """Callers never see SQLAlchemy's errors."""
     try:
-        yield
+        with _unavailable_translated():
+            yield
     except IntegrityError as error:  # a concurrent import recorded the same request
         raise ConflictError(f"the usage conflicts with stored data: {error.orig}") from error
-    except OperationalError as error:
-        raise StoreUnavailableError(f"database error: {error.orig}") from error
 
 
 def _row(record: UsageRecord) -> UsageRecordRow:

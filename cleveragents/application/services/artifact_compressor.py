@@ -458,7 +458,7 @@ def _plan(
     only exact counts decide."""
     text = forms.text
     kind = forms.kind
-    if len(text.encode("utf-8", errors="surrogatepass")) <= budget:
+    if _utf8_length(text) <= budget:
         return _Plan()
     try:
         sample = _sample(text)
@@ -477,6 +477,11 @@ def _plan(
     if guess <= budget * 1.5 * GUESS_MARGIN:
         return _Plan(tier2=True)
     return _Plan(raw_starts=True)
+
+
+def _utf8_length(text: str) -> int:
+    """The UTF-8 length of a text without surrogates (`as_tokenized`); ASCII costs nothing."""
+    return len(text) if text.isascii() else len(text.encode("utf-8"))
 
 
 def _sample(text: str) -> str:
