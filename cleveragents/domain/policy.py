@@ -17,6 +17,9 @@ from cleveragents.domain.ratio import DEFAULT_SKELETON_RATIO, validate_ratio
 DEFAULT_CONTEXT_WINDOW = 200_000
 DEFAULT_RESERVE_TOKENS = 16_384
 DEFAULT_KEEP_RECENT_TOKENS = 20_000
+DEFAULT_SUMMARY_TOKENS = 4_000
+"""A compaction summary's own budget: Claude Code's summaries of long agent sessions are
+3-4k tokens, and a summary that grows with the session would defeat compaction."""
 DEFAULT_PREVIEW_HEAD_BYTES = 4096
 DEFAULT_PREVIEW_TAIL_BYTES = 4096
 
@@ -32,6 +35,7 @@ class ContextPolicy(BaseModel):
     context_window: int | None = Field(default=None, gt=0)
     reserve_tokens: int | None = Field(default=None, ge=0)
     keep_recent_tokens: int | None = Field(default=None, gt=0)
+    summary_tokens: int | None = Field(default=None, gt=0)
     artifact_retention_days: int | None = Field(default=None, gt=0)
     artifact_retention_bytes: int | None = Field(default=None, gt=0)
     preview_head_bytes: int | None = Field(default=None, ge=0, le=1 << 20)
@@ -73,6 +77,10 @@ class ContextPolicy(BaseModel):
         if self.keep_recent_tokens is None:
             return DEFAULT_KEEP_RECENT_TOKENS
         return self.keep_recent_tokens
+
+    @property
+    def effective_summary_tokens(self) -> int:
+        return DEFAULT_SUMMARY_TOKENS if self.summary_tokens is None else self.summary_tokens
 
     @property
     def effective_preview_head_bytes(self) -> int:

@@ -17,6 +17,11 @@ SUMMARY_MARKER = "[cleveragents context summary v1]"
 """The first line of a compaction summary message: a transcript that starts with one is
 compacted again by merging into it."""
 
+SUMMARY_OF = "summary_of"
+"""Message.extra key on a summary message: the `extra` of the last message it replaces, so a
+format writer can link the summary to what it stands for (Claude Code's ``compact_boundary``
+names that record) without the compactor knowing any format."""
+
 
 class Role(StrEnum):
     SYSTEM = "system"
@@ -86,6 +91,9 @@ class Message(BaseModel):
     content: tuple[ContentBlock, ...] = ()
     usage: dict[str, Any] | None = None
     extra: dict[str, Any] = Field(default_factory=dict)
+    meta: bool = False
+    """Injected by the harness, not typed by the user (a skill's instructions, a command
+    caveat): sent to the model, but never a turn start or a request."""
 
     @property
     def text(self) -> str:
@@ -110,6 +118,14 @@ class Message(BaseModel):
     @property
     def is_summary(self) -> bool:
         return self.role is Role.USER and self.text.startswith(SUMMARY_MARKER)
+
+    @property
+    def starts_turn(self) -> bool:
+        """A user request that opens a turn: user text, no tool results, not a compaction
+        summary, not injected by the harness."""
+        return (
+            self.has_user_text and not self.tool_results and not self.is_summary and not self.meta
+        )
 
 
 class TranscriptFormat(StrEnum):
