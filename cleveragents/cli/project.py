@@ -23,6 +23,7 @@ POLICY_FIELDS = (
     "context_window",
     "reserve_tokens",
     "keep_recent_tokens",
+    "summary_tokens",
     "artifact_retention_days",
     "artifact_retention_bytes",
     "preview_head_bytes",
@@ -107,6 +108,15 @@ def context_set(
             "--keep-recent-tokens", metavar="N", help="Recent tokens that compaction keeps."
         ),
     ] = None,
+    summary_tokens: Annotated[
+        int | None,
+        typer.Option(
+            "--summary-tokens",
+            metavar="N",
+            min=1,
+            help="Token budget of a compaction summary (default 4000).",
+        ),
+    ] = None,
     retention_days: Annotated[
         int | None,
         typer.Option("--retention-days", metavar="N", help="Expire artifacts older than N days."),
@@ -136,6 +146,7 @@ def context_set(
         context_window,
         reserve_tokens,
         keep_recent_tokens,
+        summary_tokens,
         retention_days,
         retention_bytes,
         preview_head_bytes,
@@ -144,7 +155,7 @@ def context_set(
     if all(value is None for value in settings):
         raise typer.BadParameter(
             "give at least one of --skeleton-ratio, --context-window, --reserve-tokens, "
-            "--keep-recent-tokens, --retention-days, --retention-bytes, "
+            "--keep-recent-tokens, --summary-tokens, --retention-days, --retention-bytes, "
             "--preview-head-bytes, --preview-tail-bytes"
         )
     project = (
@@ -157,6 +168,7 @@ def context_set(
             context_window=context_window,
             reserve_tokens=reserve_tokens,
             keep_recent_tokens=keep_recent_tokens,
+            summary_tokens=summary_tokens,
             artifact_retention_days=retention_days,
             artifact_retention_bytes=retention_bytes,
             preview_head_bytes=preview_head_bytes,

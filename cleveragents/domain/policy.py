@@ -57,6 +57,7 @@ class ContextPolicy(BaseModel):
             self.effective_context_window,
             self.effective_reserve_tokens,
             self.effective_keep_recent_tokens,
+            self.effective_summary_tokens,
         )
         return self
 
@@ -107,9 +108,15 @@ class ContextPolicy(BaseModel):
         return ContextPolicy.model_validate(values)
 
 
-def check_window_budget(context_window: int, reserve_tokens: int, keep_recent: int) -> None:
-    """Refuse a policy that leaves no room: the reserve must fit in the window, and the recent
-    turns kept by compaction must fit in what the reserve leaves."""
+def check_window_budget(
+    context_window: int,
+    reserve_tokens: int,
+    keep_recent: int,
+    summary_tokens: int | None = None,
+) -> None:
+    """Refuse a policy that leaves no room: the reserve must fit in the window, the recent
+    turns kept by compaction must fit in what the reserve leaves, and so must those turns and
+    the summary that replaces the older ones together (when `summary_tokens` is given)."""
     if reserve_tokens >= context_window:
         raise InvalidPolicyError(
             f"reserve_tokens ({reserve_tokens}) must be less than context_window "
@@ -120,4 +127,10 @@ def check_window_budget(context_window: int, reserve_tokens: int, keep_recent: i
         raise InvalidPolicyError(
             f"keep_recent_tokens ({keep_recent}) must not exceed context_window - reserve_tokens "
             f"({usable}); lower --keep-recent-tokens"
+        )
+    if summary_tokens is not None and summary_tokens + keep_recent > usable:
+        raise InvalidPolicyError(
+            f"summary_tokens ({summary_tokens}) + keep_recent_tokens ({keep_recent}) must not "
+            f"exceed context_window - reserve_tokens ({usable}); lower --summary-tokens or "
+            "--keep-recent-tokens"
         )

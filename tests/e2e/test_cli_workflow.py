@@ -141,6 +141,7 @@ def test_project_commands(capsys: pytest.CaptureFixture[str], home: Path) -> Non
         "context_window": {"value": 128000, "source": "project"},
         "reserve_tokens": {"value": 8000, "source": "project"},
         "keep_recent_tokens": {"value": 30000, "source": "project"},
+        "summary_tokens": {"value": 4000, "source": "default"},
         "artifact_retention_days": {"value": None, "source": "default"},
         "artifact_retention_bytes": {"value": None, "source": "default"},
         "preview_head_bytes": {"value": 4096, "source": "default"},

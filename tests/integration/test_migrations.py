@@ -7,7 +7,7 @@ from pathlib import Path
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import inspect
+from sqlalchemy import inspect, text
 
 from cleveragents.adapters.persistence import migrations
 from cleveragents.adapters.persistence.database import make_engine
@@ -80,3 +80,33 @@ def test_a_database_path_with_a_percent_sign_is_migrated(tmp_path: Path) -> None
         assert container.store().current_revision() == container.store().head_revision()
     finally:
         container.store().dispose()
+
+
+def test_the_summary_budget_column_keeps_existing_policies(tmp_path: Path) -> None:
+    """Upgrading adds an unset summary budget to every policy; downgrading drops only it."""
+    engine = make_engine(f"sqlite:///{tmp_path / 'summary.db'}")
+    try:
+        migrations.upgrade(engine, "0004_usage")
+        with engine.begin() as connection:
+            connection.execute(
+                text(
+                    "INSERT INTO projects (id, name, created_at, keep_recent_tokens) "
+                    "VALUES ('01HX3Z8Q9V6W2Y4K5M7N8P0R1S', 'shop', '2026-12-01', 30000)"
+                )
+            )
+        migrations.upgrade(engine, "0005_summary_tokens")
+        with engine.begin() as connection:
+            row = connection.execute(
+                text("SELECT keep_recent_tokens, summary_tokens FROM projects")
+            ).one()
+            assert tuple(row) == (30000, None)
+            connection.execute(text("UPDATE projects SET summary_tokens = 2500"))
+        migrations.downgrade(engine, "0004_usage")
+        columns = {column["name"] for column in inspect(engine).get_columns("projects")}
+        assert "summary_tokens" not in columns
+        assert "keep_recent_tokens" in columns
+        with engine.connect() as connection:
+            kept = connection.execute(text("SELECT keep_recent_tokens FROM projects")).scalar()
+        assert kept == 30000
+    finally:
+        engine.dispose()

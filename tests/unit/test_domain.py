@@ -33,6 +33,8 @@ from cleveragents.domain.policy import (
     DEFAULT_CONTEXT_WINDOW,
     DEFAULT_KEEP_RECENT_TOKENS,
     DEFAULT_RESERVE_TOKENS,
+    DEFAULT_SUMMARY_TOKENS,
+    check_window_budget,
 )
 from cleveragents.domain.ratio import ratio_as_decimal, validate_ratio
 from cleveragents.domain.validation import build
@@ -50,6 +52,8 @@ def test_policy_defaults_are_unset_with_documented_effective_values() -> None:
     assert policy.effective_context_window == 200_000 == DEFAULT_CONTEXT_WINDOW
     assert policy.effective_reserve_tokens == 16_384 == DEFAULT_RESERVE_TOKENS
     assert policy.effective_keep_recent_tokens == 20_000 == DEFAULT_KEEP_RECENT_TOKENS
+    assert policy.summary_tokens is None
+    assert policy.effective_summary_tokens == 4_000 == DEFAULT_SUMMARY_TOKENS
     assert policy.check_coherent() is policy
 
 
@@ -103,9 +107,42 @@ def test_check_coherent_rejects_keep_recent_above_usable() -> None:
     assert "(900)" in str(caught.value)
 
 
-def test_check_coherent_accepts_keep_recent_equal_to_usable() -> None:
-    policy = ContextPolicy(context_window=1000, reserve_tokens=100, keep_recent_tokens=900)
+def test_check_coherent_accepts_keep_recent_and_summary_equal_to_usable() -> None:
+    policy = ContextPolicy(
+        context_window=1000, reserve_tokens=100, keep_recent_tokens=800, summary_tokens=100
+    )
     assert policy.check_coherent() is policy
+
+
+def test_check_coherent_rejects_summary_and_keep_recent_above_usable() -> None:
+    policy = ContextPolicy(
+        context_window=1000, reserve_tokens=100, keep_recent_tokens=800, summary_tokens=101
+    )
+    with pytest.raises(InvalidPolicyError, match="--summary-tokens") as caught:
+        policy.check_coherent()
+    message = str(caught.value)
+    assert "summary_tokens (101) + keep_recent_tokens (800)" in message
+    assert "(900)" in message
+
+
+def test_check_coherent_counts_the_default_summary_budget() -> None:
+    # keep_recent alone fits; with the default 4,000-token summary it does not.
+    policy = ContextPolicy(context_window=30_000, reserve_tokens=1000, keep_recent_tokens=26_000)
+    with pytest.raises(InvalidPolicyError, match=f"summary_tokens \\({DEFAULT_SUMMARY_TOKENS}\\)"):
+        policy.check_coherent()
+    assert policy.updated(summary_tokens=3000).check_coherent().summary_tokens == 3000
+
+
+def test_check_window_budget_checks_the_summary_budget_only_when_given() -> None:
+    check_window_budget(1000, 100, 900)
+    with pytest.raises(InvalidPolicyError, match="--summary-tokens"):
+        check_window_budget(1000, 100, 900, 1)
+    check_window_budget(1000, 100, 899, 1)
+
+
+def test_check_window_budget_reports_keep_recent_alone_first() -> None:
+    with pytest.raises(InvalidPolicyError, match=r"lower --keep-recent-tokens$"):
+        check_window_budget(1000, 100, 901, 50)
 
 
 def test_policy_errors_are_invalid_input() -> None:
@@ -120,7 +157,7 @@ def test_policy_rejects_bad_ratio(ratio: object) -> None:
 
 
 @pytest.mark.parametrize(
-    "field", ["context_window", "keep_recent_tokens", "artifact_retention_days"]
+    "field", ["context_window", "keep_recent_tokens", "summary_tokens", "artifact_retention_days"]
 )
 def test_policy_rejects_non_positive_sizes(field: str) -> None:
     with pytest.raises(ValidationError):

@@ -43,6 +43,7 @@ class PolicyColumns:
     context_window: Mapped[int | None] = mapped_column(Integer)
     reserve_tokens: Mapped[int | None] = mapped_column(Integer)
     keep_recent_tokens: Mapped[int | None] = mapped_column(Integer)
+    summary_tokens: Mapped[int | None] = mapped_column(Integer)
     artifact_retention_days: Mapped[int | None] = mapped_column(Integer)
     artifact_retention_bytes: Mapped[int | None] = mapped_column(BigInteger)
     preview_head_bytes: Mapped[int | None] = mapped_column(Integer)
