@@ -35,6 +35,7 @@ from cleveragents.application.services.compaction.deterministic_summarizer impor
     DeterministicSummarizer,
 )
 from cleveragents.application.services.context_budget_planner import ContextBudgetPlanner
+from cleveragents.application.services.compaction.tool_output_shrinking import ToolOutputShrinker
 from cleveragents.application.services.context_compactor import ContextCompactor
 from cleveragents.application.services.context_strategies import StrategyComparison
 from cleveragents.application.services.metrics import MetricsService
@@ -106,11 +107,20 @@ class ServicesContainer(containers.DeclarativeContainer):
     context_budget_planner = providers.Factory(
         ContextBudgetPlanner, token_counter=adapters.token_counter
     )
+    tool_output_shrinker = providers.Factory(
+        ToolOutputShrinker,
+        compressor=artifact_compressor_service,
+        counter=adapters.token_counter,
+        scanner=adapters.secret_scanner,
+        store=artifact_store,
+    )
     context_compactor = providers.Factory(
         ContextCompactor,
         token_counter=adapters.token_counter,
         summarizer=summarizer,
         events=adapters.event_sink,
+        secret_scanner=adapters.secret_scanner,
+        shrinker=tool_output_shrinker,
     )
     strategy_comparison = providers.Factory(
         StrategyComparison, token_counter=adapters.token_counter, summarizer=summarizer

@@ -71,6 +71,15 @@ KeepRecentOption = Annotated[
         help="Recent complete turns kept verbatim, up to this many tokens.",
     ),
 ]
+SummaryTokensOption = Annotated[
+    int | None,
+    typer.Option(
+        "--summary-tokens",
+        metavar="N",
+        min=1,
+        help="The summary's own budget; it keeps what ranks highest. Default: the policy's.",
+    ),
+]
 ProjectOption = Annotated[
     str | None,
     typer.Option("--project", metavar="NAME", help="Take the defaults from this project."),
@@ -93,6 +102,7 @@ def _settings(
     context_window: int | None,
     reserve_tokens: int | None,
     keep_recent_tokens: int | None,
+    summary_tokens: int | None = None,
 ) -> CompactionSettings:
     """The effective policy (the project's, else the defaults) with the flags over it."""
     from cleveragents.application.services.compaction.outcome import CompactionSettings
@@ -104,9 +114,13 @@ def _settings(
             policy.effective_reserve_tokens if reserve_tokens is None else reserve_tokens
         ),
         keep_recent_tokens=keep_recent_tokens or policy.effective_keep_recent_tokens,
+        summary_tokens=summary_tokens or policy.effective_summary_tokens,
     )
     check_window_budget(
-        settings.context_window, settings.reserve_tokens, settings.keep_recent_tokens
+        settings.context_window,
+        settings.reserve_tokens,
+        settings.keep_recent_tokens,
+        settings.summary_tokens,
     )
     return settings
 
@@ -119,6 +133,7 @@ def compact(
     context_window: WindowOption = None,
     reserve_tokens: ReserveOption = None,
     keep_recent_tokens: KeepRecentOption = None,
+    summary_tokens: SummaryTokensOption = None,
     project: ProjectOption = None,
     force: Annotated[
         bool, typer.Option("--force", help="Compact even under the threshold.")
@@ -135,13 +150,18 @@ def compact(
     encoding: EncodingOption = "cl100k_base",
     as_json: JsonFlag = False,
 ) -> None:
-    """Compact a transcript: older turns folded into a deterministic summary, recent complete
-    turns kept verbatim, never a tool result without its call.
+    """Compact a transcript: older messages folded into a deterministic summary (credentials
+    redacted, within its own budget), recent messages kept verbatim, never a tool result
+    without its call. A long turn (one request, hundreds of tool calls) is cut inside, at an
+    assistant message; its request is quoted in the summary.
 
-    Prints a report: tokens before and after, messages folded and kept, the summary's sections
-    with their item counts and its SHA-256. A compaction that fails (the result would break a
-    provider rule, or would not be smaller) keeps the original messages, is recorded as a
-    context_compaction_failed event, writes nothing and exits 1.
+    The result fits context window - reserve tokens, counted with the tokenizer: oversized
+    tool results in the kept part are shrunk first (their full output kept in the artifact
+    store; the marker says how to read it back), then more is folded. Prints a report: tokens
+    before and after, messages folded and kept, the summary's tokens, sections and SHA-256. A
+    compaction that fails (it cannot fit, would not be smaller, or would break a provider rule)
+    keeps the original messages, is recorded as a context_compaction_failed event with the
+    reason, writes nothing and exits 1.
 
     Example: agents context compact session.jsonl --force --out compacted.jsonl
     """
@@ -157,10 +177,10 @@ def compact(
     parsed, transcript_format_used = _read(transcript, transcript_format, container)
     found = container.project_service().get(project) if project else None
     policy = found.policy if found else ContextPolicy()
-    settings = _settings(policy, context_window, reserve_tokens, keep_recent_tokens)
+    settings = _settings(policy, context_window, reserve_tokens, keep_recent_tokens, summary_tokens)
     scope = {"project_id": found.id} if found else None
     outcome = container.context_compactor().compact(
-        parsed.messages, settings, force=force, scope=scope
+        parsed.messages, settings, force=force, scope=scope, project=project
     )
     if out is not None and outcome.status != "failed":
         _write(out, parsed, outcome, transcript_format_used, container)
@@ -216,6 +236,24 @@ def _report(outcome: CompactionOutcome, settings: CompactionSettings) -> dict[st
         "folded_messages": outcome.folded_messages,
         "kept_messages": outcome.kept_messages,
         "summary_sha256": outcome.summary_sha256,
+        "summary_tokens": outcome.summary_tokens,
+        "summary_budget": settings.summary_tokens,
+        "split_turn": outcome.split_turn,
+        "redacted_secrets": outcome.redacted_secrets,
+        "shrunk_tool_results": [
+            {
+                "call_id": shrunk.call_id,
+                "tokens_before": shrunk.tokens_before,
+                "tokens_after": shrunk.tokens_after,
+                "artifact_id": shrunk.artifact_id,
+            }
+            for shrunk in outcome.shrunk_results
+        ],
+        "summary_omitted": (
+            {section.value: count for section, count in summary.omitted.items()}
+            if summary is not None
+            else None
+        ),
         "summary_sections": (
             {section.value: count for section, count in summary.counts().items()}
             if summary is not None
@@ -233,10 +271,20 @@ def _print_report(report: dict[str, Any]) -> None:
     if report["reason"]:
         out.print(f"reason: {report['reason']}")
     if report["summary_sections"] is not None:
+        split = " (cut inside a turn)" if report["split_turn"] else ""
         out.print(
-            f"folded {report['folded_messages']} messages, kept {report['kept_messages']}; "
-            f"summary sha256 {report['summary_sha256']}"
+            f"folded {report['folded_messages']} messages, kept {report['kept_messages']}"
+            f"{split}; summary {report['summary_tokens']} tokens (budget "
+            f"{report['summary_budget']}), sha256 {report['summary_sha256']}"
         )
+        if report["redacted_secrets"]:
+            out.print(f"credentials redacted from the summary: {report['redacted_secrets']}")
+        for shrunk in report["shrunk_tool_results"]:
+            kept = shrunk["artifact_id"] or "not kept"
+            out.print(
+                f"tool result {shrunk['call_id']} shrunk {shrunk['tokens_before']} -> "
+                f"{shrunk['tokens_after']} tokens (full output: {kept})"
+            )
         print_table(
             "Summary sections",
             ("section", "items"),

@@ -56,6 +56,14 @@ class CompactionSummary(BaseModel):
     latest_request: str | None = None
     """The user's latest request, verbatim."""
     sections: dict[SummarySection, tuple[str, ...]] = Field(default_factory=dict)
+    omitted: dict[SummarySection, int] = Field(default_factory=dict)
+    """Items per section left out to keep the summary within its token budget (said in the
+    summary, so the resumed agent knows the list is not complete)."""
+
+    @field_validator("omitted")
+    @classmethod
+    def _canonical_omitted(cls, omitted: dict[SummarySection, int]) -> dict[SummarySection, int]:
+        return {section: omitted[section] for section in SummarySection if omitted.get(section)}
 
     @field_validator("sections")
     @classmethod
@@ -81,6 +89,7 @@ _QUOTE = "> "
 _HEADING = "## "
 _ITEM = "- "
 _CONTINUATION = "  "
+_OMITTED = "Left out to keep this summary within its budget: "
 _SECTIONS_BY_TITLE = {title: section for section, title in SECTION_TITLES.items()}
 
 
@@ -107,6 +116,9 @@ def render_summary(summary: CompactionSummary) -> str:
             first, *rest = item.split("\n")
             lines.append(_ITEM + first)
             lines.extend(_CONTINUATION + line for line in rest)
+    if summary.omitted:
+        counts = ", ".join(f"{section.value} {count}" for section, count in summary.omitted.items())
+        lines += ["", _OMITTED + counts]
     return "\n".join(lines)
 
 
@@ -119,8 +131,13 @@ def parse_summary(text: str) -> CompactionSummary | None:
     request: list[str] = []
     has_request = quoting = False
     sections: dict[SummarySection, list[str]] = {}
+    omitted: dict[SummarySection, int] = {}
     items: list[str] | None = None  # the items of the section being read; None outside one
     for line in text.split("\n")[1:]:
+        if line.startswith(_OMITTED):
+            omitted = _omitted_counts(line[len(_OMITTED) :])
+            items = None
+            continue
         if quoting and line.startswith(">"):
             request.append(line[len(_QUOTE) :] if line.startswith(_QUOTE) else line[1:])
             continue
@@ -139,4 +156,14 @@ def parse_summary(text: str) -> CompactionSummary | None:
     return CompactionSummary(
         latest_request="\n".join(request) if has_request else None,
         sections={section: tuple(found) for section, found in sections.items()},
+        omitted=omitted,
     )
+
+
+def _omitted_counts(text: str) -> dict[SummarySection, int]:
+    counts: dict[SummarySection, int] = {}
+    for part in text.split(", "):
+        name, _, count = part.rpartition(" ")
+        if name in SummarySection.__members__.values() and count.isdigit():
+            counts[SummarySection(name)] = int(count)
+    return counts

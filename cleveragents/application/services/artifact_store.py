@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import io
 import os
 import secrets
 from collections.abc import Callable
@@ -144,6 +145,14 @@ class ArtifactStore:
             return self._ingest(
                 handle, contained.relative_path, "workspace", owner, plan_id, progress
             )
+
+    def import_output(self, data: bytes, label: str, *, project: str | None = None) -> ImportResult:
+        """Import output the engine itself holds in memory (a tool result a compaction
+        shrank), under ``tool-output/<label>``: hashed, scanned and previewed like a file."""
+        require_allowed(DataClass.COMPLETE_OUTPUT, Destination.ARTIFACT_STORE)
+        owner = self._owner(project, None)
+        name = f"tool-output/{label}"
+        return self._ingest(io.BytesIO(data), name, f"tool-output:{label}", owner, None, None)
 
     def create_temp_output(self, tool_name: str) -> TempOutputGrant:
         """A file a trusted tool writes its output into, and the single-use reference that

@@ -1,34 +1,65 @@
-"""Conversation compaction (SPEC C6, SOP section 3) that never loses the current task or
-orphans a tool result.
+"""Conversation compaction that never loses the current task, orphans a tool result, or
+claims a fit it does not have.
 
 Before each provider request `compact` checks the request's tokens against
-`context_window - reserve_tokens`. Over it (or when forced) the older turns are folded into one
-summary message, written by the `Summarizer` port (local and deterministic by default), and the
-most recent complete turns are kept verbatim: the cut is always at a user message that starts a
-turn, never between a tool call and its result, and never drops the latest turn. The result must
-pass the providers' structural rules and be smaller than the input; otherwise, and on any
-exception, the original messages are returned unchanged and `context_compaction_failed` is
-emitted. A success emits `context_compacted` with the token figures and the summary's SHA-256.
+`context_window - reserve_tokens` (the threshold). Over it (or when forced):
+
+1. **Cut.** The kept part starts at the earliest safe cut whose suffix is at most
+   `keep_recent_tokens` (`cut_points`): a user request, or an assistant message inside a turn
+   (an agent session is often one request and hundreds of tool calls), never between a tool
+   call and its result. A cut inside a turn folds the turn's head; the summary quotes its
+   request verbatim.
+2. **Summary.** The folded messages become one summary message written by the `Summarizer`
+   port (local and deterministic by default), merged into an earlier summary, with every
+   credential redacted (`summary_redaction`) and kept within `summary_tokens` by ranking what
+   it keeps (`summary_budget`).
+3. **Honest fit.** The result is counted with the real tokenizer. When the kept part is over
+   `keep_recent_tokens`, or the whole over the threshold, its oversized tool results are
+   shrunk (`tool_output_shrinking`: compressed for their kind, the full output kept in the
+   artifact store); then later cuts fold more. A result that still does not fit, that is not
+   smaller than the input, or that breaks a provider rule is a failure: the original messages
+   come back unchanged and `context_compaction_failed` is emitted, with the reason.
+
+A success emits `context_compacted` with the token figures, the summary's SHA-256, how many
+credentials were redacted and which tool results were shrunk.
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping, Sequence
-from itertools import accumulate
 
 from cleveragents.application.ports.events import EventSink
+from cleveragents.application.ports.secret_scanner import SecretScanner
 from cleveragents.application.ports.summarizer import Summarizer
 from cleveragents.application.ports.token_counter import TokenCounter
+from cleveragents.application.services.compaction.cut_points import (
+    CutPoint,
+    cut_candidates,
+    safe_cut_points,
+)
 from cleveragents.application.services.compaction.message_tokens import message_tokens
 from cleveragents.application.services.compaction.outcome import (
     CompactionOutcome,
     CompactionSettings,
 )
-from cleveragents.domain.compaction_summary import parse_summary, render_summary
+from cleveragents.application.services.compaction.summary_budget import fit_summary
+from cleveragents.application.services.compaction.summary_redaction import (
+    Redactions,
+    redact_summary,
+)
+from cleveragents.application.services.compaction.tool_output_shrinking import (
+    ShrinkCache,
+    ShrunkResult,
+    ToolOutputShrinker,
+)
+from cleveragents.domain.compaction_summary import CompactionSummary, parse_summary, render_summary
 from cleveragents.domain.event import CONTEXT_COMPACTED, CONTEXT_COMPACTION_FAILED
-from cleveragents.domain.transcript import Message, Role, TextBlock
+from cleveragents.domain.transcript import SUMMARY_OF, Message, Role, TextBlock
 from cleveragents.domain.transcript_rules import violations
+
+TOKENS_BEFORE = "tokens_before"
+"""Message.extra key on a summary message: the tokens of the conversation it compacted."""
 
 
 class CompactionFailedError(Exception):
@@ -36,12 +67,25 @@ class CompactionFailedError(Exception):
 
 
 class ContextCompactor:
-    """Compacts a conversation before a provider request; see the module docstring."""
+    """Compacts a conversation before a provider request; see the module docstring.
 
-    def __init__(self, token_counter: TokenCounter, summarizer: Summarizer, events: EventSink):
+    `secret_scanner` redacts what the summary copies (the container always provides one);
+    `shrinker` shrinks oversized kept tool results (without it, a kept part that does not fit
+    fails the compaction)."""
+
+    def __init__(
+        self,
+        token_counter: TokenCounter,
+        summarizer: Summarizer,
+        events: EventSink,
+        secret_scanner: SecretScanner | None = None,
+        shrinker: ToolOutputShrinker | None = None,
+    ):
         self._counter = token_counter
         self._summarizer = summarizer
         self._events = events
+        self._scanner = secret_scanner
+        self._shrinker = shrinker
 
     def compact(
         self,
@@ -50,11 +94,13 @@ class ContextCompactor:
         *,
         force: bool = False,
         scope: Mapping[str, str] | None = None,
+        project: str | None = None,
     ) -> CompactionOutcome:
         """The messages to send: compacted when over the threshold (or `force`), else the
         originals. Never raises for a compaction that fails: that is reported in the outcome
         and as an event. `scope` (e.g. ``{"project_id": ..., "plan_id": ...}``) is added to
-        the events' payloads, so metrics can count compactions per project and plan."""
+        the events' payloads, so metrics can count compactions per project and plan;
+        `project` names the project whose artifact store keeps shrunk tool outputs."""
         labels = dict(scope or {})
         original = tuple(messages)
         costs = message_tokens(original, self._counter)
@@ -62,10 +108,10 @@ class ContextCompactor:
         if not force and before <= settings.threshold:
             return CompactionOutcome(original, "not-needed", before, before)
         try:
-            outcome = self._compacted(original, costs, settings)
+            outcome = _Compaction(self, original, costs, settings, project).run()
         except Exception as error:  # any failure keeps the original messages
             reason = str(error) if isinstance(error, CompactionFailedError) else repr(error)
-            return self._failed(original, before, _clipped(reason), labels)
+            return self._failed(original, before, _clipped(reason), labels, settings)
         self._events.emit(
             CONTEXT_COMPACTED,
             {
@@ -75,78 +121,174 @@ class ContextCompactor:
                 "folded_messages": outcome.folded_messages,
                 "kept_messages": outcome.kept_messages,
                 "summary_sha256": outcome.summary_sha256,
+                "summary_tokens": outcome.summary_tokens,
+                "split_turn": outcome.split_turn,
+                "redacted_secrets": outcome.redacted_secrets,
+                "shrunk_tool_results": [
+                    {
+                        "call_id": s.call_id,
+                        "tokens_before": s.tokens_before,
+                        "tokens_after": s.tokens_after,
+                        "artifact_id": s.artifact_id,
+                    }
+                    for s in outcome.shrunk_results
+                ],
                 "threshold": settings.threshold,
                 "forced": force,
             },
         )
         return outcome
 
-    def _compacted(
-        self, messages: tuple[Message, ...], costs: list[int], settings: CompactionSettings
+    def _failed(
+        self,
+        messages: tuple[Message, ...],
+        before: int,
+        reason: str,
+        labels: dict[str, str],
+        settings: CompactionSettings,
     ) -> CompactionOutcome:
-        head = _leading_system(messages)
-        body = messages[head:]
-        before = sum(costs)
-        # The earliest cut that keeps at most keep_recent_tokens first; when its summary is not
-        # smaller than what it replaces (a short fold), later cuts fold more.
-        smaller_not_found = ""
-        for cut in _cuts(body, costs[head:], settings.keep_recent_tokens):
-            outcome = self._fold(messages, head, cut, costs)
-            if outcome.tokens_after < before:
-                return outcome
-            smaller_not_found = f"({outcome.tokens_after} tokens, {before} before)"
-        raise CompactionFailedError(f"the result is not smaller {smaller_not_found}")
+        self._events.emit(
+            CONTEXT_COMPACTION_FAILED,
+            {
+                **labels,
+                "reason": reason,
+                "tokens_before": before,
+                "tokens_after": before,
+                "threshold": settings.threshold,
+            },
+        )
+        return CompactionOutcome(messages, "failed", before, before, reason=reason)
 
-    def _fold(
-        self, messages: tuple[Message, ...], head: int, cut: int, costs: list[int]
-    ) -> CompactionOutcome:
-        """The messages with `body[:cut]` folded into a summary (`body` after the system
-        messages); `CompactionFailedError` when the result breaks a provider rule."""
-        body = messages[head:]
-        previous = None
-        folded = body[:cut]
-        late_system = next((m for m in folded if m.role is Role.SYSTEM), None)
-        if late_system is not None:
-            # An instruction given mid-conversation: a summary would drop it silently.
+
+class _Compaction:
+    """One compaction's work: the cuts tried, the summary and shrinking of each."""
+
+    def __init__(
+        self,
+        service: ContextCompactor,
+        messages: tuple[Message, ...],
+        costs: list[int],
+        settings: CompactionSettings,
+        project: str | None,
+    ) -> None:
+        self.service = service
+        self.messages = messages
+        self.costs = costs
+        self.settings = settings
+        self.project = project
+        self.head = _leading_system(messages)
+        self.body = messages[self.head :]
+        self.before = sum(costs)
+        self.shrink_cache: ShrinkCache = {}
+
+    def run(self) -> CompactionOutcome:
+        points = safe_cut_points(self.body, self.costs[self.head :])
+        if not points:
             raise CompactionFailedError(
-                "a system message after the conversation began cannot be folded into a summary"
+                "nothing to fold: no cut leaves every tool call with its result"
             )
-        if folded and folded[0].is_summary:
-            previous = parse_summary(folded[0].text)
-            if previous is not None:
-                folded = folded[1:]
-        summary = self._summarizer.summarize(folded, previous)
-        text = render_summary(summary)
-        summary_message = Message(role=Role.USER, content=(TextBlock(text=text),))
-        result = (*messages[:head], summary_message, *body[cut:])
+        late_system = next(
+            (i for i, m in enumerate(self.body) if m.role is Role.SYSTEM), len(self.body)
+        )
+        problems: list[str] = []
+        skip_to_kept: int | None = None
+        for point in cut_candidates(points, self.settings.keep_recent_tokens):
+            if skip_to_kept is not None and point.kept_tokens > skip_to_kept:
+                continue  # folds too little to close the gap the last cut left
+            if point.position > late_system:
+                # An instruction given mid-conversation: a summary would drop it silently.
+                problems.append("a system message after the conversation began cannot be folded")
+                break
+            outcome = self._fold(point)
+            if outcome.tokens_after > self.settings.threshold:
+                problems.append(
+                    f"{outcome.tokens_after:,} tokens over the threshold of "
+                    f"{self.settings.threshold:,} when keeping {outcome.kept_messages} messages"
+                )
+                skip_to_kept = point.kept_tokens - (outcome.tokens_after - self.settings.threshold)
+                continue
+            if outcome.tokens_after >= self.before:
+                problems.append(
+                    f"the result is not smaller ({outcome.tokens_after:,} tokens, "
+                    f"{self.before:,} before)"
+                )
+                continue
+            return outcome
+        raise CompactionFailedError(_failure_reason(problems))
+
+    def _fold(self, point: CutPoint) -> CompactionOutcome:
+        """The messages with the body before `point` folded into a summary; the kept part's
+        tool results shrunk when it is over its budget or the result over the threshold."""
+        cut = point.position
+        folded = self.body[:cut]
+        summary_message, summary, redactions = self._summary_message(folded)
+        summary_cost = message_tokens([summary_message], self.service._counter)[0]
+        head_cost = sum(self.costs[: self.head])
+        kept = list(self.body[cut:])
+        shrunk: list[ShrunkResult] = []
+        room = self.settings.threshold - head_cost - summary_cost
+        target = min(self.settings.keep_recent_tokens, room)
+        if point.kept_tokens > target and self.service._shrinker is not None:
+            kept, shrunk = self.service._shrinker.shrink_messages(
+                kept, target, project=self.project, done=self.shrink_cache
+            )
+        kept_cost = (
+            sum(message_tokens(kept, self.service._counter)) if shrunk else point.kept_tokens
+        )
+        result = (*self.messages[: self.head], summary_message, *kept)
         broken = violations(result)
         if broken:
             raise CompactionFailedError(f"the result breaks a provider rule: {broken[0]}")
-        after = (
-            sum(costs[:head])
-            + message_tokens([summary_message], self._counter)[0]
-            + sum(costs[head + cut :])
-        )
+        text = summary_message.text
         return CompactionOutcome(
             messages=result,
             status="compacted",
-            tokens_before=sum(costs),
-            tokens_after=after,
-            kept_messages=len(body) - cut,
+            tokens_before=self.before,
+            tokens_after=head_cost + summary_cost + kept_cost,
+            kept_messages=len(kept),
             folded_messages=cut,
             summary=summary,
             # surrogatepass: a transcript may hold a lone surrogate (JSON allows "\ud800").
             summary_sha256=hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest(),
+            summary_tokens=summary_cost,
+            split_turn=point.splits_turn,
+            redacted_secrets=redactions.count,
+            shrunk_results=tuple(shrunk),
         )
 
-    def _failed(
-        self, messages: tuple[Message, ...], before: int, reason: str, labels: dict[str, str]
-    ) -> CompactionOutcome:
-        self._events.emit(
-            CONTEXT_COMPACTION_FAILED,
-            {**labels, "reason": reason, "tokens_before": before, "tokens_after": before},
-        )
-        return CompactionOutcome(messages, "failed", before, before, reason=reason)
+    def _summary_message(
+        self, folded: Sequence[Message]
+    ) -> tuple[Message, CompactionSummary, Redactions]:
+        previous = None
+        if folded and folded[0].is_summary:
+            previous = parse_summary(folded[0].text)
+            if previous is not None:
+                folded = folded[1:]
+        summary = self.service._summarizer.summarize(folded, previous)
+        redactions = Redactions()
+        if self.service._scanner is not None:
+            summary, redactions = redact_summary(summary, self.service._scanner)
+        counter = self.service._counter
+
+        def cost(text: str) -> int:
+            return message_tokens([_summary(text, {})], counter)[0]
+
+        summary = fit_summary(summary, self.settings.summary_tokens, cost)
+        last = folded[-1] if folded else None
+        extra = {SUMMARY_OF: dict(last.extra), TOKENS_BEFORE: self.before} if last else {}
+        return _summary(render_summary(summary), extra), summary, redactions
+
+
+def _summary(text: str, extra: dict[str, object]) -> Message:
+    return Message(role=Role.USER, content=(TextBlock(text=text),), extra=extra)
+
+
+def _failure_reason(problems: list[str]) -> str:
+    if not problems:
+        return "no cut could be tried"
+    if len(problems) == 1:
+        return problems[0]
+    return f"no cut fits: {problems[0]}; the last tried: {problems[-1]}"
 
 
 REASON_CHARS = 500
@@ -162,44 +304,3 @@ def _leading_system(messages: tuple[Message, ...]) -> int:
     while count < len(messages) and messages[count].role is Role.SYSTEM:
         count += 1
     return count
-
-
-def _cuts(body: tuple[Message, ...], costs: list[int], keep_recent_tokens: int) -> list[int]:
-    """Where the kept part of `body` may start, best first: the earliest turn start whose
-    suffix fits in `keep_recent_tokens`, then the later ones; only the latest turn start when
-    even the last turn is larger (the current task is never folded). A turn start is a user
-    message with text and no tool results, not a summary, with no tool result at or after it
-    answering a call before it."""
-    starts = _safe_turn_starts(body)
-    if not starts:
-        raise CompactionFailedError("nothing to fold: the conversation is a single turn")
-    suffix = [*reversed([*accumulate(reversed(costs), initial=0)])]
-    fitting = [start for start in starts if suffix[start] <= keep_recent_tokens]
-    return fitting or starts[-1:]
-
-
-def _safe_turn_starts(body: tuple[Message, ...]) -> list[int]:
-    """Turn starts after the first message, where a cut separates no call from its result."""
-    call_position: dict[str, int] = {}
-    blocked = [0] * (len(body) + 1)  # +1 at a call, -1 after its result: cuts inside are unsafe
-    for position, message in enumerate(body):
-        for call in message.tool_calls:
-            call_position.setdefault(call.id, position)
-        for result in message.tool_results:
-            called = call_position.get(result.call_id)
-            if called is not None:
-                blocked[called + 1] += 1
-                blocked[position + 1] -= 1
-    starts: list[int] = []
-    open_spans = 0
-    for position, message in enumerate(body):
-        open_spans += blocked[position]
-        is_start = (
-            message.role is Role.USER
-            and message.has_user_text
-            and not message.tool_results
-            and not message.is_summary
-        )
-        if position > 0 and is_start and open_spans == 0:
-            starts.append(position)
-    return starts

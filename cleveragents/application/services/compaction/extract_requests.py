@@ -74,7 +74,7 @@ def request_text(message: Message) -> str | None:
     A text block without noise is kept exactly; one with a noise element loses it and is
     trimmed; a block that is only noise is dropped. A slash command typed with arguments is a
     request, written as the user typed it (``/review src/app.py``)."""
-    if not message.has_user_text or message.is_summary:
+    if not message.has_user_text or message.is_summary or message.meta:
         return None
     if any(message.extra.get(flag) is True for flag in _HARNESS_FLAGS):
         return None

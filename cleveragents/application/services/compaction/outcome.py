@@ -4,19 +4,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from cleveragents.application.services.compaction.tool_output_shrinking import ShrunkResult
 from cleveragents.domain.compaction_summary import CompactionSummary
-from cleveragents.domain.policy import ContextPolicy
+from cleveragents.domain.policy import DEFAULT_SUMMARY_TOKENS, ContextPolicy
 from cleveragents.domain.transcript import Message
 
 
 @dataclass(frozen=True, slots=True)
 class CompactionSettings:
-    """The effective window settings (SPEC C1): compact when a request's tokens exceed
-    `context_window - reserve_tokens`; keep up to `keep_recent_tokens` of recent turns."""
+    """The effective window settings: compact when a request's tokens exceed
+    `context_window - reserve_tokens`; keep up to `keep_recent_tokens` of recent messages
+    verbatim and write a summary of at most `summary_tokens`."""
 
     context_window: int
     reserve_tokens: int
     keep_recent_tokens: int
+    summary_tokens: int = DEFAULT_SUMMARY_TOKENS
 
     @classmethod
     def from_policy(cls, policy: ContextPolicy) -> CompactionSettings:
@@ -24,6 +27,7 @@ class CompactionSettings:
             context_window=policy.effective_context_window,
             reserve_tokens=policy.effective_reserve_tokens,
             keep_recent_tokens=policy.effective_keep_recent_tokens,
+            summary_tokens=policy.effective_summary_tokens,
         )
 
     @property
@@ -47,6 +51,13 @@ class CompactionOutcome:
     summary: CompactionSummary | None = None
     summary_sha256: str | None = None
     reason: str | None = None
+    summary_tokens: int = 0
+    split_turn: bool = False
+    """The kept part starts inside a turn (its request is quoted in the summary)."""
+    redacted_secrets: int = 0
+    """Credentials redacted from what the summary copied (kinds in the event, never values)."""
+    shrunk_results: tuple[ShrunkResult, ...] = ()
+    """Tool results of the kept part shrunk to fit, each with its full output's artifact."""
 
     @property
     def compacted(self) -> bool:
