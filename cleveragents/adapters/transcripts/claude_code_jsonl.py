@@ -16,9 +16,15 @@ interface state and is skipped. The quirks:
 * The other record fields (uuid, sessionId, timestamp, isMeta, isSidechain, isCompactSummary,
   toolUseResult, ...) ride in ``extra["claude_code"]["record"]``; an assistant message's
   model, id, stop_reason, ... in ``extra["claude_code"]["message"]``.
+* When Claude Code compacts, it writes a ``compact_boundary`` system record (a new root of the
+  chain) and then its summary as a user record. The messages before the boundary are read all
+  the same; the boundary rides in ``extra["claude_code"]["boundary"]`` of the message after it,
+  so writing puts it back.
+* User records the harness injected (``isMeta``, a skill's instructions) are read as
+  ``Message(meta=True)``.
 
-Blocks are Anthropic's and are mapped by `anthropic_messages`. Writing emits one record per
-message; a message without stored record fields is written with none (no invented uuid).
+Blocks are Anthropic's and are mapped by `anthropic_messages`. Writing is `claude_code_writer`;
+`resume_problems` checks that a written file is one Claude Code can resume.
 """
 
 from __future__ import annotations
@@ -33,8 +39,25 @@ from cleveragents.adapters.transcripts.anthropic_messages import (
     Json,
     kind_of,
     read_content,
-    write_content,
 )
+from cleveragents.adapters.transcripts.claude_code_fields import (
+    API_MESSAGE,
+    BOUNDARY,
+    CHAIN,
+    CLAUDE_CODE,
+    COMPACT_BOUNDARY,
+    DERIVED,
+    IS_META,
+    QUEUE_OPERATION,
+    QUEUED,
+    RECORD,
+    SKILL_PREFIX,
+    SOURCE,
+    TOKENS_BEFORE,
+    split_lines,
+)
+from cleveragents.adapters.transcripts.claude_code_resume import resume_problems
+from cleveragents.adapters.transcripts.claude_code_writer import write_claude_code
 from cleveragents.domain.errors import InvalidInputError
 from cleveragents.domain.transcript import (
     ContentBlock,
@@ -45,22 +68,25 @@ from cleveragents.domain.transcript import (
     Transcript,
 )
 
-CLAUDE_CODE = "claude_code"
-"""Message.extra key: {"record": record fields, "message": API message fields}."""
+__all__ = [
+    "CLAUDE_CODE",
+    "QUEUED",
+    "QUEUE_OPERATION",
+    "TOKENS_BEFORE",
+    "looks_like_claude_code",
+    "read_claude_code",
+    "resume_problems",
+    "write_claude_code",
+]
 
 _ROLES = {"user": Role.USER, "assistant": Role.ASSISTANT}
-QUEUE_OPERATION = "queue-operation"
-QUEUED = "queuedPrompt"
-"""Record field marking a user message that was a queued prompt (see `_PromptQueue`)."""
-_CHAIN = "parentUuid"
-_SOURCE = "sourceToolAssistantUUID"
 
 
 def looks_like_claude_code(text: str) -> bool:
     """The first line is a record on its own (an object with a string ``type``) and some record
     belongs to a session (has a message, a sessionId or a uuid). Broken lines further down do
     not change the answer; reading reports them by line number."""
-    lines = [line for line in _lines(text) if line.strip()]
+    lines = [line for line in split_lines(text) if line.strip()]
     if not lines:
         return False
     first = _json_or_none(lines[0])
@@ -80,13 +106,8 @@ def _json_or_none(line: str) -> object:
         return None
 
 
-def _lines(text: str) -> list[str]:
-    # Not str.splitlines: it also splits at U+2028, U+0085, ..., which JSON strings may hold raw.
-    return [line.removesuffix("\r") for line in text.split("\n")]
-
-
 def _records(text: str) -> Iterator[tuple[int, Json]]:
-    for number, line in enumerate(_lines(text), start=1):
+    for number, line in enumerate(split_lines(text), start=1):
         if not line.strip():
             continue
         try:
@@ -117,6 +138,7 @@ class _Draft:
     message: Json
     usage: Json | None
     content_form: str | None = None
+    boundary: Json | None = None
 
     @property
     def uuid(self) -> str | None:
@@ -137,18 +159,22 @@ def read_claude_code(text: str) -> Transcript:
     drafts: list[_Draft] = []
     merged_uuids: dict[str, str] = {}  # uuid of a merged block record -> the message's uuid
     queue = _PromptQueue()
+    boundary: Json | None = None  # a compact_boundary not yet followed by a message
     for number, record in _records(text):
         if record.get("type") == QUEUE_OPERATION:
             queue.apply(record)
+            continue
+        if record.get("type") == "system" and record.get("subtype") == COMPACT_BOUNDARY:
+            boundary = {key: value for key, value in record.items() if key != CHAIN}
             continue
         if record.get("type") not in ("user", "assistant") or "message" not in record:
             continue
         draft = _draft(record, f"transcript line {number}")
         target = _merge_target(drafts, draft)
         if target is None:
-            if draft.role is Role.ASSISTANT:
-                drafts.extend(queue.delivered())
-            drafts.append(draft)
+            arriving = [*queue.delivered(), draft] if draft.role is Role.ASSISTANT else [draft]
+            arriving[0].boundary, boundary = boundary, None
+            drafts.extend(arriving)
             continue
         target.blocks.extend(draft.blocks)
         target.extras.extend(draft.extras)
@@ -220,13 +246,21 @@ def _draft(record: Json, where: str) -> _Draft:
         role=role,
         blocks=list(content.blocks),
         extras=content.extra.get(BLOCK_EXTRAS, [{} for _ in content.blocks]),
-        record={
-            key: value for key, value in record.items() if key not in ("type", "message", _CHAIN)
-        },
+        record=_stored_fields(record),
         message={key: value for key, value in message.items() if key not in used},
         usage=usage,
         content_form=content.extra.get(CONTENT_FORM),
     )
+
+
+def _stored_fields(record: Json) -> Json:
+    """The record's fields a message keeps: not its type, message or chain link, nor what the
+    writer supplied (`DERIVED`)."""
+    derived = record.get(DERIVED)
+    dropped = {"type", "message", CHAIN, DERIVED}
+    if isinstance(derived, list):
+        dropped.update(name for name in derived if isinstance(name, str))
+    return {key: value for key, value in record.items() if key not in dropped}
 
 
 def _merge_target(drafts: list[_Draft], draft: _Draft) -> _Draft | None:
@@ -246,46 +280,34 @@ def _merge_target(drafts: list[_Draft], draft: _Draft) -> _Draft | None:
 
 def _message(draft: _Draft, merged_uuids: dict[str, str]) -> Message:
     record = dict(draft.record)
-    source = record.get(_SOURCE)
+    source = record.get(SOURCE)
     if isinstance(source, str) and source in merged_uuids:
-        record[_SOURCE] = merged_uuids[source]
+        record[SOURCE] = merged_uuids[source]
     claude_code: Json = {}
     if record:
-        claude_code["record"] = record
+        claude_code[RECORD] = record
     if draft.message:
-        claude_code["message"] = draft.message
+        claude_code[API_MESSAGE] = draft.message
+    if draft.boundary is not None:
+        claude_code[BOUNDARY] = draft.boundary
     extra: Json = {CLAUDE_CODE: claude_code} if claude_code else {}
     if draft.content_form is not None:
         extra[CONTENT_FORM] = draft.content_form
     if any(draft.extras):
         extra[BLOCK_EXTRAS] = draft.extras
-    return Message(role=draft.role, content=tuple(draft.blocks), usage=draft.usage, extra=extra)
+    return Message(
+        role=draft.role,
+        content=tuple(draft.blocks),
+        usage=draft.usage,
+        extra=extra,
+        meta=_injected(draft),
+    )
 
 
-def write_claude_code(transcript: Transcript) -> str:
-    """One record per message, in Claude Code's compact JSON, each chained to the one before."""
-    lines: list[str] = []
-    parent: str | None = None
-    for index, message in enumerate(transcript.messages):
-        if message.role is Role.SYSTEM:
-            raise InvalidInputError(
-                f"message {index}: a Claude Code session has no system messages"
-            )
-        record = _record(message, parent)
-        uuid = record.get("uuid")
-        parent = uuid if isinstance(uuid, str) else parent
-        lines.append(json.dumps(record, ensure_ascii=False, separators=(",", ":")))
-    return "".join(f"{line}\n" for line in lines)
-
-
-def _record(message: Message, parent: str | None) -> Json:
-    stored = message.extra.get(CLAUDE_CODE)
-    stored = stored if isinstance(stored, dict) else {}
-    fields, message_fields = stored.get("record"), stored.get("message")
-    body: Json = dict(message_fields) if isinstance(message_fields, dict) else {}
-    body.update(role=message.role.value, content=write_content(message))
-    if message.usage is not None:
-        body["usage"] = message.usage
-    record: Json = {_CHAIN: parent, **(fields if isinstance(fields, dict) else {})}
-    record.update({_CHAIN: parent, "type": message.role.value, "message": body})
-    return record
+def _injected(draft: _Draft) -> bool:
+    """A user record the harness wrote (Claude Code marks most with ``isMeta``; a skill's
+    instructions are recognised by their first words)."""
+    if draft.role is not Role.USER:
+        return False
+    text = "\n".join(block.text for block in draft.blocks if isinstance(block, TextBlock))
+    return draft.record.get(IS_META) is True or text.startswith(SKILL_PREFIX)
