@@ -34,8 +34,8 @@ from cleveragents.application.services.artifact_store import ArtifactStore
 from cleveragents.application.services.compaction.deterministic_summarizer import (
     DeterministicSummarizer,
 )
-from cleveragents.application.services.context_budget_planner import ContextBudgetPlanner
 from cleveragents.application.services.compaction.tool_output_shrinking import ToolOutputShrinker
+from cleveragents.application.services.context_budget_planner import ContextBudgetPlanner
 from cleveragents.application.services.context_compactor import ContextCompactor
 from cleveragents.application.services.context_strategies import StrategyComparison
 from cleveragents.application.services.metrics import MetricsService

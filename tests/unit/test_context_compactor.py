@@ -7,10 +7,12 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cleveragents.adapters.secrets.pattern_scanner import PatternSecretScanner
 from cleveragents.adapters.tokens.tiktoken_counter import TiktokenCounter
 from cleveragents.application.services.compaction.deterministic_summarizer import (
     DeterministicSummarizer,
 )
+from cleveragents.application.services.compaction.message_tokens import message_tokens
 from cleveragents.application.services.compaction.outcome import CompactionSettings
 from cleveragents.application.services.context_compactor import ContextCompactor
 from cleveragents.domain.compaction_summary import SummarySection, render_summary
@@ -110,27 +112,119 @@ def test_force_compacts_under_the_threshold() -> None:
     assert outcome.status == "compacted"
 
 
-def test_the_latest_turn_is_kept_even_when_it_exceeds_keep_recent() -> None:
-    messages = [*conversation(2), user("the current task " + "word " * 400)]
+def test_a_latest_request_over_keep_recent_is_folded_and_quoted_verbatim() -> None:
+    request = "the current task " + "word " * 400
+    messages = [*conversation(2), user(request)]
     service, _ = compactor()
     outcome = service.compact(messages, WIDE, force=True)
     assert outcome.status == "compacted"
-    assert outcome.messages[-1] == messages[-1]
-    assert outcome.kept_messages == 1
+    assert outcome.summary is not None
+    assert outcome.summary.latest_request == request
+    assert request in outcome.messages[-1].text  # the summary quotes it whole
 
 
-def test_a_single_turn_cannot_be_compacted_and_is_returned_unchanged() -> None:
+def test_a_tiny_single_turn_is_not_smaller_once_summarised_and_stays_unchanged() -> None:
     messages = [user("do it"), assistant("ok", call("a")), result("a")]
     service, events = compactor()
     outcome = service.compact(messages, WIDE, force=True)
     assert outcome.status == "failed"
     assert outcome.messages == tuple(messages)
     assert outcome.reason is not None
-    assert "single turn" in outcome.reason
+    assert "not smaller" in outcome.reason
     [event] = events.events
     assert event.kind == CONTEXT_COMPACTION_FAILED
     assert event.payload["reason"] == outcome.reason
     assert event.payload["tokens_before"] == outcome.tokens_before
+
+
+def agent_session(steps: int, request: str = "fix the failing payment tests") -> list[Message]:
+    """One request, then `steps` tool calls with their results: the common agent session."""
+    messages = [user(request)]
+    for step in range(steps):
+        messages += [
+            assistant(
+                f"Step {step}: running the next check.", call(f"s{step}", f"pytest -k t{step}")
+            ),
+            result(f"s{step}", f"test {step} output " + "line " * 40),
+        ]
+    messages.append(assistant("All checks ran."))
+    return messages
+
+
+def test_a_single_turn_agent_session_is_cut_inside_its_turn() -> None:
+    messages = agent_session(60)
+    settings = CompactionSettings(
+        context_window=200_000, reserve_tokens=0, keep_recent_tokens=1_000
+    )
+    events = FakeEventSink()
+    service = ContextCompactor(COUNTER, DeterministicSummarizer(), events)
+    outcome = service.compact(messages, settings, force=True)
+    assert outcome.status == "compacted", outcome.reason
+    assert outcome.split_turn
+    kept = outcome.messages[1:]
+    assert kept[0].role is Role.ASSISTANT  # the kept part starts at an assistant message
+    assert kept == tuple(messages[len(messages) - len(kept) :])
+    assert sum(message_tokens(kept, COUNTER)) <= 1_000
+    assert outcome.summary is not None
+    assert outcome.summary.latest_request == "fix the failing payment tests"
+    assert is_valid(outcome.messages)
+    assert events.events[-1].payload["split_turn"] is True
+
+
+def test_the_summary_keeps_within_its_budget_and_says_what_it_left_out() -> None:
+    messages = agent_session(300)
+    settings = CompactionSettings(
+        context_window=200_000, reserve_tokens=0, keep_recent_tokens=1_000, summary_tokens=300
+    )
+    service = ContextCompactor(COUNTER, DeterministicSummarizer(), FakeEventSink())
+    outcome = service.compact(messages, settings, force=True)
+    assert outcome.status == "compacted", outcome.reason
+    assert outcome.summary_tokens <= 300
+    summary_message = outcome.messages[0]
+    assert message_tokens([summary_message], COUNTER) == [outcome.summary_tokens]
+    assert outcome.summary is not None
+    assert outcome.summary.omitted[SummarySection.COMMANDS] > 0
+    assert "Left out to keep this summary within its budget" in summary_message.text
+    assert outcome.tokens_after <= 1_000 + 300
+
+
+def test_a_result_that_cannot_fit_the_window_fails_with_the_reason() -> None:
+    rules = Message(role=Role.SYSTEM, content=(TextBlock(text="rule " * 3_000),))
+    messages = [rules, *agent_session(20)]
+    tight = CompactionSettings(
+        context_window=3_000, reserve_tokens=500, keep_recent_tokens=500, summary_tokens=500
+    )
+    service, events = compactor()
+    outcome = service.compact(messages, tight, force=True)
+    assert outcome.status == "failed"
+    assert outcome.messages == tuple(messages)
+    assert outcome.reason is not None
+    assert "over the threshold of 2,500" in outcome.reason
+    assert events.events[-1].kind == CONTEXT_COMPACTION_FAILED
+    assert events.events[-1].payload["threshold"] == 2_500
+
+
+def test_credentials_copied_into_the_summary_are_redacted_and_counted() -> None:
+    token = "ghp_" + "A1b2C3d4E5f6G7h8I9j0" * 2  # a GitHub token's shape
+    messages = [
+        user("publish the release"),
+        assistant("Creating it.", call("g", f"GITHUB_TOKEN={token} gh release create v1.2")),
+        result("g", "created"),
+        *agent_session(10)[1:],
+    ]
+    settings = CompactionSettings(context_window=200_000, reserve_tokens=0, keep_recent_tokens=200)
+    events = FakeEventSink()
+    service = ContextCompactor(
+        COUNTER, DeterministicSummarizer(), events, secret_scanner=PatternSecretScanner()
+    )
+    outcome = service.compact(messages, settings, force=True)
+    assert outcome.status == "compacted", outcome.reason
+    text = outcome.messages[0].text
+    assert "gh release create v1.2" in text  # the command survives, its token does not
+    assert token not in text and token[:12] not in text
+    assert "[REDACTED:github-token]" in text
+    assert outcome.redacted_secrets == 1
+    assert events.events[-1].payload["redacted_secrets"] == 1
 
 
 def test_a_summarizer_that_raises_leaves_the_messages_unchanged() -> None:
@@ -174,7 +268,9 @@ def test_a_cut_never_separates_a_call_from_its_result() -> None:
     service, _ = compactor()
     outcome = service.compact(messages, WIDE, force=True)
     assert outcome.status == "compacted"
-    assert outcome.messages[1:] == tuple(messages[4:])
+    # Not at the user text after the result (it shares a message with the result): the kept
+    # part starts at the assistant message after it.
+    assert outcome.messages[1:] == tuple(messages[3:])
 
 
 def test_a_previous_summary_is_merged_not_summarised() -> None:
@@ -256,7 +352,9 @@ def test_any_valid_transcript_compacts_to_a_valid_one_or_stays_unchanged(
     kept = outcome.messages[len(outcome.messages) - outcome.kept_messages :]
     assert kept == tuple(messages[len(messages) - outcome.kept_messages :])
     latest = max(i for i, m in enumerate(messages) if m.has_user_text and not m.tool_results)
-    assert len(messages) - latest <= outcome.kept_messages  # the current task is kept verbatim
+    if len(messages) - latest > outcome.kept_messages:  # the current task was folded:
+        assert outcome.summary is not None  # the summary holds it verbatim
+        assert outcome.summary.latest_request == messages[latest].text
 
 
 def test_when_folding_the_oldest_turn_does_not_shrink_a_later_cut_folds_more() -> None:

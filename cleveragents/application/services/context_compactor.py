@@ -49,6 +49,7 @@ from cleveragents.application.services.compaction.summary_redaction import (
     redact_summary,
 )
 from cleveragents.application.services.compaction.tool_output_shrinking import (
+    MIN_SHRUNK_TOKENS,
     ShrinkCache,
     ShrunkResult,
     ToolOutputShrinker,
@@ -182,7 +183,7 @@ class _Compaction:
         self.shrink_cache: ShrinkCache = {}
 
     def run(self) -> CompactionOutcome:
-        points = safe_cut_points(self.body, self.costs[self.head :])
+        points = safe_cut_points(self.body, self._choosing_costs())
         if not points:
             raise CompactionFailedError(
                 "nothing to fold: no cut leaves every tool call with its result"
@@ -216,6 +217,22 @@ class _Compaction:
             return outcome
         raise CompactionFailedError(_failure_reason(problems))
 
+    def _choosing_costs(self) -> list[int]:
+        """The body's costs as the cut is chosen: a tool result over a quarter of
+        `keep_recent_tokens` counts as a quarter, since it will be shrunk to make room. So one
+        huge output does not push the cut past all the recent work before it."""
+        cap = max(MIN_SHRUNK_TOKENS, self.settings.keep_recent_tokens // 4)
+        costs = list(self.costs[self.head :])
+        if self.service._shrinker is None:
+            return costs
+        counter = self.service._counter
+        for index, message in enumerate(self.body):
+            if costs[index] <= cap or not message.tool_results:
+                continue
+            for result in message.tool_results:
+                costs[index] -= max(0, counter.count(result.content) - cap)
+        return costs
+
     def _fold(self, point: CutPoint) -> CompactionOutcome:
         """The messages with the body before `point` folded into a summary; the kept part's
         tool results shrunk when it is over its budget or the result over the threshold."""
@@ -225,16 +242,16 @@ class _Compaction:
         summary_cost = message_tokens([summary_message], self.service._counter)[0]
         head_cost = sum(self.costs[: self.head])
         kept = list(self.body[cut:])
+        kept_cost = sum(self.costs[self.head + cut :])
         shrunk: list[ShrunkResult] = []
         room = self.settings.threshold - head_cost - summary_cost
         target = min(self.settings.keep_recent_tokens, room)
-        if point.kept_tokens > target and self.service._shrinker is not None:
+        if kept_cost > target and self.service._shrinker is not None:
             kept, shrunk = self.service._shrinker.shrink_messages(
                 kept, target, project=self.project, done=self.shrink_cache
             )
-        kept_cost = (
-            sum(message_tokens(kept, self.service._counter)) if shrunk else point.kept_tokens
-        )
+            if shrunk:
+                kept_cost = sum(message_tokens(kept, self.service._counter))
         result = (*self.messages[: self.head], summary_message, *kept)
         broken = violations(result)
         if broken:
