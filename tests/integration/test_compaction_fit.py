@@ -69,7 +69,8 @@ def test_an_oversized_kept_tool_result_is_shrunk_and_its_full_output_kept(
     assert outcome.tokens_after <= TIGHT.threshold
     assert is_valid(outcome.messages)
     [shrunk] = outcome.shrunk_results
-    assert shrunk.call_id == "log" and shrunk.tokens_after < shrunk.tokens_before
+    assert shrunk.call_id == "log"
+    assert shrunk.tokens_after < shrunk.tokens_before
     assert shrunk.artifact_id is not None
     result = outcome.messages[-1].tool_results[0]
     assert f"agents artifact read {shrunk.artifact_id}" in result.content
@@ -88,7 +89,8 @@ def test_without_room_for_the_system_prompt_the_originals_come_back(
     outcome = container.context_compactor().compact(messages, TIGHT, force=True)
     assert outcome.status == "failed"
     assert outcome.messages == tuple(messages)
-    assert outcome.reason is not None and "over the threshold" in outcome.reason
+    assert outcome.reason is not None
+    assert "over the threshold" in outcome.reason
 
 
 @pytest.mark.skipif(not SESSIONS, reason="../shared/corpus is absent")

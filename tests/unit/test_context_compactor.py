@@ -221,7 +221,8 @@ def test_credentials_copied_into_the_summary_are_redacted_and_counted() -> None:
     assert outcome.status == "compacted", outcome.reason
     text = outcome.messages[0].text
     assert "gh release create v1.2" in text  # the command survives, its token does not
-    assert token not in text and token[:12] not in text
+    assert token not in text
+    assert token[:12] not in text
     assert "[REDACTED:github-token]" in text
     assert outcome.redacted_secrets == 1
     assert events.events[-1].payload["redacted_secrets"] == 1
