@@ -106,23 +106,19 @@ def _settings(
 ) -> CompactionSettings:
     """The effective policy (the project's, else the defaults) with the flags over it."""
     from cleveragents.application.services.compaction.outcome import CompactionSettings
-    from cleveragents.domain.policy import check_window_budget
+    from cleveragents.domain.policy import check_window_budget, default_summary_tokens
 
-    settings = CompactionSettings(
-        context_window=context_window or policy.effective_context_window,
-        reserve_tokens=(
-            policy.effective_reserve_tokens if reserve_tokens is None else reserve_tokens
-        ),
-        keep_recent_tokens=keep_recent_tokens or policy.effective_keep_recent_tokens,
-        summary_tokens=summary_tokens or policy.effective_summary_tokens,
+    window = context_window or policy.effective_context_window
+    reserve = policy.effective_reserve_tokens if reserve_tokens is None else reserve_tokens
+    keep = keep_recent_tokens or policy.effective_keep_recent_tokens
+    chosen = summary_tokens or policy.summary_tokens  # set by a flag or the project
+    check_window_budget(window, reserve, keep, chosen)
+    return CompactionSettings(
+        context_window=window,
+        reserve_tokens=reserve,
+        keep_recent_tokens=keep,
+        summary_tokens=chosen or default_summary_tokens(window, reserve, keep),
     )
-    check_window_budget(
-        settings.context_window,
-        settings.reserve_tokens,
-        settings.keep_recent_tokens,
-        settings.summary_tokens,
-    )
-    return settings
 
 
 @app.command("compact")
@@ -274,8 +270,8 @@ def _print_report(report: dict[str, Any]) -> None:
         split = " (cut inside a turn)" if report["split_turn"] else ""
         out.print(
             f"folded {report['folded_messages']} messages, kept {report['kept_messages']}"
-            f"{split}; summary {report['summary_tokens']} tokens (budget "
-            f"{report['summary_budget']}), sha256 {report['summary_sha256']}"
+            f"{split}; summary {report['summary_tokens']} of {report['summary_budget']} tokens, "
+            f"summary sha256 {report['summary_sha256']}"
         )
         if report["redacted_secrets"]:
             out.print(f"credentials redacted from the summary: {report['redacted_secrets']}")

@@ -57,7 +57,7 @@ class ContextPolicy(BaseModel):
             self.effective_context_window,
             self.effective_reserve_tokens,
             self.effective_keep_recent_tokens,
-            self.effective_summary_tokens,
+            self.summary_tokens,  # the default adapts to the room left, a set value must fit
         )
         return self
 
@@ -81,7 +81,13 @@ class ContextPolicy(BaseModel):
 
     @property
     def effective_summary_tokens(self) -> int:
-        return DEFAULT_SUMMARY_TOKENS if self.summary_tokens is None else self.summary_tokens
+        if self.summary_tokens is not None:
+            return self.summary_tokens
+        return default_summary_tokens(
+            self.effective_context_window,
+            self.effective_reserve_tokens,
+            self.effective_keep_recent_tokens,
+        )
 
     @property
     def effective_preview_head_bytes(self) -> int:
@@ -106,6 +112,12 @@ class ContextPolicy(BaseModel):
         values = self.model_dump()
         values.update(override.model_dump(exclude_none=True))
         return ContextPolicy.model_validate(values)
+
+
+def default_summary_tokens(context_window: int, reserve_tokens: int, keep_recent: int) -> int:
+    """`DEFAULT_SUMMARY_TOKENS`, or less when a small window leaves less room beside the
+    recent turns (at least 1: the summary then holds only the request it quotes)."""
+    return max(1, min(DEFAULT_SUMMARY_TOKENS, context_window - reserve_tokens - keep_recent))
 
 
 def check_window_budget(

@@ -130,16 +130,53 @@ def test_the_policy_flags_set_the_threshold(
 def test_a_failed_compaction_exits_1_writes_nothing_and_is_recorded(
     capsys: pytest.CaptureFixture[str], home: Path, tmp_path: Path
 ) -> None:
-    single = tmp_path / "single.json"
-    single.write_text(json.dumps(anthropic_conversation(1)))
+    # The system prompt alone is over the threshold: no compaction can fit the window.
+    document = anthropic_conversation(6) | {"system": "Follow every rule. " * 2_000}
+    crowded = tmp_path / "crowded.json"
+    crowded.write_text(json.dumps(document))
     out = tmp_path / "out.json"
-    result = run(capsys, "context", "compact", str(single), "--force", "--json", "--out", str(out))
+    result = run(
+        capsys,
+        "context", "compact", str(crowded), "--force", "--json", "--out", str(out),
+        "--context-window", "3000", "--reserve-tokens", "500",
+        "--keep-recent-tokens", "500", "--summary-tokens", "500",
+    )  # fmt: skip
     assert result.exit_code == 1
-    assert result.json()["status"] == "failed"
-    assert "single turn" in result.json()["reason"]
+    report = result.json()
+    assert report["status"] == "failed"
+    assert "over the threshold of 2,500" in report["reason"]
+    assert report["tokens_after"] == report["tokens_before"]  # the originals
     assert not out.exists()
     [payload] = events(home, CONTEXT_COMPACTION_FAILED)
-    assert "single turn" in payload["reason"]
+    assert payload["reason"] == report["reason"]
+
+
+def test_a_single_turn_session_compacts_within_the_window_it_is_given(
+    capsys: pytest.CaptureFixture[str], home: Path, tmp_path: Path
+) -> None:
+    turns = anthropic_conversation(40)["messages"]
+    first, rest = turns[0], [m for m in turns[1:] if not isinstance(m["content"], str)]
+    session = tmp_path / "session.json"
+    session.write_text(json.dumps({"messages": [first, *rest, turns[-1]]}))
+    out = tmp_path / "out.json"
+    result = run(
+        capsys,
+        "context", "compact", str(session), "--force", "--json", "--out", str(out),
+        "--context-window", "3000", "--reserve-tokens", "500",
+        "--keep-recent-tokens", "1000", "--summary-tokens", "600",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    report = result.json()
+    assert report["status"] == "compacted"
+    assert report["split_turn"] is True
+    assert report["tokens_after"] <= 1000 + 600
+    assert report["summary_tokens"] <= report["summary_budget"] == 600
+    written = json.loads(out.read_text())
+    summary = written["messages"][0]["content"][0]["text"]
+    assert first["content"] in summary  # the request, verbatim
+    check = run(capsys, "context", "validate", str(out), "--json")
+    assert check.exit_code == 0
+    assert check.json()["valid"] is True
 
 
 def test_standard_input_and_an_explicit_format(

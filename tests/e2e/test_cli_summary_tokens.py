@@ -95,11 +95,10 @@ def test_a_summary_budget_that_leaves_no_room_is_refused(
     shown = _ok(run(capsys, "project", "context", "show", "shop", "--json")).json()
     assert shown["policy"]["context_window"] == {"value": 200000, "source": "default"}
     assert shown["policy"]["summary_tokens"] == {"value": 4000, "source": "default"}
-    # The default summary budget counts too: 38,000 recent tokens leave no room for 4,000.
-    _refused(
-        run(capsys, *set_policy, *budget, "--keep-recent-tokens", "38000"),
-        "summary_tokens (4000) + keep_recent_tokens (38000)",
-    )
+    # The default summary budget adapts: 38,000 recent tokens leave 2,000 for it.
+    _ok(run(capsys, *set_policy, *budget, "--keep-recent-tokens", "38000"))
+    shown = _ok(run(capsys, "project", "context", "show", "shop", "--json")).json()
+    assert shown["policy"]["summary_tokens"] == {"value": 2000, "source": "default"}
     # Exactly filling what the reserve leaves is allowed.
     _ok(
         run(

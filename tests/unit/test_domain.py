@@ -125,12 +125,15 @@ def test_check_coherent_rejects_summary_and_keep_recent_above_usable() -> None:
     assert "(900)" in message
 
 
-def test_check_coherent_counts_the_default_summary_budget() -> None:
-    # keep_recent alone fits; with the default 4,000-token summary it does not.
+def test_the_default_summary_budget_adapts_to_the_room_a_set_one_must_fit() -> None:
+    # keep_recent leaves 3,000 of the window: the default budget shrinks to that.
     policy = ContextPolicy(context_window=30_000, reserve_tokens=1000, keep_recent_tokens=26_000)
-    with pytest.raises(InvalidPolicyError, match=f"summary_tokens \\({DEFAULT_SUMMARY_TOKENS}\\)"):
-        policy.check_coherent()
+    assert policy.check_coherent().effective_summary_tokens == 3_000 < DEFAULT_SUMMARY_TOKENS
     assert policy.updated(summary_tokens=3000).check_coherent().summary_tokens == 3000
+    with pytest.raises(InvalidPolicyError, match="summary_tokens \\(3001\\)"):
+        policy.updated(summary_tokens=3001).check_coherent()
+    full = ContextPolicy(context_window=1000, reserve_tokens=100, keep_recent_tokens=900)
+    assert full.check_coherent().effective_summary_tokens == 1
 
 
 def test_check_window_budget_checks_the_summary_budget_only_when_given() -> None:
