@@ -58,7 +58,11 @@ def fit_summary(summary: CompactionSummary, budget: int, count: Count) -> Compac
     full = CompactionSummary(latest_request=summary.latest_request, sections=sections)
     if count(render_summary(full)) <= budget:
         return full
-    spent = count(render_summary(CompactionSummary(latest_request=summary.latest_request)))
+    # The note of what was left out is paid for first, at its longest (every section named).
+    everything = {section: len(items) for section, items in sections.items()}
+    spent = count(
+        render_summary(CompactionSummary(latest_request=summary.latest_request, omitted=everything))
+    )
     ranked = _ranked(sections, count)
     chosen: dict[SummarySection, list[int]] = {section: [] for section in SummarySection}
     for section, index, cost in ranked:
@@ -75,6 +79,8 @@ def fit_summary(summary: CompactionSummary, budget: int, count: Count) -> Compac
         section, index = picked.pop()
         chosen[section].remove(index)
         fitted = _selected(summary, sections, chosen)
+    if count(render_summary(fitted)) > budget:  # not even the note fits beside the request
+        return CompactionSummary(latest_request=summary.latest_request)
     return fitted
 
 

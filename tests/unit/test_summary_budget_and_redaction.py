@@ -1,0 +1,133 @@
+"""The summary's own budget (ranked, every kind of fact before any long tail) and the
+redaction of credentials from what it copies, with the real tokenizer and scanner."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from cleveragents.adapters.secrets.pattern_scanner import PatternSecretScanner
+from cleveragents.adapters.tokens.tiktoken_counter import TiktokenCounter
+from cleveragents.application.services.compaction.summary_budget import ITEM_CHARS, fit_summary
+from cleveragents.application.services.compaction.summary_redaction import (
+    Redactions,
+    redact_line,
+    redact_summary,
+)
+from cleveragents.domain.compaction_summary import (
+    CompactionSummary,
+    SummarySection,
+    parse_summary,
+    render_summary,
+)
+from cleveragents.domain.secrets import SecretKind
+
+COUNTER = TiktokenCounter()
+SCANNER = PatternSecretScanner()
+GITHUB = "ghp_" + "Z9y8X7w6V5u4T3s2R1q0" * 2
+AWS = "AKIA" + "QWERTYUIOPASDFGH"
+
+
+def count(text: str) -> int:
+    return COUNTER.count(text)
+
+
+def busy_summary() -> CompactionSummary:
+    return CompactionSummary(
+        latest_request="make the importer resumable",
+        sections={
+            SummarySection.GOALS: ("make the importer resumable", "and keep the CLI stable"),
+            SummarySection.COMMANDS: tuple(f"pytest tests/test_{i}.py: passed" for i in range(200)),
+            SummarySection.FILES_READ: tuple(f"src/module_{i}.py" for i in range(200)),
+            SummarySection.FILES_MODIFIED: ("src/importer.py", "tests/test_importer.py"),
+            SummarySection.ERRORS: ("pytest tests/test_7.py: AssertionError resume offset",),
+            SummarySection.DECISIONS: ("store the offset in the ledger, not in a file",),
+            SummarySection.NEXT_STEPS: ("run the full suite",),
+        },
+    )
+
+
+def test_a_summary_that_fits_is_kept_whole() -> None:
+    summary = busy_summary()
+    fitted = fit_summary(summary, 100_000, count)
+    assert fitted == summary
+    assert fitted.omitted == {}
+
+
+def test_every_kind_of_fact_is_kept_before_the_long_tails() -> None:
+    fitted = fit_summary(busy_summary(), 400, count)
+    assert count(render_summary(fitted)) <= 400
+    assert fitted.latest_request == "make the importer resumable"
+    for section in (
+        SummarySection.GOALS,
+        SummarySection.FILES_MODIFIED,
+        SummarySection.ERRORS,
+        SummarySection.DECISIONS,
+        SummarySection.NEXT_STEPS,
+        SummarySection.COMMANDS,
+        SummarySection.FILES_READ,
+    ):
+        assert fitted.items(section), section
+    # The newest commands and files are the ones kept, in their original order.
+    commands = fitted.items(SummarySection.COMMANDS)
+    assert commands[-1] == "pytest tests/test_199.py: passed"
+    assert list(commands) == sorted(commands, key=lambda c: int(c.split("_")[1].split(".")[0]))
+    assert fitted.omitted[SummarySection.COMMANDS] == 200 - len(commands)
+    assert parse_summary(render_summary(fitted)) == fitted  # the note reads back
+
+
+@given(st.integers(60, 3_000))
+def test_the_rendered_summary_never_exceeds_its_budget(budget: int) -> None:
+    fitted = fit_summary(busy_summary(), budget, count)
+    assert count(render_summary(fitted)) <= budget
+
+
+def test_a_long_item_is_cut_to_its_start() -> None:
+    heredoc = "cat > setup.sh <<'EOF'\n" + "echo step\n" * 500 + "EOF"
+    summary = CompactionSummary(sections={SummarySection.COMMANDS: (heredoc,)})
+    (item,) = fit_summary(summary, 10_000, count).items(SummarySection.COMMANDS)
+    assert len(item) == ITEM_CHARS
+    assert item.startswith("cat > setup.sh")
+    assert item.endswith("…")
+
+
+def test_the_same_summary_and_budget_give_the_same_result() -> None:
+    assert fit_summary(busy_summary(), 500, count) == fit_summary(busy_summary(), 500, count)
+
+
+def test_a_token_in_a_command_is_redacted_and_the_command_kept() -> None:
+    redactions = Redactions()
+    line = redact_line(f"GITHUB_TOKEN={GITHUB} gh pr create --fill", SCANNER, redactions)
+    assert line == "GITHUB_TOKEN=[REDACTED:github-token] gh pr create --fill"
+    assert redactions.kinds == {SecretKind.GITHUB_TOKEN: 1}
+
+
+def test_a_line_without_a_credential_is_unchanged() -> None:
+    redactions = Redactions()
+    assert redact_line("pytest -q tests/unit", SCANNER, redactions) == "pytest -q tests/unit"
+    assert redactions.count == 0
+
+
+def test_every_part_of_a_summary_is_redacted() -> None:
+    summary = CompactionSummary(
+        latest_request=f"use the key {AWS} to upload",
+        sections={
+            SummarySection.COMMANDS: (f"curl -u bob:{GITHUB} https://api.github.com", "ls"),
+            SummarySection.ERRORS: (f"push failed\nremote: token {GITHUB} revoked",),
+        },
+    )
+    redacted, redactions = redact_summary(summary, SCANNER)
+    text = render_summary(redacted)
+    assert GITHUB[4:20] not in text
+    assert AWS not in text
+    assert redacted.items(SummarySection.COMMANDS)[1] == "ls"
+    assert redacted.items(SummarySection.ERRORS)[0].startswith("push failed\n")
+    assert redactions.count == 3
+    assert "[REDACTED:aws-access-key-id]" in (redacted.latest_request or "")
+
+
+def test_a_summary_without_credentials_is_returned_as_it_is() -> None:
+    summary = busy_summary()
+    redacted, redactions = redact_summary(summary, SCANNER)
+    assert redacted is summary
+    assert redactions.count == 0
