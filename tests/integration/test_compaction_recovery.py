@@ -1,5 +1,6 @@
 """Compaction on the real corpus transcripts, end to end through the container: recovery of
-the facts a resumed agent needs, and facts surviving five successive compactions."""
+the facts a resumed agent needs, the comparison with Claude Code's own summary of the same
+messages, and facts surviving five successive compactions."""
 
 from __future__ import annotations
 
@@ -7,10 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.recovery import behind, session_paths
 from cleveragents.application.services.compaction.outcome import CompactionSettings
 from cleveragents.application.services.compaction.recovery import (
     TARGET_CATEGORIES,
     FactCategory,
+    claude_code_compaction_point,
     message_workspace,
     presence,
     recovery_facts,
@@ -57,6 +60,54 @@ def test_compaction_keeps_every_targeted_fact_of_a_real_session(
     assert report[FactCategory.UNCERTAIN_EFFECTS].missing == ()
     [event] = container.event_sink().recorded(CONTEXT_COMPACTED)
     assert event.payload["summary_sha256"] == outcome.summary_sha256
+
+
+@pytest.mark.skipif(not MAIN.is_file(), reason="../shared/corpus is absent")
+def test_ours_recovers_at_least_what_claude_codes_own_summary_does(container: Container) -> None:
+    """The messages Claude Code's compaction replaced: their facts in its summary (the
+    message flagged isCompactSummary) and in our compaction of the same messages."""
+    messages = read(container, MAIN)
+    point = claude_code_compaction_point(messages)
+    assert point is not None
+    covered = messages[:point]
+    facts = recovery_facts(covered, workspace=message_workspace(covered))
+    theirs = presence(facts, messages[point].text)
+    outcome = container.context_compactor().compact(covered, DEFAULT, force=True)
+    ours = presence(facts, outcome.messages)
+
+    assert outcome.status == "compacted", outcome.reason
+    # Every new category has facts here, so the comparison says something about each.
+    for category in (
+        FactCategory.USER_REQUESTS,
+        FactCategory.FILES_READ,
+        FactCategory.ERRORS,
+        FactCategory.DECISIONS,
+        FactCategory.NEXT_STEP,
+    ):
+        assert facts[category], category
+    # The measure is not one Claude Code's summary passes by default: it names few commands
+    # as they were run and no failure next to them.
+    commands = theirs[FactCategory.COMMANDS]
+    assert commands.recovered < commands.total / 2
+    assert theirs[FactCategory.ERRORS].share == 0.0
+    assert behind(ours, theirs) == []
+
+
+def test_added_sessions_are_listed_by_directory_file_or_listing(tmp_path: Path) -> None:
+    (tmp_path / "a.jsonl").write_text("", encoding="utf-8")
+    (tmp_path / "deep").mkdir()
+    (tmp_path / "deep" / "b.jsonl").write_text("", encoding="utf-8")
+    (tmp_path / "a__agent-acompact-1.jsonl").write_text("", encoding="utf-8")
+    listing = tmp_path / "sessions.txt"
+    listing.write_text("# mine\ndeep/b.jsonl\n\n", encoding="utf-8")
+
+    assert session_paths(str(tmp_path)) == [tmp_path / "a.jsonl", tmp_path / "deep" / "b.jsonl"]
+    assert session_paths(str(listing)) == [tmp_path / "deep" / "b.jsonl"]
+    assert session_paths(f"{listing}:{tmp_path / 'a.jsonl'}:{listing}") == [
+        tmp_path / "deep" / "b.jsonl",
+        tmp_path / "a.jsonl",
+    ]
+    assert session_paths(None) == []
 
 
 @pytest.mark.skipif(not MAIN.is_file(), reason="../shared/corpus is absent")

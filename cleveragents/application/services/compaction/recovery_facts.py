@@ -1,57 +1,42 @@
 """The facts a resumed agent needs, extracted from a full transcript by fixed rules.
 
 This extraction is deliberately independent of any summarizer: it reads the raw messages
-(tool calls and their results, user text), so a summarizer cannot pass the measurement by
-agreeing with itself.
+(tool calls and their results, user and assistant text), so a summarizer cannot pass the
+measurement by agreeing with itself. The rules of decisions and the next step are in
+`recovery_decisions`; the rest are here.
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 
+from cleveragents.application.services.compaction.recovery_decisions import (
+    decisions,
+    last_todos,
+    next_step,
+)
 from cleveragents.application.services.compaction.recovery_model import Fact, FactCategory
+from cleveragents.application.services.compaction.recovery_requests import request_text
+from cleveragents.application.services.compaction.recovery_text import (
+    normalise,
+    prose_fact,
+    searchable_text,
+    shorten,
+    term_frequencies,
+)
 from cleveragents.application.services.compaction.recovery_tools import (
-    TODO_TOOL,
+    call_status,
     distinctive_argument,
     is_read_only,
     modified_paths,
+    read_paths,
     shell_command,
 )
-from cleveragents.domain.transcript import (
-    SUMMARY_MARKER,
-    Message,
-    Role,
-    TextBlock,
-    ToolCall,
-    ToolResult,
-)
+from cleveragents.domain.transcript import Message, Role, ToolCall, ToolResult
 
-# Text Claude Code (and similar harnesses) put in user messages that the user did not ask:
-# slash-command echoes, hook output, background-task notices, interruption markers, and the
-# continuation summary Claude Code writes after its own compaction.
-_NOISE_TAGS = (
-    "command-name",
-    "command-message",
-    "command-args",
-    "local-command-stdout",
-    "local-command-stderr",
-    "local-command-caveat",
-    "system-reminder",
-    "task-notification",
-    "user-prompt-submit-hook",
-    "bash-input",
-    "bash-stdout",
-    "bash-stderr",
-)
-_TAG_ALTERNATION = "|".join(re.escape(tag) for tag in _NOISE_TAGS)
-_STARTS_WITH_NOISE_TAG = re.compile(rf"<(?:{_TAG_ALTERNATION})\b")
-_NOISE_SECTION = re.compile(rf"<({_TAG_ALTERNATION})\b[^>]*>.*?</\1>", re.DOTALL)
-_NOISE_PREFIXES = (
-    "[Request interrupted by user",
-    SUMMARY_MARKER,
-    "This session is being continued from a previous conversation",
-)
+__all__ = ["normalise", "recovery_facts", "request_text"]
 
 # Equivalent spellings of a command: without a leading `cd dir &&` and without a trailing
 # `2>&1`, `2>/dev/null` or `| tail -n N` / `| head -n N`, which only shape the output the
@@ -63,8 +48,20 @@ _OUTPUT_SUFFIX = re.compile(
 
 _FAILED_WORDS = ("fail", "error")
 _INTERRUPTED_WORDS = ("interrupt", "fail", "error")
+# An error is told by more words than a failed command: a summary says a file was "not found"
+# or an edit "rejected" as often as it says "error".
+ERROR_WORDS = (
+    "fail",
+    "error",
+    "exception",
+    "not found",
+    "denied",
+    "refused",
+    "rejected",
+    "invalid",
+    "crash",
+)
 _UNFINISHED_STATUSES = ("pending", "in_progress")
-_LABEL_WIDTH = 120
 
 
 def recovery_facts(
@@ -82,45 +79,38 @@ def recovery_facts(
         if message.role is Role.ASSISTANT
         for call in message.tool_calls
     ]
+    frequencies = term_frequencies(searchable_text(messages))
     return {
-        FactCategory.LATEST_REQUEST: _latest_request(messages),
+        FactCategory.LATEST_REQUEST: _latest_request(messages, frequencies),
+        FactCategory.USER_REQUESTS: _user_requests(messages, frequencies),
         FactCategory.FILES_MODIFIED: _files_modified(calls, results, workspace),
+        FactCategory.FILES_READ: _files_read(calls, results, workspace),
         FactCategory.COMMANDS: _commands(calls, results, workspace),
-        FactCategory.UNFINISHED: _unfinished(calls),
+        FactCategory.ERRORS: _errors(calls, results, workspace),
+        FactCategory.UNFINISHED: _unfinished(calls, frequencies),
+        FactCategory.DECISIONS: decisions(messages, results, frequencies),
+        FactCategory.NEXT_STEP: next_step(messages, calls, frequencies),
         FactCategory.UNCERTAIN_EFFECTS: _uncertain_effects(calls, results, workspace),
     }
 
 
-def request_text(message: Message) -> str | None:
-    """What the user asked in `message`, whitespace-normalised, without harness noise; None
-    when the message asks nothing (tool results only, noise only, a summary)."""
-    if message.role is not Role.USER or message.is_summary:
-        return None
-    parts: list[str] = []
-    for block_text in (block.strip() for block in _text_blocks(message)):
-        if _STARTS_WITH_NOISE_TAG.match(block_text) or block_text.startswith(_NOISE_PREFIXES):
-            continue
-        cleaned = normalise(_NOISE_SECTION.sub(" ", block_text))
-        if cleaned:
-            parts.append(cleaned)
-    return " ".join(parts) or None
+def _user_requests(messages: Sequence[Message], frequencies: Counter[str]) -> tuple[Fact, ...]:
+    # One fact per distinct request: a request repeated word for word is one thing to know.
+    facts: dict[str, Fact] = {}
+    for message in messages:
+        text = request_text(message)
+        if text is not None and text not in facts:
+            label = f"user request: {shorten(text)}"
+            facts[text] = prose_fact(FactCategory.USER_REQUESTS, label, text, frequencies)
+    return tuple(facts.values())
 
 
-def normalise(text: str) -> str:
-    """Runs of whitespace as one space, no leading or trailing whitespace."""
-    return " ".join(text.split())
-
-
-def _text_blocks(message: Message) -> list[str]:
-    return [block.text for block in message.content if isinstance(block, TextBlock)]
-
-
-def _latest_request(messages: Sequence[Message]) -> tuple[Fact, ...]:
+def _latest_request(messages: Sequence[Message], frequencies: Counter[str]) -> tuple[Fact, ...]:
     for message in reversed(messages):
         text = request_text(message)
         if text is not None:
-            label = f"latest request: {_shorten(text)}"
-            return (Fact(FactCategory.LATEST_REQUEST, label, (text,)),)
+            label = f"latest request: {shorten(text)}"
+            return (prose_fact(FactCategory.LATEST_REQUEST, label, text, frequencies),)
     return ()
 
 
@@ -129,11 +119,26 @@ def _files_modified(
 ) -> tuple[Fact, ...]:
     paths: list[str] = []
     for call in calls:
-        if _status(results.get(call.id)) != "ok":
+        if call_status(call, results.get(call.id)) != "ok":
             continue  # a failed or unanswered write may have changed nothing
         paths.extend(path for path in modified_paths(call) if path not in paths)
     return tuple(
         Fact(FactCategory.FILES_MODIFIED, f"file modified: {path}", _spellings(path, workspace))
+        for path in paths
+    )
+
+
+def _files_read(
+    calls: list[ToolCall], results: dict[str, ToolResult], workspace: str | None
+) -> tuple[Fact, ...]:
+    # Successful reads only: a read that failed taught nothing about the file (it is an
+    # error). A file read several times is one fact.
+    paths: list[str] = []
+    for call in calls:
+        if call_status(call, results.get(call.id)) == "ok":
+            paths.extend(path for path in read_paths(call) if path not in paths)
+    return tuple(
+        Fact(FactCategory.FILES_READ, f"file read: {path}", _spellings(path, workspace))
         for path in paths
     )
 
@@ -147,35 +152,53 @@ def _commands(
     outcomes: dict[str, str] = {}
     for call in calls:
         command = shell_command(call)
-        status = _status(results.get(call.id))
+        status = call_status(call, results.get(call.id))
         if command is not None and status != "missing":
             outcomes[normalise(command)] = status
     facts: list[Fact] = []
     for command, status in outcomes.items():
         words = {"ok": (), "error": _FAILED_WORDS, "interrupted": _INTERRUPTED_WORDS}[status]
-        label = f"command {'ok' if status == 'ok' else 'failed'}: {_shorten(command)}"
+        label = f"command {'ok' if status == 'ok' else 'failed'}: {shorten(command)}"
         spellings = _spellings(command, workspace)
         facts.append(Fact(FactCategory.COMMANDS, label, spellings, words))
     return tuple(facts)
 
 
-def _unfinished(calls: list[ToolCall]) -> tuple[Fact, ...]:
+def _errors(
+    calls: list[ToolCall], results: dict[str, ToolResult], workspace: str | None
+) -> tuple[Fact, ...]:
+    # Every call that failed (its result an error, or a command's non-zero exit), one fact per
+    # tool and target, in order of first failure. A failure a later successful call on the
+    # same target resolved is kept: what went wrong and was fixed is what keeps a resumed
+    # agent from repeating it (the current state of a target is what the commands and
+    # uncertain effects measure). Interruptions and refusals are not errors of the call.
+    failed: dict[tuple[str, str], bool] = {}  # resolved later?
+    for call in calls:
+        key = (call.name, normalise(distinctive_argument(call)))
+        status = call_status(call, results.get(call.id))
+        if status == "error":
+            failed[key] = False
+        elif status == "ok" and key in failed:
+            failed[key] = True
+    return tuple(
+        Fact(
+            FactCategory.ERRORS,
+            f"error{' (resolved later)' if resolved else ''}: {name} {shorten(argument)}",
+            _spellings(argument, workspace),
+            ERROR_WORDS,
+        )
+        for (name, argument), resolved in failed.items()
+    )
+
+
+def _unfinished(calls: list[ToolCall], frequencies: Counter[str]) -> tuple[Fact, ...]:
     # The todo list is rewritten whole by each TodoWrite, so only the last one is current.
-    for call in reversed(calls):
-        todos = call.input.get("todos") if call.name == TODO_TOOL else None
-        if not isinstance(todos, list):
-            continue
-        facts: list[Fact] = []
-        for item in todos:
-            if not isinstance(item, dict):
-                continue
-            content, status = item.get("content"), item.get("status")
-            if isinstance(content, str) and content.strip() and status in _UNFINISHED_STATUSES:
-                text = normalise(content)
-                label = f"unfinished ({status}): {_shorten(text)}"
-                facts.append(Fact(FactCategory.UNFINISHED, label, (text,)))
-        return tuple(facts)
-    return ()
+    facts: list[Fact] = []
+    for content, status in last_todos(calls):
+        if status in _UNFINISHED_STATUSES:
+            label = f"unfinished ({status}): {shorten(content)}"
+            facts.append(prose_fact(FactCategory.UNFINISHED, label, content, frequencies))
+    return tuple(facts)
 
 
 def _uncertain_effects(
@@ -183,20 +206,20 @@ def _uncertain_effects(
 ) -> tuple[Fact, ...]:
     # A later successful call on the same target (the same tool and argument) settles the
     # earlier doubt: the retried edit or command is known to have taken effect.
-    open_doubts: dict[tuple[str, str], tuple[ToolCall, str]] = {}
+    open_doubts: dict[tuple[str, str], str] = {}
     for call in calls:
         if is_read_only(call):
             continue
         key = (call.name, normalise(distinctive_argument(call)))
-        status = _status(results.get(call.id))
+        status = call_status(call, results.get(call.id))
         if status == "ok":
             open_doubts.pop(key, None)
         else:
-            open_doubts[key] = (call, status)
+            open_doubts[key] = status
     facts: list[Fact] = []
-    for (name, argument), (_, status) in open_doubts.items():
+    for (name, argument), status in open_doubts.items():
         reason = "no result" if status == "missing" else status
-        label = f"uncertain effect ({reason}): {name} {_shorten(argument)}"
+        label = f"uncertain effect ({reason}): {name} {shorten(argument)}"
         facts.append(Fact(FactCategory.UNCERTAIN_EFFECTS, label, _spellings(argument, workspace)))
     return tuple(facts)
 
@@ -207,20 +230,6 @@ def _results_by_call(messages: Sequence[Message]) -> dict[str, ToolResult]:
         for result in message.tool_results:
             results.setdefault(result.call_id, result)
     return results
-
-
-def _status(result: ToolResult | None) -> str:
-    """``missing``, ``interrupted``, ``error`` or ``ok``."""
-    if result is None:
-        return "missing"
-    # Only the harness's own markers count: a successful output that merely mentions an
-    # interruption (a log being read) is not one.
-    lowered = result.content.lower()
-    if lowered.lstrip().startswith("[request interrupted by user") or (
-        result.is_error and ("interrupted" in lowered or "doesn't want to proceed" in lowered)
-    ):
-        return "interrupted"
-    return "error" if result.is_error else "ok"
 
 
 def _spellings(value: str, workspace: str | None) -> tuple[str, ...]:
@@ -241,7 +250,3 @@ def _core_command(command: str) -> str:
         previous = command
         command = _OUTPUT_SUFFIX.sub("", _CD_PREFIX.sub("", command)).strip()
     return command
-
-
-def _shorten(text: str) -> str:
-    return text if len(text) <= _LABEL_WIDTH else text[: _LABEL_WIDTH - 1] + "…"

@@ -11,9 +11,14 @@ class FactCategory(StrEnum):
     """What a resumed agent must know, by kind (in report order)."""
 
     LATEST_REQUEST = "latest_request"
+    USER_REQUESTS = "user_requests"  # every request the user made, the latest included
     FILES_MODIFIED = "files_modified"
+    FILES_READ = "files_read"
     COMMANDS = "commands"  # commands run, test runs included, with their outcome
+    ERRORS = "errors"  # calls that failed, resolved later or not
     UNFINISHED = "unfinished"
+    DECISIONS = "decisions"  # what was chosen (by the user or the agent), and why
+    NEXT_STEP = "next_step"  # what the agent was about to do when the transcript ends
     UNCERTAIN_EFFECTS = "uncertain_effects"
 
 
@@ -34,12 +39,17 @@ class Fact:
     a command without its ``cd dir &&`` prefix or ``2>&1 | tail`` suffix). One occurring is
     enough. When `outcome_words` is not empty, one of them must also occur (ignoring case)
     near an occurrence of a needle: that is how a failed command's outcome is checked.
+
+    `terms` are the key terms of a prose fact (a request, a decision, the next step), which a
+    summary may paraphrase: the fact is also recovered when most of them occur close together
+    (`recovery_text.terms_recovered`). Empty for facts that must occur as written.
     """
 
     category: FactCategory
     label: str
     needles: tuple[str, ...]
     outcome_words: tuple[str, ...] = ()
+    terms: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,18 +6,22 @@ in what it is given, whatever form the summarizer chose for it.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
-from typing import Any
 
-from cleveragents.application.services.compaction.recovery_facts import normalise
 from cleveragents.application.services.compaction.recovery_model import (
     CategoryRecovery,
     Fact,
     FactCategory,
     RecoveryReport,
 )
-from cleveragents.domain.transcript import Message, TextBlock, ToolCall, ToolResult
+from cleveragents.application.services.compaction.recovery_text import (
+    normalise,
+    searchable_text,
+    terms_recovered,
+)
+from cleveragents.domain.transcript import Message
+
+__all__ = ["NEEDLE_PREFIX", "OUTCOME_WINDOW", "is_recovered", "presence", "searchable_text"]
 
 NEEDLE_PREFIX = 200
 """A needle longer than this is looked for by its first `NEEDLE_PREFIX` characters: a summary
@@ -34,7 +38,8 @@ def presence(
 
     A fact counts as recovered when one of its needles occurs in `searchable_text(compacted)`
     (case-sensitive, whitespace-normalised) and, when it has outcome words, one of those
-    occurs (ignoring case) within `OUTCOME_WINDOW` characters of that needle.
+    occurs (ignoring case) within `OUTCOME_WINDOW` characters of that needle; a prose fact
+    also when most of its key terms occur close together (`recovery_text.terms_recovered`).
     """
     haystack = searchable_text(compacted)
     by_category: dict[FactCategory, CategoryRecovery] = {}
@@ -50,35 +55,13 @@ def presence(
     return RecoveryReport(by_category=by_category)
 
 
-def searchable_text(compacted: Sequence[Message] | str) -> str:
-    """What a resumed agent reads, as one whitespace-normalised string: text blocks, tool
-    calls (name and arguments), tool results (an error result marked ``[error]``). Thinking
-    is left out (providers drop it from later turns), as are images and other blocks.
-
-    Arguments are written as ``key: value`` with string values raw rather than JSON-encoded,
-    so a command with quotes or newlines still matches its needle.
-    """
-    if isinstance(compacted, str):
-        return normalise(compacted)
-    parts: list[str] = []
-    for message in compacted:
-        for block in message.content:
-            if isinstance(block, TextBlock):
-                parts.append(block.text)
-            elif isinstance(block, ToolCall):
-                parts.append(f"{block.name} {_render(block.input)}")
-            elif isinstance(block, ToolResult):
-                parts.append(f"[{'error' if block.is_error else 'result'}] {block.content}")
-    return normalise("\n".join(parts))
-
-
 def is_recovered(fact: Fact, haystack: str) -> bool:
     """`fact` against an already normalised `searchable_text`."""
     for needle in fact.needles:
         key = normalise(needle)[:NEEDLE_PREFIX]
         if key and _occurs(key, haystack, fact.outcome_words):
             return True
-    return False
+    return bool(fact.terms) and terms_recovered(fact.terms, haystack)
 
 
 def _occurs(key: str, haystack: str, outcome_words: tuple[str, ...]) -> bool:
@@ -91,13 +74,3 @@ def _occurs(key: str, haystack: str, outcome_words: tuple[str, ...]) -> bool:
             return True
         start = haystack.find(key, start + 1)
     return False
-
-
-def _render(value: Any) -> str:
-    if isinstance(value, str):
-        return value
-    if isinstance(value, dict):
-        return " ".join(f"{key}: {_render(item)}" for key, item in value.items())
-    if isinstance(value, list):
-        return " ".join(_render(item) for item in value)
-    return json.dumps(value)

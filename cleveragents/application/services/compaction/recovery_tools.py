@@ -1,5 +1,6 @@
 """What the recovery measurement knows about tools: which run shell commands, which write
-files (and where), which only read, and which argument names a call best.
+files (and where), which read a file's content (and which), which only read, and which
+argument names a call best.
 
 The names cover Claude Code's tools and the common generic ones (OpenAI-style function tools,
 Anthropic's text editor tool, Codex's apply_patch). A tool outside these lists counts as one
@@ -11,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from cleveragents.domain.transcript import ToolCall
+from cleveragents.domain.transcript import ToolCall, ToolResult
 
 SHELL_TOOLS = frozenset({"Bash", "bash", "shell", "run_command", "exec", "execute_command"})
 _SHELL_KEYS = ("command", "cmd")
@@ -47,9 +48,23 @@ READ_ONLY_TOOLS = frozenset(
         "TodoRead",
         "BashOutput",
         "TaskOutput",
+        "read_file",
+        "view_file",
     }
 )
 TODO_TOOL = "TodoWrite"
+QUESTION_TOOL = "AskUserQuestion"
+PLAN_APPROVAL_TOOL = "ExitPlanMode"
+
+# The tools whose result is a file's content. Searches and listings (Grep, Glob, LS) are not
+# reads: the agent saw matching lines or names across many files, not one file it now knows.
+_READ_KEYS_BY_TOOL: dict[str, tuple[str, ...]] = {
+    "Read": ("file_path",),
+    "NotebookRead": ("notebook_path",),
+    "view": ("path", "file_path"),
+    "read_file": ("path", "file_path"),
+    "view_file": ("path", "file_path"),
+}
 
 
 def shell_command(call: ToolCall) -> str | None:
@@ -83,6 +98,18 @@ def modified_paths(call: ToolCall) -> tuple[str, ...]:
         for text in _string_leaves(call.input):
             found.extend(match for match in _PATCH_FILE.findall(text) if match not in found)
         return tuple(found)
+    return ()
+
+
+def read_paths(call: ToolCall) -> tuple[str, ...]:
+    """The file a call reads the content of (empty for any other call)."""
+    keys = _READ_KEYS_BY_TOOL.get(call.name, ())
+    if call.name in EDITOR_TOOLS and call.input.get("command") == "view":
+        keys = ("path",)
+    for key in keys:
+        value = call.input.get(key)
+        if isinstance(value, str) and value.strip():
+            return (value.strip(),)
     return ()
 
 
@@ -120,3 +147,33 @@ def _string_leaves(value: Any) -> list[str]:
     if isinstance(value, list):
         return [leaf for item in value for leaf in _string_leaves(item)]
     return []
+
+
+_EXIT_CODE = re.compile(
+    r"^\s*(?:exit code|exit status|process exited with code)[:\s]+(\d+)|\"exit_code\"\s*:\s*(\d+)",
+    re.IGNORECASE,
+)
+
+
+def call_status(call: ToolCall | None, result: ToolResult | None) -> str:
+    """``missing``, ``interrupted``, ``error`` or ``ok``: how a call ended.
+
+    Only the harness's own markers count as an interruption: a successful output that merely
+    mentions one (a log being read) is not one. A shell call whose result reports a non-zero
+    exit code failed even when the result is not flagged as an error (formats without the
+    flag).
+    """
+    if result is None:
+        return "missing"
+    lowered = result.content.lower()
+    if lowered.lstrip().startswith("[request interrupted by user") or (
+        result.is_error and ("interrupted" in lowered or "doesn't want to proceed" in lowered)
+    ):
+        return "interrupted"
+    if result.is_error:
+        return "error"
+    if call is not None and shell_command(call) is not None:
+        match = _EXIT_CODE.search(result.content[:2_000])
+        if match and int(match.group(1) or match.group(2)) != 0:
+            return "error"
+    return "ok"
