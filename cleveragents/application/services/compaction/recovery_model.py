@@ -27,7 +27,7 @@ TARGET_CATEGORIES: tuple[FactCategory, ...] = (
     FactCategory.FILES_MODIFIED,
     FactCategory.UNFINISHED,
 )
-"""The categories a compaction must recover completely (the issue's 100% target)."""
+"""The categories a compaction must recover completely (the 100% target)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -216,7 +216,7 @@ class _Index:
         return found
 
 
-@lru_cache(maxsize=4)
+@lru_cache(maxsize=2)
 def _index(haystack: str) -> _Index:
     return _Index(haystack)
 

@@ -33,7 +33,7 @@ PATCH_TOOL = "apply_patch"
 # change the workspace as much as updates do.
 _PATCH_FILE = re.compile(r"^\*\*\* (?:Add|Update|Delete) File: (.+?)\s*$", re.MULTILINE)
 
-# Beyond the list (Read, Glob, Grep, LS, WebSearch, WebFetch, view): Claude Code tools
+# Beyond the usual ones (Read, Glob, Grep, LS, WebSearch, WebFetch, view): Claude Code tools
 # that only read (a notebook, the todo list, a background command's output).
 READ_ONLY_TOOLS = frozenset(
     {
