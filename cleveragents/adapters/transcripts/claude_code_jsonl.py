@@ -139,6 +139,7 @@ class _Draft:
     usage: Json | None
     content_form: str | None = None
     boundary: Json | None = None
+    meta: bool = False
 
     @property
     def uuid(self) -> str | None:
@@ -250,6 +251,7 @@ def _draft(record: Json, where: str) -> _Draft:
         message={key: value for key, value in message.items() if key not in used},
         usage=usage,
         content_form=content.extra.get(CONTENT_FORM),
+        meta=_injected(role, content.blocks, record),
     )
 
 
@@ -300,14 +302,14 @@ def _message(draft: _Draft, merged_uuids: dict[str, str]) -> Message:
         content=tuple(draft.blocks),
         usage=draft.usage,
         extra=extra,
-        meta=_injected(draft),
+        meta=draft.meta,
     )
 
 
-def _injected(draft: _Draft) -> bool:
+def _injected(role: Role, blocks: tuple[ContentBlock, ...], record: Json) -> bool:
     """A user record the harness wrote (Claude Code marks most with ``isMeta``; a skill's
     instructions are recognised by their first words)."""
-    if draft.role is not Role.USER:
+    if role is not Role.USER:
         return False
-    text = "\n".join(block.text for block in draft.blocks if isinstance(block, TextBlock))
-    return draft.record.get(IS_META) is True or text.startswith(SKILL_PREFIX)
+    text = "\n".join(block.text for block in blocks if isinstance(block, TextBlock))
+    return record.get(IS_META) is True or text.startswith(SKILL_PREFIX)
