@@ -703,3 +703,28 @@ def test_wrapped_prose_is_joined_back_into_sentences() -> None:
     assert summary.items(S.CONSTRAINTS) == (
         "Please keep the old behaviour and never remove the flag.",
     )
+
+
+def test_a_decision_that_names_its_means_is_kept_a_look_around_is_not() -> None:
+    summary = summarize(
+        user("the migration fails on SQLite"),
+        assistant(
+            "Let me read the migration first. I need to rewrite it with a table copy. "
+            "The problem is that SQLite cannot drop a column in place. "
+            "We opted for batch mode rather than raw SQL."
+        ),
+    )
+    assert summary.items(S.DECISIONS) == (
+        "I need to rewrite it with a table copy.",
+        "The problem is that SQLite cannot drop a column in place.",
+        "We opted for batch mode rather than raw SQL.",
+    )
+
+
+def test_the_last_stated_intent_is_a_next_step() -> None:
+    summary = summarize(
+        user("fix the flash messages"),
+        assistant("Let me check the layout. Found it."),
+        assistant("The layout renders them. Let me also check the flash helpers. Done?"),
+    )
+    assert summary.items(S.NEXT_STEPS) == ("Let me also check the flash helpers.",)

@@ -54,4 +54,8 @@ def merge_summaries(base: CompactionSummary, update: CompactionSummary) -> Compa
             kept = tuple(item for item in kept if item not in done)
         sections[section] = unique([*kept, *update.items(section)])
     latest = update.latest_request if update.latest_request is not None else base.latest_request
-    return CompactionSummary(latest_request=latest, sections=sections)
+    omitted = {
+        section: base.omitted.get(section, 0) + update.omitted.get(section, 0)
+        for section in SummarySection
+    }
+    return CompactionSummary(latest_request=latest, sections=sections, omitted=omitted)

@@ -55,11 +55,13 @@ def fit_summary(summary: CompactionSummary, budget: int, count: Count) -> Compac
     """`summary` with as many items as fit in `budget` tokens, chosen by rank; the latest
     request is never cut (a summary holding only it may exceed a tiny budget)."""
     sections = {s: tuple(clipped(item) for item in summary.items(s)) for s in SummarySection}
-    full = CompactionSummary(latest_request=summary.latest_request, sections=sections)
+    full = CompactionSummary(
+        latest_request=summary.latest_request, sections=sections, omitted=summary.omitted
+    )
     if count(render_summary(full)) <= budget:
         return full
     # The note of what was left out is paid for first, at its longest (every section named).
-    everything = {section: len(items) for section, items in sections.items()}
+    everything = {s: len(sections[s]) + summary.omitted.get(s, 0) for s in SummarySection}
     spent = count(
         render_summary(CompactionSummary(latest_request=summary.latest_request, omitted=everything))
     )
@@ -116,5 +118,8 @@ def _selected(
     chosen: dict[SummarySection, list[int]],
 ) -> CompactionSummary:
     kept = {s: tuple(sections[s][i] for i in sorted(chosen[s])) for s in SummarySection}
-    omitted = {s: len(sections[s]) - len(chosen[s]) for s in SummarySection}
+    # What an earlier compaction already left out stays counted.
+    omitted = {
+        s: len(sections[s]) - len(chosen[s]) + summary.omitted.get(s, 0) for s in SummarySection
+    }
     return CompactionSummary(latest_request=summary.latest_request, sections=kept, omitted=omitted)
