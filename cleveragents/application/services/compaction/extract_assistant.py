@@ -23,7 +23,7 @@ _DECISION = re.compile(
 # "Let me rewrite it with ..." and "I need to use ..." decide how, when they name the means
 # (a verb that changes the approach) rather than the next look around ("Let me read it").
 _MEANS = re.compile(
-    rf"\b(?:let me|I need to|I have to|I must|I should|we need to)\s+(?:\w+\s+)?"
+    r"\b(?:let me|I need to|I have to|I must|I should|we need to)\s+(?:\w+\s+)?"
     r"(?:use|rewrite|replace|avoid|keep|switch|move|split|merge|drop|remove|revert|restructure"
     r"|refactor|implement|apply|add|change|convert|wrap|skip|pin|bump|downgrade|upgrade)\b",
     re.IGNORECASE,
