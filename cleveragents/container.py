@@ -123,7 +123,10 @@ class ServicesContainer(containers.DeclarativeContainer):
         shrinker=tool_output_shrinker,
     )
     strategy_comparison = providers.Factory(
-        StrategyComparison, token_counter=adapters.token_counter, summarizer=summarizer
+        StrategyComparison,
+        token_counter=adapters.token_counter,
+        summarizer=summarizer,
+        secret_scanner=adapters.secret_scanner,
     )
     metrics_service = providers.Factory(
         MetricsService,

@@ -399,9 +399,14 @@ def compare(
 
 _CATEGORY_LABELS = {
     "latest_request": "request",
-    "files_modified": "files",
+    "user_requests": "requests",
+    "files_modified": "modified",
+    "files_read": "read",
     "commands": "commands",
+    "errors": "errors",
     "unfinished": "unfinished",
+    "decisions": "decisions",
+    "next_step": "next",
     "uncertain_effects": "uncertain",
 }
 

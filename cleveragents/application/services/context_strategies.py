@@ -26,6 +26,7 @@ from itertools import accumulate
 from typing import Any
 
 from cleveragents.application.ports.events import EventSink
+from cleveragents.application.ports.secret_scanner import SecretScanner
 from cleveragents.application.ports.summarizer import Summarizer
 from cleveragents.application.ports.token_counter import TokenCounter
 from cleveragents.application.services.compaction.message_tokens import message_tokens
@@ -66,12 +67,20 @@ class NoCompaction(ContextStrategy):
 
 
 class DeterministicCompaction(ContextStrategy):
-    """The product's compaction, forced, recording nothing (a comparison is a dry run)."""
+    """The product's compaction, forced, recording nothing (a comparison is a dry run: no
+    event, and no tool output shrunk into the artifact store)."""
 
     name = "deterministic"
 
-    def __init__(self, counter: TokenCounter, summarizer: Summarizer) -> None:
-        self._compactor = ContextCompactor(counter, summarizer, DiscardedEvents())
+    def __init__(
+        self,
+        counter: TokenCounter,
+        summarizer: Summarizer,
+        secret_scanner: SecretScanner | None = None,
+    ) -> None:
+        self._compactor = ContextCompactor(
+            counter, summarizer, DiscardedEvents(), secret_scanner=secret_scanner
+        )
 
     def apply(
         self, messages: Sequence[Message], settings: CompactionSettings
@@ -193,11 +202,16 @@ def compare_context_strategies(
 class StrategyComparison:
     """The comparison with the product's strategies (container name `strategy_comparison`)."""
 
-    def __init__(self, token_counter: TokenCounter, summarizer: Summarizer) -> None:
+    def __init__(
+        self,
+        token_counter: TokenCounter,
+        summarizer: Summarizer,
+        secret_scanner: SecretScanner | None = None,
+    ) -> None:
         self._counter = token_counter
         self._strategies: tuple[ContextStrategy, ...] = (
             NoCompaction(),
-            DeterministicCompaction(token_counter, summarizer),
+            DeterministicCompaction(token_counter, summarizer, secret_scanner),
             ObservationMasking(token_counter),
         )
 
