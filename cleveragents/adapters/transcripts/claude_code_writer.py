@@ -57,6 +57,7 @@ _EPOCH = "1970-01-01T00:00:00.000Z"
 _DEFAULTS: Json = {"isSidechain": False, "userType": "external"}
 _SESSION_FIELDS = (*CONTEXT_FIELDS, TIMESTAMP)
 _NOT_STORED = frozenset(("type", "message", CHAIN, DERIVED))
+_NONE = object()
 
 
 @dataclass(slots=True)
@@ -83,9 +84,7 @@ class _Planned:
 def write_claude_code(transcript: Transcript) -> str:
     """The transcript as a resumable session log (see the module docstring)."""
     plans = [_plan(index, message) for index, message in enumerate(transcript.messages)]
-    session = _lazy_session(plans)
-    for position in range(len(plans)):
-        _supply(plans, position, session)
+    _supply(plans, _lazy_session(plans))
     lines: list[str] = []
     written: set[str] = set()
     parent: str | None = None
@@ -149,36 +148,45 @@ def _lazy_session(plans: list[_Planned]) -> Callable[[], str]:
     return session
 
 
-def _supply(plans: list[_Planned], position: int, session: Callable[[], str]) -> None:
-    """Supply the session fields the record lacks, from its neighbours (see the module)."""
-    plan = plans[position]
-    if plan.fold_of is not None:
-        context = {key: plan.fold_of[key] for key in _SESSION_FIELDS if key in plan.fold_of}
-        order = [*plans[position + 1 :], *reversed(plans[:position])]
-        for key in _SESSION_FIELDS:
-            if key not in context:
-                _borrow(context, key, order, session)
-        plan.fold_of = {**plan.fold_of, **context}
-        return
-    has_uuid = isinstance(plan.fields.get(UUID), str) and bool(plan.fields[UUID])
-    wanted = (SESSION, TIMESTAMP) if has_uuid else _SESSION_FIELDS
-    order = [*reversed(plans[:position]), *plans[position + 1 :]]
-    for key in wanted:
-        if key not in plan.fields:
-            _borrow(plan.fills, key, order, session)
+def _supply(plans: list[_Planned], session: Callable[[], str]) -> None:
+    """Supply the session fields records lack, from their neighbours (see the module): the
+    nearest earlier message first, or for a new summary the nearest later one."""
+    known = [dict(plan.known) for plan in plans]  # before anything is supplied
+    for key in _SESSION_FIELDS:
+        earlier = _nearest(known, key, range(len(plans)))
+        later = _nearest(known, key, range(len(plans) - 1, -1, -1))
+        for position, plan in enumerate(plans):
+            if key in known[position]:
+                continue
+            if plan.fold_of is not None:
+                found = later[position] if later[position] is not _NONE else earlier[position]
+                target = plan.fold_of
+            else:
+                has_uuid = isinstance(plan.fields.get(UUID), str) and bool(plan.fields[UUID])
+                if has_uuid and key not in (SESSION, TIMESTAMP):
+                    continue  # a record of Claude Code's own: only what resuming needs
+                found = earlier[position] if earlier[position] is not _NONE else later[position]
+                target = plan.fills
+            if found is not _NONE:
+                target[key] = found
+            elif key in _DEFAULTS:
+                target[key] = _DEFAULTS[key]
+            elif key == SESSION:
+                target[key] = session()
+            elif key == TIMESTAMP:
+                target[key] = _EPOCH
 
 
-def _borrow(target: Json, key: str, order: list[_Planned], session: Callable[[], str]) -> None:
-    for other in order:
-        if key in other.known:
-            target[key] = other.known[key]
-            return
-    if key == SESSION:
-        target[key] = session()
-    elif key == TIMESTAMP:
-        target[key] = _EPOCH
-    elif key in _DEFAULTS:
-        target[key] = _DEFAULTS[key]
+def _nearest(known: list[Json], key: str, positions: range) -> list[object]:
+    """For each position, the value of `key` at the closest position before it in the order of
+    `positions` that has one, or `_NONE`."""
+    found: list[object] = [_NONE] * len(known)
+    last: object = _NONE
+    for position in positions:
+        found[position] = last
+        if key in known[position]:
+            last = known[position][key]
+    return found
 
 
 def _records(plan: _Planned, parent: str | None, written: set[str]) -> list[Json]:
