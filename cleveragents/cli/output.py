@@ -44,8 +44,9 @@ def print_table(
     from rich.table import Table
 
     table = Table(title=title, title_justify="left")
-    for column in columns:
-        table.add_column(column)
+    for index, column in enumerate(columns):
+        # The first column names the row: a wide table squeezes the others, never it.
+        table.add_column(column, no_wrap=index == 0, min_width=None)
     for row in rows:
         table.add_row(*("-" if cell is None else str(cell) for cell in row))
     console().print(table)

@@ -17,10 +17,16 @@ SUMMARY_MARKER = "[cleveragents context summary v1]"
 """The first line of a compaction summary message: a transcript that starts with one is
 compacted again by merging into it."""
 
+CONTINUATION_PREFIX = "This session is being continued from a previous conversation"
+"""How Claude Code's own compaction summary (a user message it writes) begins."""
+
 SUMMARY_OF = "summary_of"
 """Message.extra key on a summary message: the `extra` of the last message it replaces, so a
 format writer can link the summary to what it stands for (Claude Code's ``compact_boundary``
 names that record) without the compactor knowing any format."""
+
+SUMMARY_TOKENS_BEFORE = "tokens_before"
+"""Message.extra key on a summary message: the tokens of the conversation it compacted."""
 
 
 class Role(StrEnum):

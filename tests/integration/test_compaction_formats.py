@@ -5,6 +5,9 @@ Code, one that Claude Code can resume)."""
 
 from __future__ import annotations
 
+import json
+
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -16,8 +19,15 @@ from cleveragents.application.services.compaction.deterministic_summarizer impor
 )
 from cleveragents.application.services.compaction.outcome import CompactionSettings
 from cleveragents.application.services.context_compactor import ContextCompactor
-from cleveragents.domain.transcript import Message, Role, Transcript, TranscriptFormat
+from cleveragents.domain.transcript import (
+    CONTINUATION_PREFIX,
+    Message,
+    Role,
+    Transcript,
+    TranscriptFormat,
+)
 from cleveragents.domain.transcript_rules import violations
+from tests.conftest import CORPUS
 from tests.fakes import FakeEventSink
 from tests.unit.test_context_compactor import transcripts
 
@@ -66,3 +76,33 @@ def test_any_cut_in_any_format_leaves_every_call_with_its_result(
     if transcript_format is TranscriptFormat.CLAUDE_CODE:
         assert resume_problems(out) == []
         assert again[0].is_summary
+
+
+MAIN = CORPUS / "transcripts" / "claude-code-258c7280-ae70-4798-800f-63464d01a85d.jsonl"
+
+
+@pytest.mark.skipif(not MAIN.is_file(), reason="../shared/corpus is absent")
+def test_a_session_claude_code_compacted_resumes_from_our_summary_alone() -> None:
+    text = MAIN.read_text(encoding="utf-8")
+    messages = CODEC.read(text).messages
+    theirs = next(i for i, m in enumerate(messages) if m.text.startswith(CONTINUATION_PREFIX))
+    generous = CompactionSettings(
+        context_window=400_000, reserve_tokens=0, keep_recent_tokens=300_000
+    )
+    outcome = COMPACTOR.compact(messages, generous, force=True)
+    assert outcome.status == "compacted", outcome.reason
+    assert outcome.folded_messages > theirs  # Claude Code's own summary is folded into ours
+    out = CODEC.write(Transcript(messages=outcome.messages), TranscriptFormat.CLAUDE_CODE)
+    assert resume_problems(out) == []
+    records = [json.loads(line) for line in out.splitlines()]
+    roots = [r for r in records if r.get("parentUuid") is None]
+    assert [r.get("subtype") for r in roots] == ["compact_boundary"]  # one place to resume
+    kept_uuids = [r["uuid"] for r in records[2:]]
+    original = {
+        r["uuid"] for r in map(json.loads, text.splitlines()) if isinstance(r.get("uuid"), str)
+    }
+    assert set(kept_uuids) <= original  # every kept record keeps its uuid
+    summary = records[1]
+    assert summary["isCompactSummary"] is True
+    assert records[0]["logicalParentUuid"] in original
+    assert summary["sessionId"] == records[2]["sessionId"]

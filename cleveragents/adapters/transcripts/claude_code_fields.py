@@ -8,6 +8,8 @@ by following that chain back from the last record, and starts it afresh after a
 
 from __future__ import annotations
 
+from cleveragents.domain.transcript import SUMMARY_TOKENS_BEFORE
+
 CLAUDE_CODE = "claude_code"
 """Message.extra key: {"record": record fields, "message": API message fields, "boundary": the
 ``compact_boundary`` record written just before the message, when there is one}."""
@@ -15,7 +17,7 @@ RECORD = "record"
 API_MESSAGE = "message"
 BOUNDARY = "boundary"
 
-TOKENS_BEFORE = "tokens_before"
+TOKENS_BEFORE = SUMMARY_TOKENS_BEFORE
 """Message.extra key on a summary message: the conversation's token count before compaction
 (an int), written as the boundary's ``compactMetadata.preTokens``."""
 

@@ -56,11 +56,14 @@ from cleveragents.application.services.compaction.tool_output_shrinking import (
 )
 from cleveragents.domain.compaction_summary import CompactionSummary, parse_summary, render_summary
 from cleveragents.domain.event import CONTEXT_COMPACTED, CONTEXT_COMPACTION_FAILED
-from cleveragents.domain.transcript import SUMMARY_OF, Message, Role, TextBlock
+from cleveragents.domain.transcript import (
+    SUMMARY_OF,
+    SUMMARY_TOKENS_BEFORE,
+    Message,
+    Role,
+    TextBlock,
+)
 from cleveragents.domain.transcript_rules import violations
-
-TOKENS_BEFORE = "tokens_before"
-"""Message.extra key on a summary message: the tokens of the conversation it compacted."""
 
 
 class CompactionFailedError(Exception):
@@ -277,6 +280,7 @@ class _Compaction:
         self, folded: Sequence[Message]
     ) -> tuple[Message, CompactionSummary, Redactions]:
         previous = None
+        last = folded[-1] if folded else None  # what the summary's record links to
         if folded and folded[0].is_summary:
             previous = parse_summary(folded[0].text)
             if previous is not None:
@@ -291,8 +295,7 @@ class _Compaction:
             return message_tokens([_summary(text, {})], counter)[0]
 
         summary = fit_summary(summary, self.settings.summary_tokens, cost)
-        last = folded[-1] if folded else None
-        extra = {SUMMARY_OF: dict(last.extra), TOKENS_BEFORE: self.before} if last else {}
+        extra = {SUMMARY_OF: dict(last.extra), SUMMARY_TOKENS_BEFORE: self.before} if last else {}
         return _summary(render_summary(summary), extra), summary, redactions
 
 

@@ -7,6 +7,10 @@ still unanswered: its result is about to be appended), and the message at ``p`` 
 head of the turn, its user request included, is folded, and the summary quotes that request
 verbatim. ``p == len(body)`` (everything folded) is safe when nothing is left open.
 
+A summary that an earlier compaction wrote (ours, or Claude Code's continuation summary) is
+always folded: it stands for everything before it, and a harness resumes from the last one,
+so a kept part holding one would hide the new summary before it.
+
 Agent sessions are mostly one request followed by hundreds of tool calls, so turn starts alone
 would leave nothing to fold; assistant-message boundaries are where such a session can be cut.
 """
@@ -17,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import accumulate
 
-from cleveragents.domain.transcript import Message, Role
+from cleveragents.domain.transcript import CONTINUATION_PREFIX, Message, Role
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,11 +35,14 @@ class CutPoint:
 
 
 def safe_cut_points(body: Sequence[Message], costs: Sequence[int]) -> list[CutPoint]:
-    """Every safe cut after the first message, earliest first."""
+    """Every safe cut after the first message (and after any earlier summary), earliest
+    first."""
     open_spans = _open_spans(body)
     suffix = [*reversed([*accumulate(reversed(costs), initial=0)])]
+    summaries = [i for i, message in enumerate(body) if _earlier_summary(message)]
+    first = max(1, summaries[-1] + 1) if summaries else 1
     points: list[CutPoint] = []
-    for position in range(1, len(body) + 1):
+    for position in range(first, len(body) + 1):
         if open_spans[position]:
             continue
         if position == len(body):
@@ -49,6 +56,12 @@ def safe_cut_points(body: Sequence[Message], costs: Sequence[int]) -> list[CutPo
             # start there: it holds no tool result that would lose its call.
             points.append(CutPoint(position, suffix[position], splits_turn=not message.starts_turn))
     return points
+
+
+def _earlier_summary(message: Message) -> bool:
+    return message.is_summary or (
+        message.role is Role.USER and message.text.lstrip().startswith(CONTINUATION_PREFIX)
+    )
 
 
 def _open_spans(body: Sequence[Message]) -> list[int]:

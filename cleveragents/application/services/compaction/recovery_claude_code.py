@@ -18,9 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from cleveragents.domain.transcript import Message, Role
-
-CONTINUATION_PREFIX = "This session is being continued from a previous conversation"
+from cleveragents.domain.transcript import CONTINUATION_PREFIX, Message, Role
 
 
 def claude_code_compaction_points(messages: Sequence[Message]) -> tuple[int, ...]:
