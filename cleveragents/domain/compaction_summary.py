@@ -56,6 +56,9 @@ class CompactionSummary(BaseModel):
     latest_request: str | None = None
     """The user's latest request, verbatim."""
     sections: dict[SummarySection, tuple[str, ...]] = Field(default_factory=dict)
+    workspace: str | None = None
+    """The directory the agent worked in: file paths under it are written relative to it
+    (a summary of a long session lists hundreds of them, each paying for the prefix)."""
     omitted: dict[SummarySection, int] = Field(default_factory=dict)
     """Items per section left out to keep the summary within its token budget (said in the
     summary, so the resumed agent knows the list is not complete)."""
@@ -90,6 +93,7 @@ _HEADING = "## "
 _ITEM = "- "
 _CONTINUATION = "  "
 _OMITTED = "Left out to keep this summary within its budget: "
+_WORKSPACE = "File paths are relative to the workspace "
 _SECTIONS_BY_TITLE = {title: section for section, title in SECTION_TITLES.items()}
 
 
@@ -101,7 +105,10 @@ def render_summary(summary: CompactionSummary) -> str:
     The prefixes make every line's role unambiguous whatever the items contain, so
     `parse_summary` gives the summary back exactly.
     """
-    lines = [SUMMARY_MARKER, _INTRO, ""]
+    lines = [SUMMARY_MARKER, _INTRO]
+    if summary.workspace is not None:
+        lines.append(_WORKSPACE + summary.workspace)
+    lines.append("")
     if summary.latest_request is None:
         lines.append(_NO_REQUEST)
     else:
@@ -132,8 +139,12 @@ def parse_summary(text: str) -> CompactionSummary | None:
     has_request = quoting = False
     sections: dict[SummarySection, list[str]] = {}
     omitted: dict[SummarySection, int] = {}
+    workspace: str | None = None
     items: list[str] | None = None  # the items of the section being read; None outside one
     for line in text.split("\n")[1:]:
+        if workspace is None and not sections and not has_request and line.startswith(_WORKSPACE):
+            workspace = line[len(_WORKSPACE) :]
+            continue
         if line.startswith(_OMITTED):
             omitted = _omitted_counts(line[len(_OMITTED) :])
             items = None
@@ -156,6 +167,7 @@ def parse_summary(text: str) -> CompactionSummary | None:
     return CompactionSummary(
         latest_request="\n".join(request) if has_request else None,
         sections={section: tuple(found) for section, found in sections.items()},
+        workspace=workspace,
         omitted=omitted,
     )
 

@@ -668,10 +668,9 @@ def test_the_claude_code_tool_heavy_corpus_transcript() -> None:
     assert summary.latest_request == request
     # "/mcp" was typed while the agent worked: a queued prompt, delivered before the answer.
     assert summary.items(S.GOALS) == ("start phoenix in background", "/mcp", request)
-    assert summary.items(S.FILES_READ) == (
-        "assets/js/**/*.js",
-        "/home/marco/projects/spotter/assets/js/app.js",
-    )
+    # Files under the session's working directory are written relative to it.
+    assert summary.workspace == "/home/marco/projects/spotter"
+    assert summary.items(S.FILES_READ) == ("assets/js/**/*.js", "assets/js/app.js")
     assert summary.items(S.COMMANDS)[0] == "`mix phx.server` -> ok"
     assert summary.items(S.UNCERTAIN_EFFECTS) == ()  # web searches and reads change nothing
     assert summary.items(S.UNFINISHED) == (request,)  # interrupted while still researching

@@ -9,6 +9,10 @@ from hypothesis import strategies as st
 from cleveragents.adapters.secrets.pattern_scanner import PatternSecretScanner
 from cleveragents.adapters.tokens.tiktoken_counter import TiktokenCounter
 from cleveragents.application.services.compaction.summary_budget import ITEM_CHARS, fit_summary
+from cleveragents.application.services.compaction.summary_paths import (
+    absolute_paths,
+    relative_paths,
+)
 from cleveragents.application.services.compaction.summary_redaction import (
     Redactions,
     redact_line,
@@ -131,3 +135,23 @@ def test_a_summary_without_credentials_is_returned_as_it_is() -> None:
     redacted, redactions = redact_summary(summary, SCANNER)
     assert redacted is summary
     assert redactions.count == 0
+
+
+def test_files_under_the_workspace_are_listed_relative_to_it_and_merge_back() -> None:
+    summary = CompactionSummary(
+        sections={
+            SummarySection.FILES_READ: ("/ws/shop/src/a.py", "/etc/hosts", "docs/*.md"),
+            SummarySection.FILES_MODIFIED: ("/ws/shop/src/b.py",),
+            SummarySection.COMMANDS: ("cat /ws/shop/src/a.py: ok",),  # commands stay as run
+        }
+    )
+    relative = relative_paths(summary, "/ws/shop/")
+    assert relative.workspace == "/ws/shop"
+    assert relative.items(SummarySection.FILES_READ) == ("src/a.py", "/etc/hosts", "docs/*.md")
+    assert relative.items(SummarySection.FILES_MODIFIED) == ("src/b.py",)
+    assert relative.items(SummarySection.COMMANDS) == summary.items(SummarySection.COMMANDS)
+    assert parse_summary(render_summary(relative)) == relative
+    back = absolute_paths(relative)
+    assert back.workspace is None
+    assert back.items(SummarySection.FILES_MODIFIED) == ("/ws/shop/src/b.py",)
+    assert relative_paths(summary, None) is summary

@@ -6,7 +6,12 @@ from collections.abc import Sequence
 
 from cleveragents.application.ports.summarizer import Summarizer
 from cleveragents.application.services.compaction.extract_text import unique
+from cleveragents.application.services.compaction.recovery_claude_code import message_workspace
 from cleveragents.application.services.compaction.summary_extraction import extract_summary
+from cleveragents.application.services.compaction.summary_paths import (
+    absolute_paths,
+    relative_paths,
+)
 from cleveragents.domain.compaction_summary import (
     CompactionSummary,
     SummarySection,
@@ -30,13 +35,16 @@ class DeterministicSummarizer(Summarizer):
     def summarize(
         self, folded: Sequence[Message], previous: CompactionSummary | None
     ) -> CompactionSummary:
-        merged = previous
+        merged = absolute_paths(previous) if previous is not None else None
         for message in folded:
             earlier = parse_summary(message.text) if message.is_summary else None
             if earlier is not None:
+                earlier = absolute_paths(earlier)
                 merged = earlier if merged is None else merge_summaries(merged, earlier)
         fresh = extract_summary(folded)
-        return fresh if merged is None else merge_summaries(merged, fresh)
+        result = fresh if merged is None else merge_summaries(merged, fresh)
+        workspace = message_workspace(folded) or (previous.workspace if previous else None)
+        return relative_paths(result, workspace)
 
 
 def merge_summaries(base: CompactionSummary, update: CompactionSummary) -> CompactionSummary:

@@ -56,15 +56,16 @@ def fit_summary(summary: CompactionSummary, budget: int, count: Count) -> Compac
     request is never cut (a summary holding only it may exceed a tiny budget)."""
     sections = {s: tuple(clipped(item) for item in summary.items(s)) for s in SummarySection}
     full = CompactionSummary(
-        latest_request=summary.latest_request, sections=sections, omitted=summary.omitted
+        latest_request=summary.latest_request,
+        workspace=summary.workspace,
+        sections=sections,
+        omitted=summary.omitted,
     )
     if count(render_summary(full)) <= budget:
         return full
     # The note of what was left out is paid for first, at its longest (every section named).
     everything = {s: len(sections[s]) + summary.omitted.get(s, 0) for s in SummarySection}
-    spent = count(
-        render_summary(CompactionSummary(latest_request=summary.latest_request, omitted=everything))
-    )
+    spent = count(render_summary(_bare(summary, everything)))
     ranked = _ranked(sections, count)
     chosen: dict[SummarySection, list[int]] = {section: [] for section in SummarySection}
     for section, index, cost in ranked:
@@ -82,7 +83,7 @@ def fit_summary(summary: CompactionSummary, budget: int, count: Count) -> Compac
         chosen[section].remove(index)
         fitted = _selected(summary, sections, chosen)
     if count(render_summary(fitted)) > budget:  # not even the note fits beside the request
-        return CompactionSummary(latest_request=summary.latest_request)
+        return _bare(summary)
     return fitted
 
 
@@ -122,4 +123,18 @@ def _selected(
     omitted = {
         s: len(sections[s]) - len(chosen[s]) + summary.omitted.get(s, 0) for s in SummarySection
     }
-    return CompactionSummary(latest_request=summary.latest_request, sections=kept, omitted=omitted)
+    return CompactionSummary(
+        latest_request=summary.latest_request,
+        workspace=summary.workspace,
+        sections=kept,
+        omitted=omitted,
+    )
+
+
+def _bare(
+    summary: CompactionSummary, omitted: dict[SummarySection, int] | None = None
+) -> CompactionSummary:
+    """The summary with its request (and workspace) only, and `omitted` as its note."""
+    return CompactionSummary(
+        latest_request=summary.latest_request, workspace=summary.workspace, omitted=omitted or {}
+    )

@@ -61,7 +61,12 @@ def redact_summary(
         section: tuple(next(rest) for _ in items) for section, items in summary.sections.items()
     }
     return (
-        CompactionSummary(latest_request=latest, sections=sections, omitted=summary.omitted),
+        CompactionSummary(
+            latest_request=latest,
+            workspace=summary.workspace,
+            sections=sections,
+            omitted=summary.omitted,
+        ),
         redactions,
     )
 
