@@ -206,8 +206,8 @@ class _Compaction:
             outcome = self._fold(point)
             if outcome.tokens_after > self.settings.threshold:
                 problems.append(
-                    f"{outcome.tokens_after:,} tokens over the threshold of "
-                    f"{self.settings.threshold:,} when keeping {outcome.kept_messages} messages"
+                    f"{outcome.tokens_after:,} tokens, over the threshold of "
+                    f"{self.settings.threshold:,}, when keeping {outcome.kept_messages} messages"
                 )
                 skip_to_kept = point.kept_tokens - (outcome.tokens_after - self.settings.threshold)
                 continue
