@@ -140,7 +140,12 @@ def test_a_summary_without_credentials_is_returned_as_it_is() -> None:
 def test_files_under_the_workspace_are_listed_relative_to_it_and_merge_back() -> None:
     summary = CompactionSummary(
         sections={
-            SummarySection.FILES_READ: ("/ws/shop/src/a.py", "/etc/hosts", "docs/*.md"),
+            SummarySection.FILES_READ: (
+                "/ws/shop/src/a.py",
+                "/etc/hosts",
+                "docs/*.md",
+                "src/a.py",  # the same file, named relative to the workspace already
+            ),
             SummarySection.FILES_MODIFIED: ("/ws/shop/src/b.py",),
             SummarySection.COMMANDS: ("cat /ws/shop/src/a.py: ok",),  # commands stay as run
         }

@@ -9,6 +9,7 @@ different workspaces never mix their relative paths.
 
 from __future__ import annotations
 
+from cleveragents.application.services.compaction.extract_text import unique
 from cleveragents.domain.compaction_summary import CompactionSummary, SummarySection
 
 FILE_SECTIONS = (SummarySection.FILES_READ, SummarySection.FILES_MODIFIED)
@@ -25,7 +26,8 @@ def relative_paths(summary: CompactionSummary, workspace: str | None) -> Compact
         return summary
     sections = dict(summary.sections)
     for section in FILE_SECTIONS:
-        sections[section] = tuple(
+        # One file named both ways (absolute and relative) is listed once.
+        sections[section] = unique(
             item[len(prefix) :] if item.startswith(prefix) and len(item) > len(prefix) else item
             for item in summary.items(section)
         )
@@ -39,7 +41,7 @@ def absolute_paths(summary: CompactionSummary) -> CompactionSummary:
     prefix = summary.workspace.rstrip("/") + "/"
     sections = dict(summary.sections)
     for section in FILE_SECTIONS:
-        sections[section] = tuple(
+        sections[section] = unique(
             item if item.startswith("/") else prefix + item for item in summary.items(section)
         )
     return _with(summary, sections, None)
