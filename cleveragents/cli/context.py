@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from cleveragents.cli import context_budget, context_prefix
-from cleveragents.cli.inputs import read_text_file
+from cleveragents.cli.inputs import read_transcript_file
 from cleveragents.cli.output import EncodingOption, JsonFlag, console, emit_json, print_table
 from cleveragents.cli.state import state
 
@@ -89,7 +89,7 @@ ProjectOption = Annotated[
 def _read(path: str, choice: FormatChoice, container: Container) -> tuple[Transcript, Any]:
     from cleveragents.domain.transcript import TranscriptFormat
 
-    text = read_text_file(path)
+    text = read_transcript_file(path)
     codec = container.transcript_codec()
     transcript_format = (
         codec.detect(text) if choice is FormatChoice.AUTO else TranscriptFormat(choice.value)
