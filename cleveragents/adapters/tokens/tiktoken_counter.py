@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from itertools import accumulate
 from pathlib import Path
 
@@ -83,9 +84,11 @@ class TiktokenCounter(TokenCounter):
 
     def count(self, text: str) -> int:
         encoding = load_encoding(self._encoding_name, self._cache_dir)
-        # Text that looks like a special token ("<|endoftext|>") is counted as the plain text it
-        # is: content is data, never a control sequence.
-        return len(encoding.encode(text, disallowed_special=()))
+        if len(text) <= 2 * STREAM_WINDOW_CHARS:
+            return len(_encode(encoding, text))
+        # A long text is counted a window at a time, cut where the count does not change: the
+        # token list of the whole (some 40 bytes a token) is never built.
+        return sum(len(_encode(encoding, piece)) for piece in exact_pieces(text))
 
     def count_stream(self, chunks: Iterable[str]) -> int:
         encoding = load_encoding(self._encoding_name, self._cache_dir)
@@ -102,16 +105,16 @@ class TiktokenCounter(TokenCounter):
                     searched = max(len(pending) - 1, 0)
                     continue
                 cut = len(pending)  # one enormous line: split anyway (off by at most a token)
-            total += len(encoding.encode(pending[:cut], disallowed_special=()))
+            total += len(_encode(encoding, pending[:cut]))
             pending = pending[cut:]
             searched = 0
         if pending:
-            total += len(encoding.encode(pending, disallowed_special=()))
+            total += len(_encode(encoding, pending))
         return total
 
     def token_starts(self, text: str) -> list[int]:
         encoding = load_encoding(self._encoding_name, self._cache_dir)
-        tokens = encoding.encode(text, disallowed_special=())
+        tokens = _encode(encoding, text)
         lengths = map(token_byte_lengths(encoding).__getitem__, tokens)
         return [0, *accumulate(lengths)][: len(tokens)]
 
@@ -119,16 +122,55 @@ class TiktokenCounter(TokenCounter):
         if max_tokens <= 0 or not text:
             return ""
         encoding = load_encoding(self._encoding_name, self._cache_dir)
-        tokens = encoding.encode(text, disallowed_special=())
+        tokens = _encode(encoding, text)
         keep = min(max_tokens, len(tokens))
         while keep > 0:
             # A token prefix can end inside a multi-byte character: drop the partial bytes.
-            prefix = encoding.decode_bytes(tokens[:keep]).decode("utf-8", errors="ignore")
+            with _tokenizer_failures():
+                prefix = encoding.decode_bytes(tokens[:keep]).decode("utf-8", errors="ignore")
             # Re-encoding a prefix can merge differently; step back until it really fits.
-            if len(encoding.encode(prefix, disallowed_special=())) <= max_tokens:
+            if len(_encode(encoding, prefix)) <= max_tokens:
                 return prefix
             keep -= 1
         return ""
+
+
+def _encode(encoding: tiktoken.Encoding, text: str) -> list[int]:
+    """The tokens of `text`; text that looks like a special token ("<|endoftext|>") is encoded
+    as the plain text it is: content is data, never a control sequence."""
+    with _tokenizer_failures():
+        return encoding.encode(text, disallowed_special=())
+
+
+@contextmanager
+def _tokenizer_failures() -> Iterator[None]:
+    """The ways tiktoken fails on a text, as the port's `TokenCountingError` (callers that may
+    fall back to the heuristic then do): its regex giving up (a long run of spaces followed by
+    a letter exceeds its backtracking stack), memory running out, and a panic in its Rust code
+    (pyo3 raises those as ``pyo3_runtime.PanicException``, a BaseException, e.g. when building
+    the token list of a huge text fails)."""
+    try:
+        yield
+    except (ValueError, MemoryError) as exc:
+        raise TokenCountingError(
+            f"the tokenizer cannot count this text: {_described(exc)}"
+        ) from exc
+    except BaseException as exc:
+        if not is_rust_panic(exc):
+            raise
+        raise TokenCountingError(f"the tokenizer failed on this text: {_described(exc)}") from exc
+
+
+def is_rust_panic(error: BaseException) -> bool:
+    """Whether `error` is a panic of a Rust extension. pyo3 creates its exception type at run
+    time, importable from nowhere: it is recognised by its name."""
+    kind = type(error)
+    return kind.__name__ == "PanicException" and kind.__module__ == "pyo3_runtime"
+
+
+def _described(error: BaseException) -> str:
+    detail = " ".join(str(error).split())[:200]
+    return f"{type(error).__name__}: {detail}" if detail else type(error).__name__
 
 
 STREAM_WINDOW_CHARS = 1 << 20
@@ -150,4 +192,32 @@ def safe_split_point(text: str, start: int = 0) -> int | None:
         if text[newline - 1].isalnum():
             return newline
         position = newline
+    return None
+
+
+def exact_pieces(text: str, window: int | None = None) -> Iterator[str]:
+    """`text` in consecutive pieces of at least `window` characters (the last one shorter),
+    each cut at the first `safe_split_point`-kind offset past the window, so that the counts of
+    the pieces add up to the count of the whole. A stretch with no such offset stays whole."""
+    window = STREAM_WINDOW_CHARS if window is None else window
+    start = 0
+    while len(text) - start > 2 * window:
+        cut = next_safe_split_point(text, start + window)
+        if cut is None:
+            break
+        yield text[start:cut]
+        start = cut
+    yield text[start:]
+
+
+def next_safe_split_point(text: str, start: int) -> int | None:
+    """The first offset at or after `start` where `text` can be cut without changing its count
+    (the rule of `safe_split_point`, searched forwards)."""
+    newline = text.find("\n", max(start, 1))
+    while 0 < newline < len(text) - 1:
+        if text[newline - 1].isalnum():
+            return newline
+        if text[newline + 1].isalnum():
+            return newline + 1
+        newline = text.find("\n", newline + 1)
     return None
