@@ -26,7 +26,12 @@ ProjectOption = Annotated[
 PlanOption = Annotated[
     str | None, typer.Option("--plan", metavar="ID", help="The plan the output belongs to.")
 ]
-IdArgument = Annotated[str, typer.Argument(metavar="ID", help="The artifact's id.")]
+IdArgument = Annotated[
+    str,
+    typer.Argument(
+        metavar="ID", help="The artifact's id, or sha256:HEX (the oldest stored with that content)."
+    ),
+]
 
 
 def _store(ctx: typer.Context) -> ArtifactStore:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from cleveragents.cli.context import FormatChoice, FormatOption, TranscriptArgument
-from cleveragents.cli.inputs import read_text_file
+from cleveragents.cli.inputs import read_transcript_file
 from cleveragents.cli.output import JsonFlag, console, emit_json, print_fields, print_table
 from cleveragents.cli.state import state
 
@@ -102,7 +102,7 @@ def import_transcript(
     """
     from cleveragents.domain.transcript import TranscriptFormat
 
-    text = read_text_file(transcript)
+    text = read_transcript_file(transcript)
     source = "stdin" if transcript == "-" else str(Path(transcript).resolve())
     chosen = (
         None

@@ -5,6 +5,7 @@ a tight window or fails with the originals."""
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 import pytest
@@ -73,11 +74,17 @@ def test_an_oversized_kept_tool_result_is_shrunk_and_its_full_output_kept(
     assert shrunk.tokens_after < shrunk.tokens_before
     assert shrunk.artifact_id is not None
     result = outcome.messages[-1].tool_results[0]
-    assert f"agents artifact read {shrunk.artifact_id}" in result.content
+    digest = hashlib.sha256(log.encode()).hexdigest()
+    assert f"agents artifact read sha256:{digest}" in result.content  # the same every run
+    again = container.context_compactor().compact(messages, TIGHT, force=True)
+    assert again.messages == outcome.messages
+    assert again.shrunk_results[0].artifact_id == shrunk.artifact_id  # stored once
+    by_content = container.artifact_store().read(f"sha256:{digest}", 0, len(log.encode()) + 1)
+    assert by_content == log.encode()
     assert "ERROR job 42 failed" in result.content  # smart mode keeps the failure at the end
     stored = container.artifact_store().read(shrunk.artifact_id, 0, len(log.encode()) + 1)
     assert stored == log.encode()  # nothing is lost
-    [event] = container.event_sink().recorded(CONTEXT_COMPACTED)
+    event = container.event_sink().recorded(CONTEXT_COMPACTED)[0]
     assert event.payload["shrunk_tool_results"][0]["artifact_id"] == shrunk.artifact_id
 
 
@@ -85,12 +92,13 @@ def test_without_room_for_the_system_prompt_the_originals_come_back(
     container: Container,
 ) -> None:
     rules = Message(role=Role.SYSTEM, content=(TextBlock(text="rule " * 30_000),))
-    messages = [rules, *_session_ending_in_a_huge_log("short log")]
+    messages = [rules, *_session_ending_in_a_huge_log(_real_log())]  # shrunk, then refused
     outcome = container.context_compactor().compact(messages, TIGHT, force=True)
     assert outcome.status == "failed"
     assert outcome.messages == tuple(messages)
     assert outcome.reason is not None
     assert "over the threshold" in outcome.reason
+    assert container.artifact_store().list() == []  # a failed compaction stores nothing
 
 
 @pytest.mark.skipif(not SESSIONS, reason="../shared/corpus is absent")
@@ -111,3 +119,20 @@ def test_a_compacted_real_session_fits_by_the_real_tokenizer(
     assert counted <= settings.keep_recent_tokens + settings.summary_tokens
     assert outcome.summary_tokens <= settings.summary_tokens
     assert is_valid(outcome.messages)
+
+
+def test_an_output_of_megabytes_is_analysed_by_its_ends_and_kept_whole(
+    container: Container,
+) -> None:
+    middle = "".join(f"INFO step {i} done\n" for i in range(150_000))  # about 3 MB
+    log = "INFO job starts\n" + middle + "ERROR job 42 failed: disk full\n"
+    messages = _session_ending_in_a_huge_log(log)
+    outcome = container.context_compactor().compact(messages, TIGHT, force=True)
+    assert outcome.status == "compacted", outcome.reason
+    assert outcome.tokens_after <= TIGHT.threshold
+    [shrunk] = outcome.shrunk_results
+    assert shrunk.artifact_id is not None
+    result = outcome.messages[-1].tool_results[0]
+    assert "ERROR job 42 failed: disk full" in result.content
+    stored = container.artifact_store().read(shrunk.artifact_id, 0, len(log) + 1)
+    assert stored == log.encode()

@@ -16,6 +16,7 @@ from cleveragents.application.services.compaction.message_tokens import message_
 from cleveragents.application.services.compaction.outcome import CompactionSettings
 from cleveragents.application.services.context_compactor import ContextCompactor
 from cleveragents.domain.compaction_summary import SummarySection, render_summary
+from cleveragents.domain.errors import TokenCountingError
 from cleveragents.domain.event import CONTEXT_COMPACTED, CONTEXT_COMPACTION_FAILED
 from cleveragents.domain.transcript import (
     SUMMARY_MARKER,
@@ -26,7 +27,7 @@ from cleveragents.domain.transcript import (
     ToolResult,
 )
 from cleveragents.domain.transcript_rules import is_valid
-from tests.fakes import FakeEventSink, FakeSummarizer
+from tests.fakes import FakeEventSink, FakeSummarizer, FakeTokenCounter
 
 COUNTER = TiktokenCounter()
 WIDE = CompactionSettings(context_window=200_000, reserve_tokens=16_384, keep_recent_tokens=60)
@@ -399,3 +400,26 @@ def test_a_lone_surrogate_does_not_stop_the_fingerprint() -> None:
     outcome = service.compact(messages, WIDE, force=True)
     assert outcome.status == "compacted", outcome.reason
     assert outcome.summary_sha256 is not None
+
+
+class _FailingCounter(FakeTokenCounter):
+    """A tokenizer that cannot take one message (a panic, memory running out)."""
+
+    def count(self, text: str) -> int:
+        if "unspeakable" in text:
+            raise TokenCountingError("the tokenizer cannot count this text: PanicException")
+        return super().count(text)
+
+
+def test_a_conversation_the_tokenizer_cannot_count_is_not_compacted() -> None:
+    messages = [*conversation(4), user("an unspeakable request")]
+    events = FakeEventSink()
+    service = ContextCompactor(_FailingCounter(), DeterministicSummarizer(), events)
+    outcome = service.compact(messages, WIDE, force=True)
+    assert outcome.status == "failed"
+    assert outcome.messages == tuple(messages)
+    assert outcome.reason is not None
+    assert "PanicException" in outcome.reason
+    assert "estimated" in outcome.reason
+    [event] = events.events
+    assert event.kind == CONTEXT_COMPACTION_FAILED

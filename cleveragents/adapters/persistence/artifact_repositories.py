@@ -89,6 +89,17 @@ class SqlaArtifactRepository(ArtifactRepository):
             query = query.where(ArtifactRow.status == status.value)
         return [_to_domain(row) for row in self._session.scalars(query)]
 
+    def find_stored(self, sha256: str) -> StoredArtifact | None:
+        query = (
+            select(ArtifactRow)
+            .where(ArtifactRow.sha256 == sha256)
+            .where(ArtifactRow.status == ArtifactStatus.STORED.value)
+            .order_by(ArtifactRow.created_at, ArtifactRow.id)
+            .limit(1)
+        )
+        row = self._session.scalars(query).first()
+        return None if row is None else _to_domain(row)
+
 
 class SqlaTempOutputRepository(TempOutputRepository):
     def __init__(self, session: Session) -> None:

@@ -97,6 +97,10 @@ class ArtifactRepository(ABC):
     ) -> list[StoredArtifact]:
         """Oldest first."""
 
+    @abstractmethod
+    def find_stored(self, sha256: str) -> StoredArtifact | None:
+        """The oldest stored (not blocked, not expired) artifact with this content hash."""
+
 
 @dataclass(frozen=True, slots=True)
 class TempOutputRecord:

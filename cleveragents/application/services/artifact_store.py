@@ -53,6 +53,7 @@ DEFAULT_PROJECT = "default"
 TEMP_OUTPUT_TTL = timedelta(hours=24)
 BLOB_GRACE = 3600.0  # seconds
 REFERENCE_PREFIX = "tmpref_"
+SHA256_REFERENCE = "sha256:"
 
 Progress = Callable[[int], None]
 
@@ -148,9 +149,15 @@ class ArtifactStore:
 
     def import_output(self, data: bytes, label: str, *, project: str | None = None) -> ImportResult:
         """Import output the engine itself holds in memory (a tool result a compaction
-        shrank), under ``tool-output/<label>``: hashed, scanned and previewed like a file."""
+        shrank), under ``tool-output/<label>``: hashed, scanned and previewed like a file. The
+        same bytes imported again reuse the stored artifact (a compaction run twice stores its
+        outputs once)."""
         require_allowed(DataClass.COMPLETE_OUTPUT, Destination.ARTIFACT_STORE)
         owner = self._owner(project, None)
+        with self._uow_factory() as uow:
+            existing = uow.artifacts.find_stored(hashlib.sha256(data).hexdigest())
+        if existing is not None and existing.project_id == owner.id:
+            return ImportResult(existing, self.preview(existing.id))
         name = f"tool-output/{label}"
         return self._ingest(io.BytesIO(data), name, f"tool-output:{label}", owner, None, None)
 
@@ -313,11 +320,26 @@ class ArtifactStore:
     # -- reading ---------------------------------------------------------------------------------
 
     def get(self, artifact_id: str) -> StoredArtifact:
+        """The artifact with this id, or ``sha256:<hex>``: the oldest stored one with that
+        content (how a compaction's marker names a shrunk tool output, the same every run)."""
+        if artifact_id.startswith(SHA256_REFERENCE):
+            return self._by_content(artifact_id.removeprefix(SHA256_REFERENCE))
         canonical = parse_ulid(artifact_id, "artifact id")
         with self._uow_factory() as uow:
             artifact = uow.artifacts.get(canonical)
         if artifact is None:
             raise NotFoundError(f"unknown artifact {canonical}; `agents artifact list` shows them")
+        return artifact
+
+    def _by_content(self, digest: str) -> StoredArtifact:
+        if len(digest) != 64 or any(c not in "0123456789abcdef" for c in digest):
+            raise InvalidInputError(
+                f"{SHA256_REFERENCE}{digest} is not a SHA-256 reference (64 lowercase hex digits)"
+            )
+        with self._uow_factory() as uow:
+            artifact = uow.artifacts.find_stored(digest)
+        if artifact is None:
+            raise NotFoundError(f"no stored artifact has SHA-256 {digest}")
         return artifact
 
     def list(

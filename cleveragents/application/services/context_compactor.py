@@ -28,17 +28,21 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 from cleveragents.application.ports.events import EventSink
 from cleveragents.application.ports.secret_scanner import SecretScanner
 from cleveragents.application.ports.summarizer import Summarizer
 from cleveragents.application.ports.token_counter import TokenCounter
+from cleveragents.application.services.artifact_compression.heuristic_counter import (
+    HeuristicTokenCounter,
+)
 from cleveragents.application.services.compaction.cut_points import (
     CutPoint,
     cut_candidates,
     safe_cut_points,
 )
-from cleveragents.application.services.compaction.message_tokens import message_tokens
+from cleveragents.application.services.compaction.message_tokens import message_tokens, rendered
 from cleveragents.application.services.compaction.outcome import (
     CompactionOutcome,
     CompactionSettings,
@@ -55,6 +59,7 @@ from cleveragents.application.services.compaction.tool_output_shrinking import (
     ToolOutputShrinker,
 )
 from cleveragents.domain.compaction_summary import CompactionSummary, parse_summary, render_summary
+from cleveragents.domain.errors import TokenCountingError
 from cleveragents.domain.event import CONTEXT_COMPACTED, CONTEXT_COMPACTION_FAILED
 from cleveragents.domain.transcript import (
     SUMMARY_OF,
@@ -107,7 +112,13 @@ class ContextCompactor:
         `project` names the project whose artifact store keeps shrunk tool outputs."""
         labels = dict(scope or {})
         original = tuple(messages)
-        costs = message_tokens(original, self._counter)
+        try:
+            costs = message_tokens(original, self._counter)
+        except TokenCountingError as error:
+            # Without a count no fit can be promised: the originals, and the reason.
+            estimate = HeuristicTokenCounter().count("\n".join(map(rendered, original)))
+            reason = f"{error}; nothing was compacted (about {estimate:,} tokens, estimated)"
+            return self._failed(original, estimate, _clipped(reason), labels, settings)
         before = sum(costs)
         if not force and before <= settings.threshold:
             return CompactionOutcome(original, "not-needed", before, before)
@@ -217,6 +228,10 @@ class _Compaction:
                     f"{self.before:,} before)"
                 )
                 continue
+            shrinker = self.service._shrinker
+            if shrinker is not None and outcome.shrunk_results:
+                stored = shrinker.store(outcome.shrunk_results)
+                outcome = replace(outcome, shrunk_results=stored)
             return outcome
         raise CompactionFailedError(_failure_reason(problems))
 

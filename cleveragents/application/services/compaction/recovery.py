@@ -43,7 +43,6 @@ Example::
 from __future__ import annotations
 
 from cleveragents.application.services.compaction.recovery_claude_code import (
-    CONTINUATION_PREFIX,
     claude_code_compaction_cuts,
     claude_code_compaction_point,
     claude_code_compaction_points,
@@ -73,6 +72,7 @@ from cleveragents.application.services.compaction.recovery_text import (
     searchable_text,
     terms_recovered,
 )
+from cleveragents.domain.transcript import CONTINUATION_PREFIX
 
 __all__ = [
     "CONTINUATION_PREFIX",

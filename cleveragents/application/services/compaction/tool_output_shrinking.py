@@ -4,15 +4,17 @@ The kept part of a compaction is verbatim, but one tool result (a 40k-token test
 dump) can be larger than everything else together. Such a result is compressed for its kind
 with the artifact compressor in smart mode (a log keeps its ERROR lines and its end, JSON its
 structure, a diff its hunks), and the complete output is imported into the artifact store. The
-marker at the end of the shrunk result says how large it was and how to read it back. An
-output the store refuses (it holds a credential) is not kept anywhere; the marker says so, and
-the shrunk text is redacted.
+marker at the end of the shrunk result says how large it was and how to read it back, by its
+SHA-256 (the same every run); the output is stored only once the compaction succeeds. An
+output holding a credential is not kept anywhere; the marker says so, and the shrunk text is
+redacted.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from cleveragents.application.ports.secret_scanner import SecretScanner
 from cleveragents.application.ports.token_counter import TokenCounter
@@ -29,15 +31,31 @@ from cleveragents.domain.transcript import Message, ToolCall, ToolResult
 MIN_SHRUNK_TOKENS = 400
 """A result is never shrunk below this: under it a compressed log or JSON says too little."""
 
+ANALYSED_CHARS = 1 << 20
+"""Of a longer output, only its first and last `ANALYSED_CHARS` characters are compressed:
+the shrunk text holds a few thousand tokens at most, the whole output is in the store, and the
+compressor's analysis of a 250 MB log would take several times its size in memory."""
+
+
+@dataclass(frozen=True, slots=True)
+class PendingOutput:
+    """A full output to store when the compaction that shrank it succeeds."""
+
+    data: bytes
+    label: str
+    project: str | None
+
 
 @dataclass(frozen=True, slots=True)
 class ShrunkResult:
-    """One tool result that was shrunk: its call, sizes, and where its full output is."""
+    """One tool result that was shrunk: its call, sizes, and where its full output is (the
+    artifact id once stored; `pending` until then)."""
 
     call_id: str
     tokens_before: int
     tokens_after: int
     artifact_id: str | None
+    pending: PendingOutput | None = field(default=None, repr=False, compare=False)
 
 
 ShrinkCache = dict[tuple[str, int], tuple[ToolResult, "ShrunkResult"]]
@@ -116,40 +134,72 @@ class ToolOutputShrinker:
         project: str | None,
     ) -> tuple[ToolResult, ShrunkResult]:
         data = result.content.encode("utf-8", "surrogatepass")
-        artifact_id, marker = self._keep_full_output(data, result, call, project)
+        label = f"{call.name if call else 'tool'}/{result.call_id}"
+        pending, marker = self._planned_storage(data, label, project)
         marker_tokens = self._counter.count(marker)
-        name = f"{call.name if call else 'tool'}-output"
         compressed = self._compressor.compress_text(
-            name, result.content, max(1, budget - marker_tokens), mode=CompressionMode.SMART
+            f"{call.name if call else 'tool'}-output",
+            _bounded(result.content),
+            max(1, budget - marker_tokens),
+            mode=CompressionMode.SMART,
         )
         text = compressed.content
-        if artifact_id is None:
+        if pending is None:  # not kept: what is shown must not carry a credential either
             text = redact_texts([text], self._scanner, Redactions())[0]
         shrunk = result.model_copy(update={"content": f"{text}\n{marker}"})
         record = ShrunkResult(
-            result.call_id, tokens, self._counter.count(shrunk.content), artifact_id
+            result.call_id, tokens, self._counter.count(shrunk.content), None, pending
         )
         return shrunk, record
 
-    def _keep_full_output(
-        self, data: bytes, result: ToolResult, call: ToolCall | None, project: str | None
-    ) -> tuple[str | None, str]:
+    def _planned_storage(
+        self, data: bytes, label: str, project: str | None
+    ) -> tuple[PendingOutput | None, str]:
+        """What will be stored once the compaction succeeds, and the marker naming it by its
+        SHA-256 (the same every run; a failed compaction stores nothing)."""
         size = f"{len(data):,} bytes"
         if self._store is None:
             return (
                 None,
                 f"[output shortened to fit the context window; the full {size} are not kept]",
             )
-        label = f"{call.name if call else 'tool'}/{result.call_id}"
-        imported = self._store.import_output(data, label, project=project)
-        if imported.blocked:
-            kinds = ", ".join(sorted({f.kind.value for f in imported.artifact.findings}))
+        findings = self._scanner.scan_bytes(data)
+        if findings:
+            kinds = ", ".join(sorted({finding.kind.value for finding in findings}))
             return None, (
                 f"[output shortened to fit the context window; the full {size} were not kept: "
                 f"they hold credentials ({kinds})]"
             )
-        artifact_id = imported.artifact.id
-        return artifact_id, (
-            f"[output shortened to fit the context window; the full {size} are artifact "
-            f"{artifact_id}: agents artifact read {artifact_id} --length {len(data)}]"
+        reference = f"sha256:{hashlib.sha256(data).hexdigest()}"
+        marker = (
+            f"[output shortened to fit the context window; the full {size} are stored as "
+            f"{reference}: agents artifact read {reference} --length {len(data)}]"
         )
+        return PendingOutput(data, label, project), marker
+
+    def store(self, shrunk: Sequence[ShrunkResult]) -> tuple[ShrunkResult, ...]:
+        """Store the full outputs of a successful compaction's shrunk results; each record
+        then names its artifact."""
+        stored: list[ShrunkResult] = []
+        for record in shrunk:
+            pending = record.pending
+            if pending is None or self._store is None:
+                stored.append(record)
+                continue
+            imported = self._store.import_output(
+                pending.data, pending.label, project=pending.project
+            )
+            artifact_id = None if imported.blocked else imported.artifact.id
+            stored.append(
+                ShrunkResult(record.call_id, record.tokens_before, record.tokens_after, artifact_id)
+            )
+        return tuple(stored)
+
+
+def _bounded(text: str) -> str:
+    """`text`, or its head and tail with the size of the middle left out named between them."""
+    if len(text) <= 2 * ANALYSED_CHARS:
+        return text
+    left_out = len(text) - 2 * ANALYSED_CHARS
+    head, tail = text[:ANALYSED_CHARS], text[-ANALYSED_CHARS:]
+    return f"{head}\n[... {left_out:,} characters not analysed here ...]\n{tail}"
