@@ -50,6 +50,7 @@ from cleveragents.application.services.compaction.outcome import (
 from cleveragents.application.services.compaction.summary_budget import fit_summary
 from cleveragents.application.services.compaction.summary_redaction import (
     Redactions,
+    redact_messages,
     redact_summary,
 )
 from cleveragents.application.services.compaction.tool_output_shrinking import (
@@ -195,6 +196,7 @@ class _Compaction:
         self.body = messages[self.head :]
         self.before = sum(costs)
         self.shrink_cache: ShrinkCache = {}
+        self.redacted: tuple[list[Message], list[Redactions]] | None = None
 
     def run(self) -> CompactionOutcome:
         points = safe_cut_points(self.body, self._choosing_costs())
@@ -255,8 +257,7 @@ class _Compaction:
         """The messages with the body before `point` folded into a summary; the kept part's
         tool results shrunk when it is over its budget or the result over the threshold."""
         cut = point.position
-        folded = self.body[:cut]
-        summary_message, summary, redactions = self._summary_message(folded)
+        summary_message, summary, redactions = self._summary_message(cut)
         summary_cost = message_tokens([summary_message], self.service._counter)[0]
         head_cost = sum(self.costs[: self.head])
         kept = list(self.body[cut:])
@@ -291,19 +292,38 @@ class _Compaction:
             shrunk_results=tuple(shrunk),
         )
 
-    def _summary_message(
-        self, folded: Sequence[Message]
-    ) -> tuple[Message, CompactionSummary, Redactions]:
+    def _redacted_body(self) -> tuple[list[Message], list[Redactions]]:
+        """The body with its credentials redacted, message by message (computed once)."""
+        if self.redacted is None:
+            scanner = self.service._scanner
+            messages: list[Message] = []
+            counts: list[Redactions] = []
+            for message in self.body:
+                found = Redactions()
+                messages.extend(
+                    redact_messages([message], scanner, found) if scanner else [message]
+                )
+                counts.append(found)
+            self.redacted = (messages, counts)
+        return self.redacted
+
+    def _summary_message(self, cut: int) -> tuple[Message, CompactionSummary, Redactions]:
+        """The summary of the body before `cut`, built from its redacted copy, so no item
+        (even one cut short) can hold a credential."""
+        bodies, counts = self._redacted_body()
+        folded: Sequence[Message] = bodies[:cut]
+        redactions = Redactions()
+        for found in counts[:cut]:
+            redactions.kinds.update(found.kinds)
         previous = None
-        last = folded[-1] if folded else None  # what the summary's record links to
+        last = self.body[cut - 1] if cut else None  # what the summary's record links to
         if folded and folded[0].is_summary:
             previous = parse_summary(folded[0].text)
             if previous is not None:
                 folded = folded[1:]
         summary = self.service._summarizer.summarize(folded, previous)
-        redactions = Redactions()
-        if self.service._scanner is not None:
-            summary, redactions = redact_summary(summary, self.service._scanner)
+        if self.service._scanner is not None:  # a merged earlier summary, once more
+            summary, redactions = redact_summary(summary, self.service._scanner, redactions)
         counter = self.service._counter
 
         def cost(text: str) -> int:

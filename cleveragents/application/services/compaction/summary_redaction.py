@@ -1,26 +1,33 @@
-"""Credentials redacted from what a summary copies out of a conversation.
+"""Credentials redacted from everything a summary copies out of a conversation.
 
 A summary quotes commands, errors, file names and requests; a ``GITHUB_TOKEN=ghp_...`` in a
-Bash command would otherwise travel into every later request. Every text goes through the
-secret scanner. The scanner reports lines, not offsets, so on a flagged line each word is
-masked in turn: a word whose masking makes a finding disappear is (part of) the credential and
-is replaced by ``[REDACTED:<kind>]``; what precedes an ``=`` or ``:`` in it (the variable's
-name) stays readable. If the line still holds a finding after that, the whole line goes.
-The kind is named; the value, or any part of it, never.
+Bash command would otherwise travel into every later request. The folded messages are
+redacted before they are summarised (so no cut item can keep the start of a credential), and
+the summary once more after (a merged earlier summary). Every text goes through the secret
+scanner. The scanner reports lines, not offsets, so on a flagged line each word is masked in
+turn: a word whose masking makes a finding disappear is (part of) the credential and is
+replaced by ``[REDACTED:<kind>]``; what precedes an ``=`` or ``:`` in it (the variable's name)
+stays readable. If the line still holds a finding after that, the whole line goes. A private
+key goes whole, from its BEGIN line through its END line. The kind is named; the value, or any
+part of it, never.
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from cleveragents.application.ports.secret_scanner import SecretScanner
 from cleveragents.domain.compaction_summary import CompactionSummary
 from cleveragents.domain.secrets import SecretKind
+from cleveragents.domain.transcript import Message, TextBlock, ToolCall, ToolResult
 
 _WORD = re.compile(r"\S+")
 _NAME_PREFIX = re.compile(r"^[^=:]*[=:]")
+_KEY_END = re.compile(r"-----END [A-Z0-9 ]*PRIVATE KEY")
 MAX_WORDS_MASKED = 200
 """A flagged line longer than this many words is replaced whole: masking word by word would
 scan it once per word."""
@@ -43,23 +50,80 @@ def placeholder(kind: SecretKind) -> str:
     return f"[REDACTED:{kind.value}]"
 
 
+def redact_messages(
+    messages: Sequence[Message], scanner: SecretScanner, redactions: Redactions
+) -> list[Message]:
+    """`messages` with every credential in their text, tool-call arguments and tool results
+    redacted (thinking and other blocks are not summarised, and are left as they are)."""
+    texts: list[str] = []
+    for message in messages:
+        for block in message.content:
+            _visit(block, texts.append)
+    cleaned = redact_texts(texts, scanner, redactions)
+    if cleaned is texts:
+        return list(messages)
+    replacements = iter(cleaned)
+    result: list[Message] = []
+    for message in messages:
+        blocks = [_rebuilt(block, replacements) for block in message.content]
+        result.append(message.model_copy(update={"content": tuple(blocks)}))
+    return result
+
+
+def _visit(block: object, collect: Callable[[str], None]) -> None:
+    if isinstance(block, TextBlock):
+        collect(block.text)
+    elif isinstance(block, ToolResult):
+        collect(block.content)
+    elif isinstance(block, ToolCall):
+        _strings(block.input, collect)
+
+
+def _strings(value: Any, collect: Callable[[str], None]) -> None:
+    if isinstance(value, str):
+        collect(value)
+    elif isinstance(value, dict):
+        for item in value.values():
+            _strings(item, collect)
+    elif isinstance(value, list):
+        for item in value:
+            _strings(item, collect)
+
+
+def _rebuilt(block: Any, replacements: Any) -> Any:
+    if isinstance(block, TextBlock):
+        return block.model_copy(update={"text": next(replacements)})
+    if isinstance(block, ToolResult):
+        return block.model_copy(update={"content": next(replacements)})
+    if isinstance(block, ToolCall):
+        return block.model_copy(update={"input": _replaced(block.input, replacements)})
+    return block
+
+
+def _replaced(value: Any, replacements: Any) -> Any:
+    if isinstance(value, str):
+        return next(replacements)
+    if isinstance(value, dict):
+        return {key: _replaced(item, replacements) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_replaced(item, replacements) for item in value]
+    return value
+
+
 def redact_summary(
-    summary: CompactionSummary, scanner: SecretScanner
+    summary: CompactionSummary, scanner: SecretScanner, redactions: Redactions | None = None
 ) -> tuple[CompactionSummary, Redactions]:
     """`summary` with every credential in its request and items redacted."""
-    texts = [
-        summary.latest_request or "",
-        *(i for _, items in summary.sections.items() for i in items),
-    ]
-    redactions = Redactions()
+    redactions = Redactions() if redactions is None else redactions
+    before = redactions.count
+    items = [i for _, section_items in summary.sections.items() for i in section_items]
+    texts = [summary.latest_request or "", *items]
     cleaned = redact_texts(texts, scanner, redactions)
-    if not redactions.count:
+    if redactions.count == before:
         return summary, redactions
     latest = cleaned[0] if summary.latest_request is not None else None
     rest = iter(cleaned[1:])
-    sections = {
-        section: tuple(next(rest) for _ in items) for section, items in summary.sections.items()
-    }
+    sections = {s: tuple(next(rest) for _ in section) for s, section in summary.sections.items()}
     return (
         CompactionSummary(
             latest_request=latest,
@@ -72,22 +136,47 @@ def redact_summary(
 
 
 def redact_texts(texts: list[str], scanner: SecretScanner, redactions: Redactions) -> list[str]:
-    """`texts` redacted, scanned as one document (one scan, whatever their number)."""
-    lines: list[str] = []
+    """`texts` redacted, scanned as one document (one scan, whatever their number); `texts`
+    itself when nothing was found."""
+    lines: list[str | None] = []
     owner: list[int] = []  # for each line, the index of its text
     for index, text in enumerate(texts):
-        for line in text.split("\n"):
-            lines.append(line)
+        for part in text.split("\n"):
+            lines.append(part)
             owner.append(index)
-    flagged = sorted({finding.line for finding in scanner.scan_text("\n".join(lines))})
-    if not flagged:
+    findings = scanner.scan_text("\n".join(line or "" for line in lines))
+    if not findings:
         return texts
-    for number in flagged:
-        lines[number - 1] = redact_line(lines[number - 1], scanner, redactions)
+    keys = {f.line - 1 for f in findings if f.kind is SecretKind.PRIVATE_KEY}
+    for number in sorted({finding.line - 1 for finding in findings}):
+        flagged = lines[number]
+        if flagged is None:
+            continue  # inside a private key already removed
+        if number in keys:
+            _remove_key(lines, owner, number, redactions)
+        else:
+            lines[number] = redact_line(flagged, scanner, redactions)
     rebuilt: list[list[str]] = [[] for _ in texts]
-    for line, index in zip(lines, owner, strict=True):
-        rebuilt[index].append(line)
+    for kept, index in zip(lines, owner, strict=True):
+        if kept is not None:
+            rebuilt[index].append(kept)
     return ["\n".join(parts) for parts in rebuilt]
+
+
+def _remove_key(
+    lines: list[str | None], owner: list[int], start: int, redactions: Redactions
+) -> None:
+    """A private key from its BEGIN line through its END line (or its text's end), as one
+    placeholder line."""
+    lines[start] = placeholder(SecretKind.PRIVATE_KEY)
+    redactions.kinds[SecretKind.PRIVATE_KEY] += 1
+    number = start + 1
+    while number < len(lines) and owner[number] == owner[start]:
+        line = lines[number]
+        lines[number] = None
+        if line is not None and _KEY_END.search(line):
+            break
+        number += 1
 
 
 def redact_line(line: str, scanner: SecretScanner, redactions: Redactions) -> str:
@@ -105,7 +194,9 @@ def redact_line(line: str, scanner: SecretScanner, redactions: Redactions) -> st
             if len(word.group()) - len(prefix) < MIN_VALUE_CHARS:
                 continue  # a keyword ("Bearer", "password:"), not a value
             masked = line[: word.start()] + "x" + line[word.end() :]
-            gone = found - _kinds(masked, scanner)
+            # A credential on its own is found alone; one that needs its context (a password
+            # after its keyword) is what the line no longer shows once the word is masked.
+            gone = _kinds(word.group(), scanner) or found - _kinds(masked, scanner)
             if gone:
                 kinds[index] = min(gone, key=_specific_first)
                 replacements[index] = prefix + placeholder(kinds[index])
@@ -124,5 +215,7 @@ def _specific_first(kind: SecretKind) -> tuple[bool, str]:
     return (kind in (SecretKind.GENERIC_SECRET, SecretKind.OTHER), kind.value)
 
 
-def _kinds(text: str, scanner: SecretScanner) -> set[SecretKind]:
-    return {finding.kind for finding in scanner.scan_text(text)}
+def _kinds(text: str, scanner: SecretScanner) -> Counter[SecretKind]:
+    """The kinds found in `text`, with how many findings of each (two tokens of one kind on
+    a line are two findings)."""
+    return Counter(finding.kind for finding in scanner.scan_text(text))
