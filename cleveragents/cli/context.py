@@ -163,6 +163,7 @@ def compact(
     """
     from cleveragents.container import build_container
     from cleveragents.domain.policy import ContextPolicy
+    from cleveragents.domain.transcript import Role
 
     cli_state = state(ctx)
     container = cli_state.container()
@@ -171,6 +172,10 @@ def compact(
     if out is not None:
         _check_writable(out)
     parsed, transcript_format_used = _read(transcript, transcript_format, container)
+    if not any(message.role is not Role.SYSTEM for message in parsed.messages):
+        raise typer.BadParameter(
+            f"{transcript} holds no conversation (no user or assistant message): nothing to compact"
+        )
     found = container.project_service().get(project) if project else None
     policy = found.policy if found else ContextPolicy()
     settings = _settings(policy, context_window, reserve_tokens, keep_recent_tokens, summary_tokens)

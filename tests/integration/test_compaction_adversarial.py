@@ -171,11 +171,6 @@ def _image(size: int = 300_000) -> dict[str, object]:
     return {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": data}}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="message_tokens counts an image block as its canonical JSON, base64 included: one "
-    "screenshot is ~290k 'tokens', so compaction folds it away and the image is lost",
-)
 def test_a_screenshot_in_the_latest_request_is_kept(container: Container) -> None:
     settings = CompactionSettings(
         context_window=200_000, reserve_tokens=16_384, keep_recent_tokens=20_000
@@ -194,11 +189,6 @@ def test_a_screenshot_in_the_latest_request_is_kept(container: Container) -> Non
     assert kept_images, (outcome.status, outcome.tokens_before)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="message_tokens counts a tool result as its text content only: image parts "
-    "(ToolResult.parts) cost nothing, while the same image as a block costs its base64",
-)
 def test_an_image_costs_about_the_same_in_a_tool_result_as_in_a_message(
     container: Container,
 ) -> None:
@@ -322,12 +312,6 @@ def test_a_shrunk_claude_code_result_does_not_keep_its_full_output_in_the_record
 # -- bad input ------------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a transcript with only a system prompt (or no messages) is not refused as bad "
-    "input: --force fails it with exit 1 and the misleading reason 'no cut leaves every "
-    "tool call with its result'",
-)
 @pytest.mark.parametrize(
     "document",
     [{"system": "You are helpful.", "messages": []}, {"messages": []}],

@@ -6,6 +6,13 @@ rendered canonically: the role, then each block (text as is, a tool call as its 
 input as canonical JSON, a tool result as its content, thinking as its text, any other block as
 canonical JSON). The same messages always give the same figures, which is what a trigger and a
 "did it shrink" check need.
+
+Images are the exception: a provider bills an image by its size in pixels, not by its base64
+text (a 400 KB screenshot would otherwise "cost" 300,000 tokens and be folded away). An image,
+as a block or as a part of a tool result, is rendered as a short placeholder and counted as
+`IMAGE_TOKENS`, an estimate: Anthropic's cost of an image at the largest size it keeps
+(about 1.15 megapixels, 1,600 tokens). Other base64 payloads (documents) are rendered without
+their data.
 """
 
 from __future__ import annotations
@@ -17,11 +24,16 @@ from cleveragents.application.ports.token_counter import TokenCounter
 from cleveragents.domain.transcript import (
     ContentBlock,
     Message,
+    OtherBlock,
     TextBlock,
     ThinkingBlock,
     ToolCall,
     ToolResult,
 )
+
+IMAGE_TOKENS = 1_600
+_IMAGE_TYPES = frozenset({"image", "image_url", "input_image"})
+_PAYLOAD_CHARS = 1_000  # a string this long inside a block's data is a payload, not text
 
 
 def canonical_json(value: object) -> str:
@@ -37,8 +49,35 @@ def _block_text(block: ContentBlock) -> str:
         return f"tool call {block.name} {block.id}: {canonical_json(block.input)}"
     if isinstance(block, ToolResult):
         flag = " (error)" if block.is_error else ""
-        return f"tool result {block.call_id}{flag}: {block.content}"
-    return canonical_json(block.data)
+        parts = "".join(f"\n{_part_text(part)}" for part in block.parts or ())
+        return f"tool result {block.call_id}{flag}: {block.content}{parts}"
+    return _part_text(block.data)
+
+
+def _part_text(data: dict[str, object]) -> str:
+    if data.get("type") in _IMAGE_TYPES:
+        return "[image]"
+    return canonical_json(_without_payloads(data))
+
+
+def _without_payloads(value: object) -> object:
+    if isinstance(value, str) and len(value) > _PAYLOAD_CHARS and " " not in value[:_PAYLOAD_CHARS]:
+        return f"[{len(value):,} characters of encoded data]"
+    if isinstance(value, dict):
+        return {key: _without_payloads(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_without_payloads(item) for item in value]
+    return value
+
+
+def _images(message: Message) -> int:
+    count = 0
+    for block in message.content:
+        if isinstance(block, OtherBlock) and block.data.get("type") in _IMAGE_TYPES:
+            count += 1
+        elif isinstance(block, ToolResult):
+            count += sum(1 for part in block.parts or () if part.get("type") in _IMAGE_TYPES)
+    return count
 
 
 def rendered(message: Message) -> str:
@@ -47,5 +86,7 @@ def rendered(message: Message) -> str:
 
 
 def message_tokens(messages: Sequence[Message], counter: TokenCounter) -> list[int]:
-    """The token count of each message."""
-    return [counter.count(rendered(message)) for message in messages]
+    """The token count of each message (images estimated, see the module docstring)."""
+    return [
+        counter.count(rendered(message)) + IMAGE_TOKENS * _images(message) for message in messages
+    ]
