@@ -25,6 +25,11 @@ SUMMARY_OF = "summary_of"
 format writer can link the summary to what it stands for (Claude Code's ``compact_boundary``
 names that record) without the compactor knowing any format."""
 
+RESULTS_SHORTENED = "results_shortened"
+"""Message.extra key: the call ids of tool results a compaction shortened in this message. A
+format that keeps a full copy of a result beside the content (Claude Code's ``toolUseResult``)
+drops that copy, so the shortened output is not still written out whole."""
+
 SUMMARY_TOKENS_BEFORE = "tokens_before"
 """Message.extra key on a summary message: the tokens of the conversation it compacted."""
 

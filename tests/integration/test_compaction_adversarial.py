@@ -249,11 +249,6 @@ def test_a_failed_compaction_leaves_nothing_in_the_artifact_store(container: Con
 # -- Claude Code output of a shrunk result --------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a shrunk Claude Code tool result keeps the full output in the record's "
-    "toolUseResult, credential included, though the marker says it was not kept",
-)
 def test_a_shrunk_claude_code_result_does_not_keep_its_full_output_in_the_record(
     container: Container,
 ) -> None:

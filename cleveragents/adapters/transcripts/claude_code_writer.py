@@ -49,7 +49,14 @@ from cleveragents.adapters.transcripts.claude_code_fields import (
     UUID,
 )
 from cleveragents.domain.errors import InvalidInputError
-from cleveragents.domain.transcript import SUMMARY_OF, Message, Role, TextBlock, Transcript
+from cleveragents.domain.transcript import (
+    RESULTS_SHORTENED,
+    SUMMARY_OF,
+    Message,
+    Role,
+    TextBlock,
+    Transcript,
+)
 
 _NAMESPACE = uuid.UUID("7f1c9a52-3b0e-5d47-9c61-2e8a4f0b6d13")
 """Fixed, so derived uuids depend on nothing but the transcript."""
@@ -57,6 +64,8 @@ _EPOCH = "1970-01-01T00:00:00.000Z"
 _DEFAULTS: Json = {"isSidechain": False, "userType": "external"}
 _SESSION_FIELDS = (*CONTEXT_FIELDS, TIMESTAMP)
 _NOT_STORED = frozenset(("type", "message", CHAIN, DERIVED))
+TOOL_USE_RESULT = "toolUseResult"
+"""A record field holding a tool's full structured output, beside the message content."""
 _NONE = object()
 
 
@@ -103,6 +112,8 @@ def _plan(index: int, message: Message) -> _Planned:
     fields = {
         key: value for key, value in _object(stored.get(RECORD)).items() if key not in _NOT_STORED
     }
+    if message.extra.get(RESULTS_SHORTENED):
+        fields.pop(TOOL_USE_RESULT, None)  # the full output a compaction shortened
     body = _object(stored.get(API_MESSAGE))
     body.update(role=message.role.value, content=write_content(message))
     if message.usage is not None:

@@ -26,7 +26,7 @@ from cleveragents.application.services.compaction.summary_redaction import (
     redact_texts,
 )
 from cleveragents.domain.artifact import CompressionMode
-from cleveragents.domain.transcript import Message, ToolCall, ToolResult
+from cleveragents.domain.transcript import RESULTS_SHORTENED, Message, ToolCall, ToolResult
 
 MIN_SHRUNK_TOKENS = 400
 """A result is never shrunk below this: under it a compressed log or JSON says too little."""
@@ -120,7 +120,11 @@ class ToolOutputShrinker:
                 continue
             content = list(updated[index].content)
             content[position] = replacement
-            updated[index] = updated[index].model_copy(update={"content": tuple(content)})
+            extra = dict(updated[index].extra)
+            extra[RESULTS_SHORTENED] = [*extra.get(RESULTS_SHORTENED, []), block.call_id]
+            updated[index] = updated[index].model_copy(
+                update={"content": tuple(content), "extra": extra}
+            )
             excess -= tokens - record.tokens_after
             shrunk.append(record)
         return updated, shrunk
