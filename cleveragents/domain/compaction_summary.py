@@ -19,6 +19,7 @@ class SummarySection(StrEnum):
     """The sections, in the order they are rendered."""
 
     GOALS = "goals"  # the user's requests, oldest first; the latest also verbatim
+    EARLIER = "earlier"  # a harness's own summary of what came before, when nothing else does
     CONSTRAINTS = "constraints"  # constraints and preferences, negative ones included
     PERMISSIONS = "permissions"  # granted or refused
     FILES_READ = "files_read"
@@ -34,6 +35,7 @@ class SummarySection(StrEnum):
 
 SECTION_TITLES: dict[SummarySection, str] = {
     SummarySection.GOALS: "Goals",
+    SummarySection.EARLIER: "Earlier summary (the harness's, of messages not in this transcript)",
     SummarySection.CONSTRAINTS: "Constraints and preferences",
     SummarySection.PERMISSIONS: "Permissions",
     SummarySection.FILES_READ: "Files read",

@@ -206,11 +206,6 @@ def test_an_image_costs_about_the_same_in_a_tool_result_as_in_a_message(
 # -- Claude Code's own summary --------------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a Claude Code continuation summary is always folded, but extract_requests drops it "
-    "as harness noise and the summarizer does not merge it: its task and constraints vanish",
-)
 def test_a_claude_code_continuation_summary_is_not_dropped_when_folded(
     container: Container,
 ) -> None:

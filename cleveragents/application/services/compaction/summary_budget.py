@@ -30,6 +30,7 @@ _ROUNDS: tuple[tuple[SummarySection, int], ...] = (
     (SummarySection.UNFINISHED, 3),
     (SummarySection.NEXT_STEPS, 2),
     (SummarySection.GOALS, 2),
+    (SummarySection.EARLIER, 3),
     (SummarySection.ERRORS, 2),
     (SummarySection.FILES_MODIFIED, 3),
     (SummarySection.DECISIONS, 2),
@@ -43,7 +44,12 @@ _ROUNDS: tuple[tuple[SummarySection, int], ...] = (
 """Sections in order of importance, and how many items each takes per round."""
 
 _OLDEST_FIRST = frozenset(
-    {SummarySection.GOALS, SummarySection.CONSTRAINTS, SummarySection.PERMISSIONS}
+    {
+        SummarySection.GOALS,
+        SummarySection.EARLIER,
+        SummarySection.CONSTRAINTS,
+        SummarySection.PERMISSIONS,
+    }
 )
 
 

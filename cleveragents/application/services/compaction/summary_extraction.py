@@ -27,13 +27,14 @@ from cleveragents.application.services.compaction.extract_requests import (
 )
 from cleveragents.application.services.compaction.extract_text import unique
 from cleveragents.domain.compaction_summary import CompactionSummary, SummarySection
-from cleveragents.domain.transcript import Message
+from cleveragents.domain.transcript import CONTINUATION_PREFIX, Message
 
 
 def extract_summary(messages: Sequence[Message]) -> CompactionSummary:
     """The summary of `messages` alone (a summary message among them is not read: the
     summarizer merges it instead)."""
     messages = [message for message in messages if not message.is_summary]
+    earlier = _earlier_summary(messages)
     requests = user_requests(messages)
     latest = requests[-1] if requests else None
     activities = tool_activities(messages)
@@ -47,6 +48,7 @@ def extract_summary(messages: Sequence[Message]) -> CompactionSummary:
         latest_request=latest.text if latest is not None else None,
         sections={
             SummarySection.GOALS: goals(requests),
+            SummarySection.EARLIER: earlier,
             SummarySection.CONSTRAINTS: constraints(requests),
             SummarySection.PERMISSIONS: unique(item for _, item in permissions),
             SummarySection.FILES_READ: read_files(activities),
@@ -60,3 +62,14 @@ def extract_summary(messages: Sequence[Message]) -> CompactionSummary:
             SummarySection.UNCERTAIN_EFFECTS: uncertain_effects(activities),
         },
     )
+
+
+def _earlier_summary(messages: Sequence[Message]) -> tuple[str, ...]:
+    """The lines of a harness's own summary that opens the messages (Claude Code's
+    continuation summary of a resumed session): the messages it replaced are not here, so it
+    is the only record of them. One found later, after the messages it replaced, says less
+    than they do and is left out."""
+    if not messages or not messages[0].text.lstrip().startswith(CONTINUATION_PREFIX):
+        return ()
+    lines = [line.strip() for line in messages[0].text.strip().split("\n")[1:]]
+    return unique(line for line in lines if line)
