@@ -160,3 +160,11 @@ def test_files_under_the_workspace_are_listed_relative_to_it_and_merge_back() ->
     assert back.workspace is None
     assert back.items(SummarySection.FILES_MODIFIED) == ("/ws/shop/src/b.py",)
     assert relative_paths(summary, None) is summary
+
+
+def test_a_long_line_keeps_its_words_when_its_credential_stands_alone() -> None:
+    prose = " ".join(f"word{i}" for i in range(300))
+    redactions = Redactions()
+    line = redact_line(f"{prose} token {GITHUB} end", SCANNER, redactions)
+    assert line == f"{prose} token [REDACTED:github-token] end"
+    assert redactions.count == 1

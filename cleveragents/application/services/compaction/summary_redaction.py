@@ -29,8 +29,9 @@ _WORD = re.compile(r"\S+")
 _NAME_PREFIX = re.compile(r"^[^=:]*[=:]")
 _KEY_END = re.compile(r"-----END [A-Z0-9 ]*PRIVATE KEY")
 MAX_WORDS_MASKED = 200
-"""A flagged line longer than this many words is replaced whole: masking word by word would
-scan it once per word."""
+"""On a flagged line longer than this many words, only credentials found on their own are
+masked (masking each word in its context would scan the whole line once per word); if the
+line still holds a finding, it is replaced whole."""
 MIN_VALUE_CHARS = 8
 """A shorter word is a keyword around a credential, not the credential: it stays."""
 
@@ -187,19 +188,21 @@ def redact_line(line: str, scanner: SecretScanner, redactions: Redactions) -> st
     words = list(_WORD.finditer(line))
     replacements: dict[int, str] = {}
     kinds: dict[int, SecretKind] = {}
-    if len(words) <= MAX_WORDS_MASKED:
-        for index, word in enumerate(words):
-            name = _NAME_PREFIX.match(word.group())
-            prefix = name.group() if name else ""
-            if len(word.group()) - len(prefix) < MIN_VALUE_CHARS:
-                continue  # a keyword ("Bearer", "password:"), not a value
+    in_context = len(words) <= MAX_WORDS_MASKED
+    for index, word in enumerate(words):
+        name = _NAME_PREFIX.match(word.group())
+        prefix = name.group() if name else ""
+        if len(word.group()) - len(prefix) < MIN_VALUE_CHARS:
+            continue  # a keyword ("Bearer", "password:"), not a value
+        # A credential on its own is found alone; one that needs its context (a password
+        # after its keyword) is what the line no longer shows once the word is masked.
+        gone = _kinds(word.group(), scanner)
+        if not gone and in_context:
             masked = line[: word.start()] + "x" + line[word.end() :]
-            # A credential on its own is found alone; one that needs its context (a password
-            # after its keyword) is what the line no longer shows once the word is masked.
-            gone = _kinds(word.group(), scanner) or found - _kinds(masked, scanner)
-            if gone:
-                kinds[index] = min(gone, key=_specific_first)
-                replacements[index] = prefix + placeholder(kinds[index])
+            gone = found - _kinds(masked, scanner)
+        if gone:
+            kinds[index] = min(gone, key=_specific_first)
+            replacements[index] = prefix + placeholder(kinds[index])
     redacted = line
     for index in sorted(replacements, reverse=True):
         word = words[index]
