@@ -76,7 +76,7 @@ SummaryTokensOption = Annotated[
     typer.Option(
         "--summary-tokens",
         metavar="N",
-        min=1,
+        min=100,
         help="The summary's own budget; it keeps what ranks highest. Default: the policy's.",
     ),
 ]

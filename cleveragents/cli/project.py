@@ -113,7 +113,7 @@ def context_set(
         typer.Option(
             "--summary-tokens",
             metavar="N",
-            min=1,
+            min=100,
             help="Token budget of a compaction summary (default 4000).",
         ),
     ] = None,

@@ -18,6 +18,8 @@ DEFAULT_CONTEXT_WINDOW = 200_000
 DEFAULT_RESERVE_TOKENS = 16_384
 DEFAULT_KEEP_RECENT_TOKENS = 20_000
 DEFAULT_SUMMARY_TOKENS = 4_000
+MIN_SUMMARY_TOKENS = 100
+"""Below this a summary holds little more than its heading and the request it quotes."""
 """A compaction summary's own budget: Claude Code's summaries of long agent sessions are
 3-4k tokens, and a summary that grows with the session would defeat compaction."""
 DEFAULT_PREVIEW_HEAD_BYTES = 4096
@@ -35,7 +37,7 @@ class ContextPolicy(BaseModel):
     context_window: int | None = Field(default=None, gt=0)
     reserve_tokens: int | None = Field(default=None, ge=0)
     keep_recent_tokens: int | None = Field(default=None, gt=0)
-    summary_tokens: int | None = Field(default=None, gt=0)
+    summary_tokens: int | None = Field(default=None, ge=MIN_SUMMARY_TOKENS)
     artifact_retention_days: int | None = Field(default=None, gt=0)
     artifact_retention_bytes: int | None = Field(default=None, gt=0)
     preview_head_bytes: int | None = Field(default=None, ge=0, le=1 << 20)
@@ -116,8 +118,10 @@ class ContextPolicy(BaseModel):
 
 def default_summary_tokens(context_window: int, reserve_tokens: int, keep_recent: int) -> int:
     """`DEFAULT_SUMMARY_TOKENS`, or less when a small window leaves less room beside the
-    recent turns (at least 1: the summary then holds only the request it quotes)."""
-    return max(1, min(DEFAULT_SUMMARY_TOKENS, context_window - reserve_tokens - keep_recent))
+    recent turns (never under `MIN_SUMMARY_TOKENS`: a compaction that cannot fit then fails,
+    and says so)."""
+    room = context_window - reserve_tokens - keep_recent
+    return max(MIN_SUMMARY_TOKENS, min(DEFAULT_SUMMARY_TOKENS, room))
 
 
 def check_window_budget(
