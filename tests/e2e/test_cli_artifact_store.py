@@ -187,3 +187,24 @@ def test_hold_keeps_an_artifact_through_cleanup(
     _ok(run(capsys, "artifact", "hold", artifact_id, "--release"))
     expired = _ok(run(capsys, "artifact", "cleanup", "--json")).json()["expired"]
     assert [a["id"] for a in expired] == [artifact_id]
+
+
+def test_an_artifact_is_found_by_its_content_hash(
+    capsys: pytest.CaptureFixture[str], home: Path, workspace: Path
+) -> None:
+    imported = _ok(
+        run(capsys, "artifact", "import", "pytest.log", "--workspace", str(workspace), "--json")
+    ).json()
+    reference = f"sha256:{imported['artifact']['sha256']}"
+    shown = _ok(run(capsys, "artifact", "show", reference, "--json")).json()
+    assert shown["id"] == imported["artifact"]["id"]
+    data = _ok(run(capsys, "artifact", "read", reference, "--length", "14")).stdout
+    assert data == "test_0 PASSED\n"
+    for bad, says in (
+        ("sha256:zz", "not a SHA-256 reference"),
+        ("sha256:" + "0" * 64, "no stored"),
+    ):
+        refused = run(capsys, "artifact", "read", bad)
+        assert refused.exit_code == 2
+        assert says in refused.stderr
+        assert len(refused.stderr.strip().splitlines()) == 1
