@@ -33,12 +33,12 @@ _ROUNDS: tuple[tuple[SummarySection, int], ...] = (
     (SummarySection.EARLIER, 3),
     (SummarySection.ERRORS, 2),
     (SummarySection.FILES_MODIFIED, 3),
-    (SummarySection.DECISIONS, 2),
+    (SummarySection.DECISIONS, 3),
     (SummarySection.COMMANDS, 3),
     (SummarySection.CONSTRAINTS, 1),
     (SummarySection.PERMISSIONS, 1),
     (SummarySection.UNCERTAIN_EFFECTS, 1),
-    (SummarySection.FILES_READ, 2),
+    (SummarySection.FILES_READ, 3),
     (SummarySection.COMPLETED, 1),
 )
 """Sections in order of importance, and how many items each takes per round."""
