@@ -241,15 +241,7 @@ def _report(outcome: CompactionOutcome, settings: CompactionSettings) -> dict[st
         "summary_budget": settings.summary_tokens,
         "split_turn": outcome.split_turn,
         "redacted_secrets": outcome.redacted_secrets,
-        "shrunk_tool_results": [
-            {
-                "call_id": shrunk.call_id,
-                "tokens_before": shrunk.tokens_before,
-                "tokens_after": shrunk.tokens_after,
-                "artifact_id": shrunk.artifact_id,
-            }
-            for shrunk in outcome.shrunk_results
-        ],
+        "shrunk_tool_results": [shrunk.as_dict() for shrunk in outcome.shrunk_results],
         "summary_omitted": (
             {section.value: count for section, count in summary.omitted.items()}
             if summary is not None

@@ -91,11 +91,11 @@ class ContextCompactor:
         secret_scanner: SecretScanner | None = None,
         shrinker: ToolOutputShrinker | None = None,
     ):
-        self._counter = token_counter
-        self._summarizer = summarizer
+        self.counter = token_counter
+        self.summarizer = summarizer
+        self.scanner = secret_scanner
+        self.shrinker = shrinker
         self._events = events
-        self._scanner = secret_scanner
-        self._shrinker = shrinker
 
     def compact(
         self,
@@ -114,7 +114,7 @@ class ContextCompactor:
         labels = dict(scope or {})
         original = tuple(messages)
         try:
-            costs = message_tokens(original, self._counter)
+            costs = message_tokens(original, self.counter)
         except TokenCountingError as error:
             # Without a count no fit can be promised: the originals, and the reason.
             estimate = HeuristicTokenCounter().count("\n".join(map(rendered, original)))
@@ -140,15 +140,7 @@ class ContextCompactor:
                 "summary_tokens": outcome.summary_tokens,
                 "split_turn": outcome.split_turn,
                 "redacted_secrets": outcome.redacted_secrets,
-                "shrunk_tool_results": [
-                    {
-                        "call_id": s.call_id,
-                        "tokens_before": s.tokens_before,
-                        "tokens_after": s.tokens_after,
-                        "artifact_id": s.artifact_id,
-                    }
-                    for s in outcome.shrunk_results
-                ],
+                "shrunk_tool_results": [shrunk.as_dict() for shrunk in outcome.shrunk_results],
                 "threshold": settings.threshold,
                 "forced": force,
             },
@@ -230,7 +222,7 @@ class _Compaction:
                     f"{self.before:,} before)"
                 )
                 continue
-            shrinker = self.service._shrinker
+            shrinker = self.service.shrinker
             if shrinker is not None and outcome.shrunk_results:
                 stored = shrinker.store(outcome.shrunk_results)
                 outcome = replace(outcome, shrunk_results=stored)
@@ -243,9 +235,9 @@ class _Compaction:
         huge output does not push the cut past all the recent work before it."""
         cap = max(MIN_SHRUNK_TOKENS, self.settings.keep_recent_tokens // 4)
         costs = list(self.costs[self.head :])
-        if self.service._shrinker is None:
+        if self.service.shrinker is None:
             return costs
-        counter = self.service._counter
+        counter = self.service.counter
         for index, message in enumerate(self.body):
             if costs[index] <= cap or not message.tool_results:
                 continue
@@ -258,19 +250,19 @@ class _Compaction:
         tool results shrunk when it is over its budget or the result over the threshold."""
         cut = point.position
         summary_message, summary, redactions = self._summary_message(cut)
-        summary_cost = message_tokens([summary_message], self.service._counter)[0]
+        summary_cost = message_tokens([summary_message], self.service.counter)[0]
         head_cost = sum(self.costs[: self.head])
         kept = list(self.body[cut:])
         kept_cost = sum(self.costs[self.head + cut :])
         shrunk: list[ShrunkResult] = []
         room = self.settings.threshold - head_cost - summary_cost
         target = min(self.settings.keep_recent_tokens, room)
-        if kept_cost > target and self.service._shrinker is not None:
-            kept, shrunk = self.service._shrinker.shrink_messages(
+        if kept_cost > target and self.service.shrinker is not None:
+            kept, shrunk = self.service.shrinker.shrink_messages(
                 kept, target, project=self.project, done=self.shrink_cache
             )
             if shrunk:
-                kept_cost = sum(message_tokens(kept, self.service._counter))
+                kept_cost = sum(message_tokens(kept, self.service.counter))
         result = (*self.messages[: self.head], summary_message, *kept)
         broken = violations(result)
         if broken:
@@ -295,7 +287,7 @@ class _Compaction:
     def _redacted_body(self) -> tuple[list[Message], list[Redactions]]:
         """The body with its credentials redacted, message by message (computed once)."""
         if self.redacted is None:
-            scanner = self.service._scanner
+            scanner = self.service.scanner
             messages: list[Message] = []
             counts: list[Redactions] = []
             for message in self.body:
@@ -321,10 +313,10 @@ class _Compaction:
             previous = parse_summary(folded[0].text)
             if previous is not None:
                 folded = folded[1:]
-        summary = self.service._summarizer.summarize(folded, previous)
-        if self.service._scanner is not None:  # a merged earlier summary, once more
-            summary, redactions = redact_summary(summary, self.service._scanner, redactions)
-        counter = self.service._counter
+        summary = self.service.summarizer.summarize(folded, previous)
+        if self.service.scanner is not None:  # a merged earlier summary, once more
+            summary, redactions = redact_summary(summary, self.service.scanner, redactions)
+        counter = self.service.counter
 
         def cost(text: str) -> int:
             return message_tokens([_summary(text, {})], counter)[0]

@@ -57,6 +57,14 @@ class ShrunkResult:
     artifact_id: str | None
     pending: PendingOutput | None = field(default=None, repr=False, compare=False)
 
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "call_id": self.call_id,
+            "tokens_before": self.tokens_before,
+            "tokens_after": self.tokens_after,
+            "artifact_id": self.artifact_id,
+        }
+
 
 ShrinkCache = dict[tuple[str, int], tuple[ToolResult, "ShrunkResult"]]
 
