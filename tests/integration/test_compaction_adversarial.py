@@ -1,9 +1,7 @@
 """Adversarial regression tests for compaction: each reproduces a bug found in review.
 
-Tests still marked ``xfail(strict=True)`` fail on the code as it is: when a fix
-lands, the test starts passing, strict mode turns that into a failure, and the marker is
-removed. Fake credentials are built at run time (see `tests.secret_samples`), never written as
-literals.
+Each was written failing (``xfail(strict=True)``) and unmarked when its fix landed. Fake
+credentials are built at run time (see `tests.secret_samples`), never written as literals.
 """
 
 from __future__ import annotations
@@ -315,3 +313,128 @@ def test_a_transcript_with_no_conversation_is_bad_input(
     result = run(capsys, "context", "compact", str(path), "--force")
     assert result.exit_code == 2
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+# -- second review: holes around the fixes --------------------------------------------------
+
+
+def _failed_call(call_id: str, name: str, arguments: dict[str, object]) -> list[Message]:
+    call = ToolCall(id=call_id, name=name, input=arguments)
+    return [
+        Message(role=Role.ASSISTANT, content=(TextBlock(text="Calling it."), call)),
+        Message(
+            role=Role.USER,
+            content=(ToolResult(call_id=call_id, content="Error: refused", is_error=True),),
+        ),
+    ]
+
+
+def test_a_credential_named_by_its_argument_key_never_reaches_the_summary(
+    container: Container,
+) -> None:
+    token = _random(20, 21) + "9"
+    # An MCP call that failed is named in the summary by its arguments as JSON, clipped at
+    # 120 characters: here the clip falls right after the value, before its closing quote.
+    arguments: dict[str, object] = {"a": "y" * 78, "token": token}
+    messages = _session("call the API")
+    messages[1:1] = _failed_call("api", "mcp__svc__call", arguments)
+    text = _summary_text(container, messages)
+    assert token[:12] not in text
+
+
+def test_a_private_key_split_across_two_text_blocks_never_reaches_the_summary(
+    container: Container,
+) -> None:
+    key = _private_key(14)
+    lines = key.split("\n")
+    pasted = Message(
+        role=Role.USER,
+        content=(
+            TextBlock(text="Install this key:\n" + "\n".join(lines[:4])),
+            TextBlock(text="\n".join(lines[4:]) + "\nthen deploy"),
+        ),
+    )
+    messages = [pasted, *_session("go on")[1:]]
+    text = _summary_text(container, messages)
+    leaked = [line for line in _key_body_lines(key) if line[:32] in text]
+    assert leaked == []
+
+
+def _list_result_document(text: str) -> str:
+    """An Anthropic request whose last tool result is a list of text parts (MCP tools, Claude
+    Code's Task results)."""
+    messages: list[dict[str, object]] = [
+        {"role": "user", "content": "find out why the nightly job fails"}
+    ]
+    for step in range(10):
+        messages.append(
+            {
+                "role": "assistant",
+                "content": [
+                    {
+                        "type": "tool_use",
+                        "id": f"c{step}",
+                        "name": "Bash",
+                        "input": {"command": "ls"},
+                    }
+                ],
+            }
+        )
+        messages.append(
+            {
+                "role": "user",
+                "content": [{"type": "tool_result", "tool_use_id": f"c{step}", "content": "ok"}],
+            }
+        )
+    messages.append(
+        {
+            "role": "assistant",
+            "content": [{"type": "tool_use", "id": "log", "name": "mcp__logs__fetch", "input": {}}],
+        }
+    )
+    parts = [{"type": "text", "text": text}]
+    messages.append(
+        {
+            "role": "user",
+            "content": [{"type": "tool_result", "tool_use_id": "log", "content": parts}],
+        }
+    )
+    return json.dumps({"messages": messages})
+
+
+def test_a_tool_result_given_as_text_parts_costs_what_its_text_costs(
+    container: Container,
+) -> None:
+    counter = container.token_counter()
+    text = "hello world, this is some output. " * 1000
+    transcript = container.transcript_codec().read(
+        _list_result_document(text), TranscriptFormat.ANTHROPIC
+    )
+    cost = message_tokens(transcript.messages[-1:], counter)[0]
+    assert cost <= counter.count(text) * 1.1
+
+
+def test_a_huge_tool_result_given_as_text_parts_is_shrunk_like_a_string_one(
+    container: Container,
+) -> None:
+    log = "\n".join(f"2026-01-01 INFO worker {i} processed batch {i * 7}" for i in range(6000))
+    transcript = container.transcript_codec().read(
+        _list_result_document(log + "\nERROR job 42 failed"), TranscriptFormat.ANTHROPIC
+    )
+    settings = CompactionSettings(
+        context_window=30_000, reserve_tokens=4_000, keep_recent_tokens=6_000
+    )
+    outcome = container.context_compactor().compact(transcript.messages, settings, force=True)
+    assert outcome.status == "compacted", outcome.reason
+    assert outcome.shrunk_results  # as when the same output is a string
+
+
+def test_a_text_document_without_spaces_is_counted_as_text(container: Container) -> None:
+    counter = container.token_counter()
+    text = "这是一个很长的中文文档没有空格" * 3000
+    document = {
+        "type": "document",
+        "source": {"type": "text", "media_type": "text/plain", "data": text},
+    }
+    message = Message(role=Role.USER, content=(OtherBlock(data=document),))
+    assert message_tokens([message], counter)[0] >= counter.count(text) / 2

@@ -18,6 +18,7 @@ their data.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 
 from cleveragents.application.ports.token_counter import TokenCounter
@@ -33,7 +34,10 @@ from cleveragents.domain.transcript import (
 
 IMAGE_TOKENS = 1_600
 _IMAGE_TYPES = frozenset({"image", "image_url", "input_image"})
-_PAYLOAD_CHARS = 1_000  # a string this long inside a block's data is a payload, not text
+_PAYLOAD_CHARS = 1_000
+# A string this long inside a block's data, all base64 (or a data: URL of it), is a payload,
+# not text: a document in Chinese or minified JSON is text and is counted as text.
+_ENCODED = re.compile(r"(?:data:[\w/+.-]+;base64,)?[A-Za-z0-9+/=_\-\s]+")
 
 
 def canonical_json(value: object) -> str:
@@ -49,7 +53,9 @@ def _block_text(block: ContentBlock) -> str:
         return f"tool call {block.name} {block.id}: {canonical_json(block.input)}"
     if isinstance(block, ToolResult):
         flag = " (error)" if block.is_error else ""
-        parts = "".join(f"\n{_part_text(part)}" for part in block.parts or ())
+        # Text parts are the content already; only the others add to it.
+        others = [part for part in block.parts or () if part.get("type") != "text"]
+        parts = "".join(f"\n{_part_text(part)}" for part in others)
         return f"tool result {block.call_id}{flag}: {block.content}{parts}"
     return _part_text(block.data)
 
@@ -61,7 +67,7 @@ def _part_text(data: dict[str, object]) -> str:
 
 
 def _without_payloads(value: object) -> object:
-    if isinstance(value, str) and len(value) > _PAYLOAD_CHARS and " " not in value[:_PAYLOAD_CHARS]:
+    if isinstance(value, str) and len(value) > _PAYLOAD_CHARS and _ENCODED.fullmatch(value):
         return f"[{len(value):,} characters of encoded data]"
     if isinstance(value, dict):
         return {key: _without_payloads(item) for key, item in value.items()}

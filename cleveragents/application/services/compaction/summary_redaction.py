@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -55,59 +55,74 @@ def redact_messages(
     messages: Sequence[Message], scanner: SecretScanner, redactions: Redactions
 ) -> list[Message]:
     """`messages` with every credential in their text, tool-call arguments and tool results
-    redacted (thinking and other blocks are not summarised, and are left as they are)."""
+    redacted (thinking and other blocks are not summarised, and are left as they are). An
+    argument is scanned with its name before it (``token=...``): some credentials are known
+    by their name alone. The texts of one message are one document, so a private key split
+    across two of its blocks goes whole."""
     texts: list[str] = []
-    for message in messages:
+    prefixes: list[str] = []
+    groups: list[int] = []
+    for index, message in enumerate(messages):
         for block in message.content:
-            _visit(block, texts.append)
-    cleaned = redact_texts(texts, scanner, redactions)
+            for prefix, text in _visit(block):
+                prefixes.append(prefix)
+                texts.append(prefix + text)
+                groups.append(index)
+    cleaned = redact_texts(texts, scanner, redactions, groups)
     if cleaned is texts:
         return list(messages)
-    replacements = iter(cleaned)
+    values = iter(
+        text[len(prefix) :] if text.startswith(prefix) else text
+        for prefix, text in zip(prefixes, cleaned, strict=True)
+    )
     result: list[Message] = []
     for message in messages:
-        blocks = [_rebuilt(block, replacements) for block in message.content]
+        blocks = [_rebuilt(block, values) for block in message.content]
         result.append(message.model_copy(update={"content": tuple(blocks)}))
     return result
 
 
-def _visit(block: object, collect: Callable[[str], None]) -> None:
+def _visit(block: object) -> list[tuple[str, str]]:
+    """(name prefix, text) of each text a block holds, in a fixed order."""
     if isinstance(block, TextBlock):
-        collect(block.text)
-    elif isinstance(block, ToolResult):
-        collect(block.content)
-    elif isinstance(block, ToolCall):
-        _strings(block.input, collect)
+        return [("", block.text)]
+    if isinstance(block, ToolResult):
+        return [("", block.content)]
+    if isinstance(block, ToolCall):
+        found: list[tuple[str, str]] = []
+        _strings(block.input, "", found)
+        return found
+    return []
 
 
-def _strings(value: Any, collect: Callable[[str], None]) -> None:
+def _strings(value: Any, name: str, found: list[tuple[str, str]]) -> None:
     if isinstance(value, str):
-        collect(value)
+        found.append((f"{name}=" if name else "", value))
     elif isinstance(value, dict):
-        for item in value.values():
-            _strings(item, collect)
+        for key, item in value.items():
+            _strings(item, str(key), found)
     elif isinstance(value, list):
         for item in value:
-            _strings(item, collect)
+            _strings(item, name, found)
 
 
-def _rebuilt(block: Any, replacements: Any) -> Any:
+def _rebuilt(block: Any, values: Iterator[str]) -> Any:
     if isinstance(block, TextBlock):
-        return block.model_copy(update={"text": next(replacements)})
+        return block.model_copy(update={"text": next(values)})
     if isinstance(block, ToolResult):
-        return block.model_copy(update={"content": next(replacements)})
+        return block.model_copy(update={"content": next(values)})
     if isinstance(block, ToolCall):
-        return block.model_copy(update={"input": _replaced(block.input, replacements)})
+        return block.model_copy(update={"input": _replaced(block.input, values)})
     return block
 
 
-def _replaced(value: Any, replacements: Any) -> Any:
+def _replaced(value: Any, values: Iterator[str]) -> Any:
     if isinstance(value, str):
-        return next(replacements)
+        return next(values)
     if isinstance(value, dict):
-        return {key: _replaced(item, replacements) for key, item in value.items()}
+        return {key: _replaced(item, values) for key, item in value.items()}
     if isinstance(value, list):
-        return [_replaced(item, replacements) for item in value]
+        return [_replaced(item, values) for item in value]
     return value
 
 
@@ -136,15 +151,23 @@ def redact_summary(
     )
 
 
-def redact_texts(texts: list[str], scanner: SecretScanner, redactions: Redactions) -> list[str]:
+def redact_texts(
+    texts: list[str],
+    scanner: SecretScanner,
+    redactions: Redactions,
+    groups: Sequence[int] | None = None,
+) -> list[str]:
     """`texts` redacted, scanned as one document (one scan, whatever their number); `texts`
-    itself when nothing was found."""
+    itself when nothing was found. A private key runs on through the following texts of its
+    group (`groups`: one id per text; by default each text is its own)."""
+    group_of = list(range(len(texts))) if groups is None else list(groups)
     lines: list[str | None] = []
     owner: list[int] = []  # for each line, the index of its text
     for index, text in enumerate(texts):
         for part in text.split("\n"):
             lines.append(part)
             owner.append(index)
+    group = [group_of[index] for index in owner]
     findings = scanner.scan_text("\n".join(line or "" for line in lines))
     if not findings:
         return texts
@@ -154,7 +177,7 @@ def redact_texts(texts: list[str], scanner: SecretScanner, redactions: Redaction
         if flagged is None:
             continue  # inside a private key already removed
         if number in keys:
-            _remove_key(lines, owner, number, redactions)
+            _remove_key(lines, group, number, redactions)
         else:
             lines[number] = redact_line(flagged, scanner, redactions)
     rebuilt: list[list[str]] = [[] for _ in texts]
@@ -165,14 +188,14 @@ def redact_texts(texts: list[str], scanner: SecretScanner, redactions: Redaction
 
 
 def _remove_key(
-    lines: list[str | None], owner: list[int], start: int, redactions: Redactions
+    lines: list[str | None], group: list[int], start: int, redactions: Redactions
 ) -> None:
-    """A private key from its BEGIN line through its END line (or its text's end), as one
+    """A private key from its BEGIN line through its END line (or its group's end), as one
     placeholder line."""
     lines[start] = placeholder(SecretKind.PRIVATE_KEY)
     redactions.kinds[SecretKind.PRIVATE_KEY] += 1
     number = start + 1
-    while number < len(lines) and owner[number] == owner[start]:
+    while number < len(lines) and group[number] == group[start]:
         line = lines[number]
         lines[number] = None
         if line is not None and _KEY_END.search(line):
