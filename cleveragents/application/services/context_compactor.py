@@ -252,17 +252,22 @@ class _Compaction:
         summary_message, summary, redactions = self._summary_message(cut)
         summary_cost = message_tokens([summary_message], self.service.counter)[0]
         head_cost = sum(self.costs[: self.head])
-        kept = list(self.body[cut:])
-        kept_cost = sum(self.costs[self.head + cut :])
+        original = self.body[cut:]
+        kept = list(original)
+        kept_costs = self.costs[self.head + cut :]
+        kept_cost = sum(kept_costs)
         shrunk: list[ShrunkResult] = []
         room = self.settings.threshold - head_cost - summary_cost
         target = min(self.settings.keep_recent_tokens, room)
         if kept_cost > target and self.service.shrinker is not None:
             kept, shrunk = self.service.shrinker.shrink_messages(
-                kept, target, project=self.project, done=self.shrink_cache
+                kept, target, costs=kept_costs, project=self.project, done=self.shrink_cache
             )
-            if shrunk:
-                kept_cost = sum(message_tokens(kept, self.service.counter))
+            # Only the messages that changed are counted again.
+            kept_cost = sum(
+                cost if now is before else message_tokens([now], self.service.counter)[0]
+                for now, before, cost in zip(kept, original, kept_costs, strict=True)
+            )
         result = (*self.messages[: self.head], summary_message, *kept)
         broken = violations(result)
         if broken:

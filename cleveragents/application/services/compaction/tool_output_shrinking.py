@@ -90,15 +90,17 @@ class ToolOutputShrinker:
         messages: Sequence[Message],
         target_tokens: int,
         *,
+        costs: Sequence[int] | None = None,
         project: str | None = None,
         done: ShrinkCache | None = None,
     ) -> tuple[list[Message], list[ShrunkResult]]:
         """`messages` with their largest tool results shrunk until they cost at most
-        `target_tokens` in all (or until no result can shrink further). `done` remembers
-        what one compaction already shrank: trying several cuts may ask for the same result
-        again, and it is compressed and stored once."""
+        `target_tokens` in all (or until no result can shrink further). `costs` are the
+        messages' token counts when the caller has them (else they are counted). `done`
+        remembers what one compaction already shrank: trying several cuts may ask for the
+        same result again, and it is compressed and stored once."""
         done = {} if done is None else done
-        costs = message_tokens(messages, self._counter)
+        costs = message_tokens(messages, self._counter) if costs is None else costs
         excess = sum(costs) - target_tokens
         if excess <= 0:
             return list(messages), []
@@ -107,6 +109,8 @@ class ToolOutputShrinker:
             (
                 (self._counter.count(block.content), index, position)
                 for index, message in enumerate(messages)
+                # A result costs less than its message: a small message holds none to shrink.
+                if costs[index] > MIN_SHRUNK_TOKENS
                 for position, block in enumerate(message.content)
                 if isinstance(block, ToolResult)
             ),
