@@ -74,8 +74,11 @@ def fit_summary(summary: CompactionSummary, budget: int, count: Count) -> Compac
     spent = count(render_summary(_bare(summary, everything)))
     ranked = _ranked(sections, count)
     chosen: dict[SummarySection, list[int]] = {section: [] for section in SummarySection}
+    headings: dict[SummarySection, int] = {}
     for section, index, cost in ranked:
-        heading = 0 if chosen[section] else _heading_cost(section, count)
+        if not chosen[section] and section not in headings:
+            headings[section] = _heading_cost(section, count)
+        heading = 0 if chosen[section] else headings[section]
         if spent + heading + cost > budget:
             continue  # a shorter item further down may still fit
         chosen[section].append(index)
@@ -84,12 +87,12 @@ def fit_summary(summary: CompactionSummary, budget: int, count: Count) -> Compac
     # The per-item estimate can be off by a token at the joins: drop the last choices until
     # the exact count fits.
     picked = [(s, i) for s, i, _ in ranked if i in chosen[s]]
-    while picked and count(render_summary(fitted)) > budget:
+    while count(render_summary(fitted)) > budget:
+        if not picked:  # not even the note fits beside the request
+            return _bare(summary)
         section, index = picked.pop()
         chosen[section].remove(index)
         fitted = _selected(summary, sections, chosen)
-    if count(render_summary(fitted)) > budget:  # not even the note fits beside the request
-        return _bare(summary)
     return fitted
 
 
