@@ -104,21 +104,17 @@ def _settings(
     keep_recent_tokens: int | None,
     summary_tokens: int | None = None,
 ) -> CompactionSettings:
-    """The effective policy (the project's, else the defaults) with the flags over it."""
+    """The effective policy (the project's, else the defaults) with the flags over it,
+    refused when it leaves no room."""
     from cleveragents.application.services.compaction.outcome import CompactionSettings
-    from cleveragents.domain.policy import check_window_budget, default_summary_tokens
 
-    window = context_window or policy.effective_context_window
-    reserve = policy.effective_reserve_tokens if reserve_tokens is None else reserve_tokens
-    keep = keep_recent_tokens or policy.effective_keep_recent_tokens
-    chosen = summary_tokens or policy.summary_tokens  # set by a flag or the project
-    check_window_budget(window, reserve, keep, chosen)
-    return CompactionSettings(
-        context_window=window,
-        reserve_tokens=reserve,
-        keep_recent_tokens=keep,
-        summary_tokens=chosen or default_summary_tokens(window, reserve, keep),
+    flagged = policy.updated(
+        context_window=context_window,
+        reserve_tokens=reserve_tokens,
+        keep_recent_tokens=keep_recent_tokens,
+        summary_tokens=summary_tokens,
     )
+    return CompactionSettings.from_policy(flagged.check_coherent())
 
 
 @app.command("compact")
