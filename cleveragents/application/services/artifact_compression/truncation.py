@@ -6,6 +6,13 @@ kept text plus the marker is counted with the real tokenizer and, while it is ov
 the cut moves back: to an earlier paragraph boundary, then to a line boundary, then to a token
 boundary. The marker reports what was really omitted: raw tokens minus the tokens kept.
 
+A paragraph boundary is only taken when it keeps at least half the budget. Text with few blank
+lines would otherwise lose almost all of it: a git diff's only blank line is often the one after
+its commit subject, so every diff came back as its first ~50 tokens at any budget. Below half,
+the cut goes to the last line boundary instead. "Half" is measured in tokens (the estimate from
+the head's token starts that picks every cut), not in characters: the budget counts tokens, and
+on code a character count would misjudge how much of it a cut keeps.
+
 Cost: the head is encoded once to learn where its tokens start, which estimates the count of any
 prefix; only the chosen content is encoded again to verify it (and, rarely, the one before it).
 """
@@ -53,21 +60,21 @@ def truncate_to_budget(
     budget: int,
     raw_tokens: int,
     counter: TokenCounter,
-    head_starts: list[int] | None = None,
+    starts: list[int] | None = None,
 ) -> Truncated:
     """The longest seed-style head of `text` that, with the marker, fits `budget` tokens.
-    `head_starts`, when given, are the token starts of `text` (or of any text that begins with
-    the head): only those inside the head are used."""
+    `starts`, when given, are the token starts of `text` (or of any text that begins with the
+    head): only those inside the head are used."""
     head = truncation_head(text, budget)
     data = head.encode("utf-8", errors="surrogatepass")
-    if head_starts is None:
-        starts = counter.token_starts(head)
+    if starts is None:
+        head_starts = counter.token_starts(head)
     else:
-        starts = head_starts[: bisect_left(head_starts, len(data))]
+        head_starts = starts[: bisect_left(starts, len(data))]
 
     def kept_tokens(cut: int) -> int:
         """Tokens of the head that start before byte `cut`: the original's tokens kept."""
-        return bisect_left(starts, cut)
+        return bisect_left(head_starts, cut)
 
     def attempt(cut: int) -> Truncated | None:
         kept = data[:cut].decode("utf-8", errors="ignore")
@@ -82,11 +89,14 @@ def truncate_to_budget(
     marker_room = counter.count(SEPARATOR + truncation_marker(raw_tokens))
     room = budget - marker_room
     # The seed's cut first (the last paragraph boundary before budget * 4 characters), then
-    # earlier paragraph boundaries, then line boundaries, by the estimate; each verified.
+    # earlier paragraph boundaries while they keep half the budget, then line boundaries, by
+    # the estimate; each verified.
     for separator in (PARAGRAPH, LINE):
         cuts = _boundaries(data, separator)
-        fitting = bisect_right([kept_tokens(cut) for cut in cuts], room)
-        for cut in reversed(cuts[max(fitting - 2, 0) : fitting]):
+        estimates = [kept_tokens(cut) for cut in cuts]
+        fitting = bisect_right(estimates, room)
+        enough = bisect_left(estimates, _half(budget)) if separator is PARAGRAPH else 0
+        for cut in reversed(cuts[max(fitting - 2, enough) : fitting]):
             result = attempt(cut)
             if result is not None:
                 return result
@@ -98,6 +108,11 @@ def truncate_to_budget(
             return result
         kept = counter.prefix_within(kept, max(counter.count(kept) - 1, 0))
     return attempt(0) or Truncated("", "", 0)
+
+
+def _half(budget: int) -> int:
+    """The fewest tokens a paragraph cut must keep: half the budget, rounded up."""
+    return (budget + 1) // 2
 
 
 def _boundaries(data: bytes, separator: bytes) -> list[int]:
