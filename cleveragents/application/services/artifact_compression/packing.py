@@ -1,10 +1,18 @@
-"""Smart mode's last step: keep the lines that matter most within an exact token budget.
+"""Smart mode's packer: the lines that matter most, within an exact token budget, using it.
 
-Lines are taken by priority (then position), each one only if it still fits, and written back in
-their original order; every run of dropped lines becomes one gap marker in the artifact's own
-syntax, and a final marker says how many tokens were omitted. Token figures come from the real
-tokenizer: each line is counted once, the assembled text is counted again, and while that is
-over the budget the least important lines are dropped.
+The artifact's own lines are taken by rank (the strategy's `LinePlan`), each only if it still
+fits, and written back in their original order. Within a rank the order is from both ends
+inwards (the first error says where trouble began, the last one how it ended); for context
+ranks it is by distance to the nearest important line, so what is added last is the
+surroundings of what matters. A line may first be kept as its short form (a first sentence, a
+head) and later whole. Every run of dropped lines becomes one marker naming the line range it
+stands for (`Handles`), so that the kept lines and the ranges read back reassemble the
+original; a run that only repeats the message of the kept line above it says so with a count.
+A final line says how many of the artifact's tokens are not in the content.
+
+Token figures: each line's cost comes from one encode of the artifact (the tokens that start in
+it); the assembled text is counted exactly, and while it is over the budget the least important
+lines are given back.
 """
 
 from __future__ import annotations
@@ -16,24 +24,46 @@ from itertools import accumulate
 from typing import NamedTuple
 
 from cleveragents.application.ports.token_counter import TokenCounter
-from cleveragents.application.services.artifact_compression.segment_count import (
-    LineSource,
-    count_packed,
+from cleveragents.application.services.artifact_compression.strategy import (
+    Handles,
+    Priority,
+    ShortForm,
 )
-from cleveragents.application.services.artifact_compression.strategy import Priority
 from cleveragents.application.services.artifact_compression.truncation import (
     MARKERS,
     truncation_marker,
 )
 
+LONG_LINE_SHARE = 10
+"""A line costing more than a tenth of the budget gets a short form (its head) if the strategy
+gave it none: one huge line must not take the budget, nor be lost whole."""
+MIN_SHORT_TOKENS = 48
+ANCHOR_RANK = Priority.IMPORTANT
+"""Lines ranked this or better are what context is measured from."""
+
 
 class Line(NamedTuple):
-    """A candidate line: its position among all lines of the artifact, text, priority. (A
-    named tuple: there is one per line, and a frozen dataclass takes longer to build.)"""
+    """A candidate line of a sparse selection (a streamed log): its 0-based position in the
+    artifact, its text, its rank and its message template (-1: none)."""
 
     position: int
     text: str
-    priority: Priority
+    priority: int
+    template: int = -1
+
+
+@dataclass(frozen=True, slots=True)
+class PackRequest:
+    """What to pack: the candidate lines (positions ascending, a subset when streaming), their
+    texts, ranks, costs (tokens of the line and its newline), short forms and templates."""
+
+    positions: Sequence[int]
+    texts: Mapping[int, str] | Sequence[str]
+    ranks: Mapping[int, int] | Sequence[int]
+    costs: Mapping[int, int] | Sequence[int]
+    total_lines: int
+    short_forms: Mapping[int, ShortForm]
+    templates: Mapping[int, int] | Sequence[int] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,156 +73,262 @@ class Packed:
     tokens: int  # the real count of `content`
 
 
+@dataclass(frozen=True, slots=True)
+class _Unit:
+    """One offer to the packer: line `position`, whole or as its short form."""
+
+    position: int
+    whole: bool
+
+
+@dataclass(slots=True)
+class _Choice:
+    """A unit taken, and whether it replaced the line's short form (so giving it back
+    restores the short form)."""
+
+    unit: _Unit
+    upgraded: bool
+
+
+@dataclass(slots=True)
+class _Packer:
+    request: PackRequest
+    budget: int
+    raw_tokens: int
+    counter: TokenCounter
+    marker: Callable[[str], str]
+    handles: Handles
+
+    def run(self) -> Packed:
+        request = self.request
+        shorts = dict(request.short_forms)
+        shorts.update(self._heads_of_long_lines(shorts))
+        short_costs = {position: self._short_cost(position, s) for position, s in shorts.items()}
+        kept: dict[int, bool] = {}  # position -> kept whole (else as its short form)
+        taken: list[_Choice] = []
+        gap_cost = self.counter.count(self._gap_text(request.total_lines, request.total_lines))
+        trailer = self.counter.count("\n" + truncation_marker(self.raw_tokens))
+        estimate = trailer + (gap_cost if request.total_lines else 0)
+        total = request.total_lines
+        for unit in _ordered_units(request, shorts):
+            position = unit.position
+            held = kept.get(position)
+            if held or (held is not None and not unit.whole):
+                continue  # already whole, or already short and offered short again
+            full = request.costs[position]
+            if held is not None:  # short now, offered whole: the difference
+                cost = full - short_costs[position]
+            else:
+                left = position > 0 and position - 1 not in kept
+                right = position + 1 < total and position + 1 not in kept
+                gaps = int(left) + int(right) - 1  # a kept line splits the gap around it
+                cost = (full if unit.whole else short_costs[position]) + gaps * gap_cost
+            if estimate + cost <= self.budget:
+                kept[position] = unit.whole
+                taken.append(_Choice(unit, upgraded=held is not None))
+                estimate += cost
+        return self._fitted(kept, taken, shorts, short_costs)
+
+    def _fitted(
+        self,
+        kept: dict[int, bool],
+        taken: list[_Choice],
+        shorts: Mapping[int, ShortForm],
+        short_costs: Mapping[int, int],
+    ) -> Packed:
+        """The kept lines rendered and counted exactly; while over the budget, the lines taken
+        last are given back (a line upgraded from its short form goes back to it)."""
+        costs = self.request.costs
+        while True:
+            content = self._render(kept, shorts)
+            tokens = self.counter.count(content)
+            excess = tokens - self.budget
+            if excess <= 0:
+                return Packed(content, len(kept), tokens)
+            if not kept:
+                return _markers_only(self.raw_tokens, self.budget, self.counter)
+            freed = 0
+            while taken and freed < excess:
+                choice = taken.pop()
+                position = choice.unit.position
+                if choice.upgraded:
+                    kept[position] = False
+                    freed += costs[position] - short_costs[position]
+                else:
+                    del kept[position]
+                    freed += costs[position] if choice.unit.whole else short_costs[position]
+
+    def _render(self, kept: Mapping[int, bool], shorts: Mapping[int, ShortForm]) -> str:
+        request = self.request
+        texts = request.texts
+        parts: list[str] = []
+        kept_tokens = 0
+        previous = -1
+        for position in sorted(kept):
+            if position - previous > 1:
+                parts.append(self._gap_text(previous + 1, position - 1, previous))
+            if kept[position]:
+                parts.append(texts[position])
+                kept_tokens += request.costs[position]
+            else:
+                parts.append(self._short_text(position, shorts[position]))
+            previous = position
+        if request.total_lines - previous > 1:
+            parts.append(self._gap_text(previous + 1, request.total_lines - 1, previous))
+        # The omitted figure: the raw count minus the artifact's own lines kept whole.
+        marker = truncation_marker(max(self.raw_tokens - kept_tokens, 0))
+        return "\n".join([*parts, marker])
+
+    def _gap_text(self, first: int, last: int, above: int = -1) -> str:
+        """The marker of dropped lines `first`..`last` (0-based); `above` is the kept line
+        before them, whose repeats it counts when they are all it holds."""
+        span = self.handles.lines(first + 1, last + 1)
+        templates = self.request.templates
+        if templates is not None and above >= 0 and _all_repeat(templates, above, first, last):
+            return self.marker(f"the line above ×{last - first + 2}; {span} omitted")  # noqa: RUF001
+        return self.marker(f"{span} omitted")
+
+    def _short_text(self, position: int, short: ShortForm) -> str:
+        span = self.handles.lines(position + 1, position + 1)
+        return f"{short.text} {self.marker(f'rest of {span} omitted')}"
+
+    def _short_cost(self, position: int, short: ShortForm) -> int:
+        return self.counter.count(self._short_text(position, short) + "\n")
+
+    def _heads_of_long_lines(self, shorts: Mapping[int, ShortForm]) -> dict[int, ShortForm]:
+        """A head for each line too long for its share of the budget that has no short form."""
+        limit = max(self.budget // LONG_LINE_SHARE, MIN_SHORT_TOKENS)
+        request = self.request
+        heads: dict[int, ShortForm] = {}
+        for position in request.positions:
+            if request.costs[position] > limit and position not in shorts:
+                head = self.counter.prefix_within(request.texts[position], limit)
+                if head:
+                    heads[position] = ShortForm(head.rstrip() + " …", request.ranks[position])
+        return heads
+
+
+def pack(
+    request: PackRequest,
+    budget: int,
+    raw_tokens: int,
+    counter: TokenCounter,
+    marker: Callable[[str], str],
+    handles: Handles | None = None,
+) -> Packed:
+    """The most important lines of `request` that fit in `budget` tokens, with their markers."""
+    return _Packer(request, budget, raw_tokens, counter, marker, handles or Handles()).run()
+
+
 def pack_lines(
     lines: Sequence[Line],
     total_lines: int,
     budget: int,
     raw_tokens: int,
     counter: TokenCounter,
-    gap_marker: Callable[[int], str],
-    costs: dict[int, int] | None = None,
-    source: LineSource | None = None,
+    marker: Callable[[str], str],
+    handles: Handles | None = None,
 ) -> Packed:
-    """The most important `lines` that fit in `budget` tokens with their markers.
-
-    `lines` may be sparse (a streaming caller passes only its candidates); positions between
-    them count as dropped lines for the gap markers. `total_lines` is the artifact's line count.
-    `costs` (tokens per position) may be estimates: the assembled text is counted exactly —
-    from `source` (the lines' located tokens) where it can be, by encoding the rest.
-    """
+    """`pack` for a sparse selection of lines (a streaming pass kept only its candidates;
+    positions between them count as dropped lines). Each candidate is counted on its own."""
     ordered = sorted(lines, key=lambda line: line.position)
+    positions = [line.position for line in ordered]
     texts = {line.position: line.text for line in ordered}
-    return pack_columns(
-        [line.position for line in ordered],
-        texts,
-        [line.priority for line in ordered],
-        total_lines,
-        budget,
-        raw_tokens,
-        counter,
-        gap_marker,
-        costs,
-        source,
+    request = PackRequest(
+        positions=positions,
+        texts=texts,
+        ranks={line.position: line.priority for line in ordered},
+        costs={line.position: counter.count(line.text + "\n") for line in ordered},
+        total_lines=total_lines,
+        short_forms={},
+        templates={line.position: line.template for line in ordered},
     )
+    return pack(request, budget, raw_tokens, counter, marker, handles)
 
 
-def pack_columns(
-    positions: Sequence[int],
-    texts: Mapping[int, str] | Sequence[str],
-    priorities: Sequence[Priority],
-    total_lines: int,
-    budget: int,
-    raw_tokens: int,
-    counter: TokenCounter,
-    gap_marker: Callable[[int], str],
-    costs: dict[int, int] | None = None,
-    source: LineSource | None = None,
-) -> Packed:
-    """`pack_lines` on columns: the candidates' positions in ascending order, the text at each
-    position (a list when every line is a candidate) and the candidates' priorities. A text
-    of a hundred thousand lines is packed without an object per line."""
-    if costs is None:
-        costs = {position: counter.count(texts[position] + "\n") for position in positions}
-    gap_cost = counter.count(gap_marker(max(total_lines, 1)) + "\n")
-    marker_cost = counter.count("\n" + truncation_marker(raw_tokens))
-    order = _by_importance(positions, priorities)
-
-    chosen: set[int] = set()
-    gaps = 1 if total_lines else 0  # nothing chosen yet: the whole artifact is one gap
-    estimate = marker_cost + gaps * gap_cost
-    for position in order:
-        # Choosing a line splits the gap around it into the parts left and right of it.
-        left = position > 0 and position - 1 not in chosen
-        right = position + 1 < total_lines and position + 1 not in chosen
-        gap_change = int(left) + int(right) - 1
-        cost = costs[position] + gap_change * gap_cost
-        if estimate + cost <= budget:
-            chosen.add(position)
-            estimate += cost
-
-    # The estimate counts lines separately; the assembled text can merge differently. Drop
-    # the least important lines until the real count fits.
-    rank = {position: index for index, position in enumerate(order)}
-    dropping = sorted(chosen, key=rank.__getitem__)
-    while True:
-        content, layout = _render(chosen, texts, total_lines, raw_tokens, costs, gap_marker)
-        if source is None:
-            tokens = counter.count(content)
-        else:  # read from where the source's tokens start, not encoded again
-            tokens = count_packed(content, layout, source, counter)
-        excess = tokens - budget
-        if excess <= 0:
-            return Packed(content, len(chosen), tokens)
-        if not chosen:
-            return _markers_only(raw_tokens, budget, counter)
-        freed = 0
-        while dropping and freed < excess:
-            position = dropping.pop()
-            chosen.discard(position)
-            freed += costs[position]
-
-
-def _render(
-    chosen: set[int],
-    texts: Mapping[int, str] | Sequence[str],
-    total_lines: int,
-    raw_tokens: int,
-    costs: dict[int, int],
-    gap_marker: Callable[[int], str],
-) -> tuple[str, list[tuple[int, int]]]:
-    """The packed text, and where each kept line starts in it: (position, character)."""
-    parts: list[str] = []
-    layout: list[tuple[int, int]] = []
-    offset = 0
-    previous = -1
-    for position in sorted(chosen):
-        if position - previous > 1:
-            parts.append(gap_marker(position - previous - 1))
-            offset += len(parts[-1]) + 1
-        layout.append((position, offset))
-        parts.append(texts[position])
-        offset += len(parts[-1]) + 1
-        previous = position
-    if total_lines - previous > 1:
-        parts.append(gap_marker(total_lines - previous - 1))
-    kept_text = "\n".join(parts)
-    # The omitted figure is the raw count minus the artifact's own kept lines (the gap markers
-    # are not part of the artifact), by the lines' token counts.
-    kept = sum(costs[position] for position in chosen)
-    marker = truncation_marker(max(raw_tokens - kept, 0))
-    return (f"{kept_text}\n{marker}" if kept_text else marker), layout
-
-
-def _by_importance(positions: Sequence[int], priorities: Sequence[Priority]) -> list[int]:
-    """Positions by priority first; within a priority, from both ends inwards (first, last,
-    second, second-to-last, ...): the first error says where trouble began, the last one how
-    it ended. `positions` are in ascending order."""
-    by_priority: dict[Priority, list[int]] = {}
-    for position, priority in zip(positions, priorities, strict=True):
-        by_priority.setdefault(priority, []).append(position)
-    ordered: list[int] = []
-    for priority in sorted(by_priority):
-        group = by_priority[priority]
-        middle = (len(group) + 1) // 2
-        # first, last, second, second-to-last, ...: the front half interleaved with the
-        # back half reversed (the middle one last when the group is odd).
-        front, back = group[:middle], group[middle:][::-1]
-        for pair in zip(front, back, strict=False):  # front may have one more
-            ordered.extend(pair)
-        if len(front) > len(back):
-            ordered.append(front[-1])
+def _ordered_units(request: PackRequest, shorts: Mapping[int, ShortForm]) -> list[_Unit]:
+    """The units in the order they are offered: by rank; within a rank from both ends inwards,
+    except context ranks, which go by distance to the nearest important line. A short form is
+    offered at its own rank, just before the whole line when they share one."""
+    by_rank: dict[int, list[list[_Unit]]] = {}
+    for position in request.positions:
+        rank = request.ranks[position]
+        short = shorts.get(position)
+        if short is not None and short.priority == rank:
+            by_rank.setdefault(rank, []).append([_Unit(position, False), _Unit(position, True)])
+            continue
+        if short is not None:
+            by_rank.setdefault(short.priority, []).append([_Unit(position, False)])
+        by_rank.setdefault(rank, []).append([_Unit(position, True)])
+    distance = _distance_to_anchors(request)
+    ordered: list[_Unit] = []
+    for rank in sorted(by_rank):
+        group = by_rank[rank]
+        if rank >= Priority.CONTEXT:
+            group = sorted(
+                group, key=lambda units: (distance[units[0].position], units[0].position)
+            )
+        else:
+            group = _both_ends_inwards(group)
+        for units in group:
+            ordered.extend(units)
     return ordered
 
 
-def line_costs_from_starts(lines: Sequence[str], starts: Sequence[int]) -> dict[int, int]:
+def _both_ends_inwards(group: list[list[_Unit]]) -> list[list[_Unit]]:
+    """first, last, second, second-to-last, ...: the front half interleaved with the back
+    half reversed (the middle one last when the group is odd)."""
+    middle = (len(group) + 1) // 2
+    front, back = group[:middle], group[middle:][::-1]
+    ordered: list[list[_Unit]] = []
+    for pair in zip(front, back, strict=False):
+        ordered.extend(pair)
+    if len(front) > len(back):
+        ordered.append(front[-1])
+    return ordered
+
+
+def _distance_to_anchors(request: PackRequest) -> dict[int, int]:
+    """For each candidate, how many positions away the nearest line ranked `ANCHOR_RANK` or
+    better is (the whole artifact's length when there is none): two sweeps."""
+    positions = request.positions
+    far = request.total_lines + 1
+    distance: dict[int, int] = {}
+    last_anchor = -far
+    for position in positions:
+        if request.ranks[position] <= ANCHOR_RANK:
+            last_anchor = position
+        distance[position] = position - last_anchor
+    next_anchor = 2 * far + request.total_lines
+    for position in reversed(positions):
+        if request.ranks[position] <= ANCHOR_RANK:
+            next_anchor = position
+        distance[position] = min(distance[position], next_anchor - position)
+    return distance
+
+
+def _all_repeat(
+    templates: Mapping[int, int] | Sequence[int], above: int, first: int, last: int
+) -> bool:
+    """Whether every line from `first` to `last` has the template of line `above`. A sparse
+    selection knows templates only for its candidates, so there any gap holds unknown lines."""
+    if isinstance(templates, Mapping):
+        return False
+    template = templates[above]
+    if template < 0:
+        return False
+    return all(templates[index] == template for index in range(first, last + 1))
+
+
+def line_costs_from_starts(lines: Sequence[str], starts: Sequence[int]) -> list[int]:
     """Tokens per line: the tokens starting in it, from the byte offsets at which the tokens
-    of the lines joined by (and ending with) "\n" start."""
+    of the lines joined by "\n" start (at least 1 per line, for its newline)."""
     ends = accumulate(len(line.encode("utf-8", errors="surrogatepass")) + 1 for line in lines)
-    costs: dict[int, int] = {}
+    costs: list[int] = []
     before = 0
-    for position, end in enumerate(ends):
+    for end in ends:
         upto = bisect_left(starts, end)
-        costs[position] = max(upto - before, 1)
+        costs.append(max(upto - before, 1))
         before = upto
     return costs
 
