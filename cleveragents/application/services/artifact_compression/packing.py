@@ -110,7 +110,8 @@ class _Packer:
         trailer = self.counter.count("\n" + truncation_marker(self.raw_tokens))
         estimate = trailer + (gap_cost if request.total_lines else 0)
         total = request.total_lines
-        for unit in _ordered_units(request, shorts):
+        units = _ordered_units(request, shorts)
+        for unit in units:
             position = unit.position
             held = kept.get(position)
             if held or (held is not None and not unit.whole):
@@ -127,7 +128,66 @@ class _Packer:
                 kept[position] = unit.whole
                 taken.append(_Choice(unit, upgraded=held is not None))
                 estimate += cost
+        self._fill_rest(units, kept, taken, estimate, gap_cost, shorts, short_costs)
         return self._fitted(kept, taken, shorts, short_costs)
+
+    def _fill_rest(
+        self,
+        units: list[_Unit],
+        kept: dict[int, bool],
+        taken: list[_Choice],
+        estimate: int,
+        gap_cost: int,
+        shorts: dict[int, ShortForm],
+        short_costs: dict[int, int],
+    ) -> None:
+        """The room left, given to the most important line not kept whole, as its head: a
+        few long lines (a stack dump, a minified file) must not leave most of the budget
+        unused because none of them fits whole."""
+        room = self.budget - estimate
+        if room < MIN_SHORT_TOKENS:
+            return
+        total = self.request.total_lines
+        for unit in units:
+            position = unit.position
+            if kept.get(position):
+                continue
+            current = short_costs[position] if position in kept else 0
+            gaps = 0
+            if position not in kept:
+                left = position > 0 and position - 1 not in kept
+                right = position + 1 < total and position + 1 not in kept
+                gaps = (int(left) + int(right) - 1) * gap_cost
+            allowance = room + current - gaps - self._short_cost(position, ShortForm("…", 0))
+            short = self._head_within(position, allowance, room + current - gaps)
+            if short is None:
+                continue
+            if position not in kept:
+                taken.append(_Choice(_Unit(position, False), upgraded=False))
+            kept[position] = False
+            shorts[position] = short[0]
+            short_costs[position] = short[1]
+            return
+
+    def _head_within(
+        self, position: int, allowance: int, limit: int
+    ) -> tuple[ShortForm, int] | None:
+        """Line `position`'s longest head whose short form costs at most `limit` tokens
+        (`allowance`: the first guess of its length), with that cost; None when it is too
+        small to be worth a line or the line is not cut at all."""
+        text = self.request.texts[position]
+        for _ in range(3):
+            if allowance < MIN_SHORT_TOKENS:
+                return None
+            head = self.counter.prefix_within(text, allowance)
+            if not head.strip() or len(head) >= len(text):
+                return None
+            short = ShortForm(head.rstrip() + " …", self.request.ranks[position])
+            cost = self._short_cost(position, short)
+            if cost <= limit:
+                return short, cost
+            allowance -= cost - limit
+        return None
 
     def _fitted(
         self,
