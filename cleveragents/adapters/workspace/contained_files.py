@@ -68,6 +68,12 @@ class FdContainedFiles(ContainedFiles):
             raise
         return ContainedFile(handle=handle, relative_path=relative_path, size_bytes=size_bytes)
 
+    def real_root(self, root: str) -> str:
+        real = os.path.realpath(root)
+        if not os.path.isdir(real):
+            raise InvalidInputError(f"work directory not found: {root}")
+        return real
+
 
 def _relative_components(root: str, real_root: str, path: str) -> list[str]:
     """The path's components below the root; ``..`` is refused, never normalised away."""

@@ -1,4 +1,8 @@
-"""The contained-files port: opening a file beneath a workspace root, race-free."""
+"""The contained-files port: opening a file beneath a workspace root, race-free.
+
+The one way the application reads a file it was pointed at: the artifact store imports through
+it, and artifact compression reads through it (`artifact_compression/artifact_reading.py`).
+"""
 
 from __future__ import annotations
 
@@ -28,3 +32,8 @@ class ContainedFiles(ABC):
         the path), hard links (link count > 1), FIFOs, sockets and devices, NUL bytes.
         Raises `ArtifactNotFoundError` when nothing is there.
         """
+
+    @abstractmethod
+    def real_root(self, root: str) -> str:
+        """`root` with its symlinks resolved, the directory `open_beneath` walks from: what
+        messages name. Raises `InvalidInputError` when it is not a directory."""
