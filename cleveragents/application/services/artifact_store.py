@@ -15,7 +15,7 @@ import hmac
 import io
 import os
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import BinaryIO
@@ -384,6 +384,28 @@ class ArtifactStore:
             handle.seek(offset)
             return handle.read(length)
 
+    def read_lines(self, artifact_id: str, first: int, last: int) -> bytes:
+        """Lines `first` to `last` (1-based, inclusive) of a stored artifact, byte for byte:
+        each with its line ending as stored (``\n`` ends a line, so a CRLF line keeps its
+        ``\r\n``; the file's last line may have none). `last` beyond the end is the end;
+        `first` beyond it gives nothing. What a compression omitted, given back exactly."""
+        return b"".join(self.stream_lines(artifact_id, first, last))
+
+    def stream_lines(self, artifact_id: str, first: int, last: int) -> Iterator[bytes]:
+        """`read_lines` in pieces of at most `CHUNK_BYTES`, for a range too large to hold.
+        The range and the artifact are checked now, before the first piece is asked for."""
+        if isinstance(first, bool) or isinstance(last, bool) or first < 1 or last < first:
+            raise InvalidInputError(
+                f"a line range is FIRST-LAST with 1 <= FIRST <= LAST, got {first}-{last}"
+            )
+        artifact = self._stored(artifact_id)
+        assert artifact.sha256 is not None
+        return self._blob_lines(artifact.sha256, first, last)
+
+    def _blob_lines(self, sha256: str, first: int, last: int) -> Iterator[bytes]:
+        with self._blobs.open(sha256) as handle:
+            yield from lines_between(iter(lambda: handle.read(CHUNK_BYTES), b""), first, last)
+
     def _stored(self, artifact_id: str) -> StoredArtifact:
         artifact = self.get(artifact_id)
         if artifact.status is not ArtifactStatus.STORED:
@@ -535,6 +557,36 @@ def _over_retention(uow: UnitOfWork, project: Project, now: datetime) -> list[St
                 del users[artifact.sha256]
                 total -= artifact.byte_count
     return sorted(expiring.values(), key=lambda a: (a.created_at, a.id))
+
+
+def lines_between(chunks: Iterable[bytes], first: int, last: int) -> Iterator[bytes]:
+    """The bytes of lines `first`..`last` (1-based) of a stream cut into `chunks` anywhere,
+    one piece per chunk that holds some of them. Lines are only counted (``bytes.count``)
+    in a chunk that lies wholly before or inside the range; only the chunks where the range
+    starts or ends are searched newline by newline."""
+    line = 1  # the line the next byte belongs to
+    for chunk in chunks:
+        start, line = _skip_to_line(chunk, 0, line, first)
+        if line < first:
+            continue
+        end, line = _skip_to_line(chunk, start, line, last + 1)
+        if end > start:
+            yield chunk[start:end]
+        if line > last:
+            return
+
+
+def _skip_to_line(chunk: bytes, position: int, line: int, target: int) -> tuple[int, int]:
+    """From `position` in `chunk`, on line `line`: the position where line `target` starts
+    and `target`, or the chunk's end and the line it ends on when `target` starts later."""
+    if line >= target:
+        return position, line
+    newlines = chunk.count(b"\n", position)
+    if line + newlines < target:
+        return len(chunk), line + newlines
+    for _ in range(target - line):
+        position = chunk.index(b"\n", position) + 1
+    return position, target
 
 
 def _sha256_text(text: str) -> str:
