@@ -18,7 +18,6 @@ from hypothesis import strategies as st
 from cleveragents.application.services.artifact_compression.diff import DiffStrategy
 from cleveragents.application.services.artifact_compression.strategy import (
     MalformedCompressionError,
-    Priority,
 )
 from cleveragents.application.services.artifact_compression.task_terms import TaskTerms
 from cleveragents.domain.artifact import ArtifactKind
@@ -83,9 +82,9 @@ def output_body(text: str) -> Iterator[tuple[str, str]]:
             yield path, line
 
 
-def test_kind_and_gap_marker() -> None:
+def test_kind_and_marker() -> None:
     assert STRATEGY.kind is ArtifactKind.DIFF
-    assert STRATEGY.gap_marker(7) == "... (7 diff lines omitted)"
+    assert STRATEGY.marker("lines 120-340 omitted") == "... (lines 120-340 omitted)"
 
 
 @pytest.mark.parametrize("path", CORPUS, ids=lambda p: p.name)
@@ -313,45 +312,6 @@ def test_preamble_and_no_newline_marker_are_kept() -> None:
     assert out.endswith("-- \n2.39.0\n")
 
 
-def test_shrink_levels() -> None:
-    text = (DATA / "click-8bc91271.diff").read_text()
-    tier2 = STRATEGY.tier2(text, NO_TASK)
-    gentle = STRATEGY.shrink(text, NO_TASK, 1)
-    assert gentle is not None
-    assert len(tier2) < len(gentle) < len(text)
-    changed = [
-        line
-        for file, line, kind in body_lines(text)
-        if kind == "body"
-        and file.endswith(".py")
-        and line[:1] in ("+", "-")
-        and line[1:].strip()
-        and not line[1:].strip().startswith("#")
-    ]
-    assert is_subsequence(changed, gentle.split("\n"))
-    assert STRATEGY.shrink(text, NO_TASK, 2) is None  # stronger than level 1 is Tier 2
-    assert STRATEGY.shrink(text, NO_TASK, 3) is None
-
-
-def test_priorities() -> None:
-    text = (DATA / "click-4ffa1ef3.diff").read_text()
-    terms = TaskTerms.from_task("secho")
-    lines = STRATEGY.tier2(text, terms).split("\n")
-    priorities = STRATEGY.priorities(lines, terms)
-    assert len(priorities) == len(lines)
-    by_line = dict(zip(lines, priorities, strict=True))
-    assert by_line["diff --git a/src/click/termui.py b/src/click/termui.py"] is Priority.ESSENTIAL
-    assert by_line["@@ -686,12 +686,22 @@ def secho("] is Priority.ESSENTIAL
-    assert by_line["+    def edit(self, text: str | None) -> str | None: ..."] is Priority.CRITICAL
-    assert by_line[f"     # {IMPLEMENTATION_OMITTED}"] is Priority.CONTEXT
-    assert by_line["Subject: Correct click.edit typing (#2804)"] is Priority.USEFUL
-    removed = '-            return rv.decode("utf-8-sig").replace("\\r\\n", "\\n")  # type: ignore'
-    raw = text.split("\n")
-    assert removed in raw
-    assert STRATEGY.priorities(raw, NO_TASK)[raw.index(removed)] is Priority.USEFUL
-    assert STRATEGY.priorities([" x = secho()"], terms) == [Priority.IMPORTANT]
-
-
 def test_newline_at_end_is_preserved() -> None:
     text = (DATA / "click-b7e5fd4c.diff").read_text()
     assert STRATEGY.tier2(text, NO_TASK).endswith("\n")
@@ -389,16 +349,11 @@ DIFFISH = st.sampled_from(
 def test_arbitrary_text_never_breaks(parts: list[str], final_newline: bool) -> None:
     text = "\n".join(parts) + ("\n" if final_newline and parts else "")
     terms = TaskTerms.from_task("return value")
-    for level in (None, 1):
-        try:
-            out = (
-                STRATEGY.tier2(text, terms)
-                if level is None
-                else STRATEGY.shrink(text, terms, level)
-            )
-        except MalformedCompressionError:
-            continue
-        assert out is not None
-        assert out.endswith("\n") == text.endswith("\n")
-        assert out.count("\n") <= text.count("\n")
-        assert len(STRATEGY.priorities(out.split("\n"), terms)) == out.count("\n") + 1
+    lines = text.split("\n")
+    assert len(STRATEGY.line_plan(lines, terms).priorities) == len(lines)
+    try:
+        out = STRATEGY.tier2(text, terms)
+    except MalformedCompressionError:
+        return
+    assert out.endswith("\n") == text.endswith("\n")
+    assert out.count("\n") <= text.count("\n")

@@ -1,4 +1,4 @@
-"""Code diffs (git's unified format): the seed's Tier 2 strategy and smart mode's reductions.
+"""Code diffs (git's unified format): the seed's Tier 2 strategy and smart mode's line ranks.
 
 The seed: "Keep function signatures, class declarations, and error messages. Summarize method
 bodies with `// ... (implementation omitted for brevity)`. Remove comments and blank lines."
@@ -19,6 +19,31 @@ marker) is read in the language of its file (from the ``+++ b/...`` path):
 Hunks are delimited by the line counts of their ``@@`` headers, so a removed line that happens to
 read ``--- x`` is body, not a file header; text that is not part of a hunk (a ``format-patch``
 preamble, a commit message, the trailer) is kept as is. One pass, constant work per line.
+
+Smart mode packs the diff's own lines by rank (lower is kept first). A judge reviewing a diff
+first needs to know what changed where, then the shape of the change, then the change itself:
+
+* 0: every line naming a changed file (``diff --git``, ``index``, mode, rename, copy and
+  similarity lines, ``---``/``+++``, ``Binary files ... differ``, ``GIT binary patch``; for
+  ``diff -r``: its ``diff -u a b`` lines and ``Only in``) and every hunk header, whatever the
+  diff's size: kept before any body line;
+* 1: changed signatures and declarations (in the language of the file); the commit subject
+  (``Subject:`` of a ``format-patch``, the first message line of ``git log``/``git show``) and
+  the ``N files changed`` summary;
+* 2: changed error lines (raise, throw, panic, ``XxxError(``, ...) and changed lines or commit
+  text naming a task term;
+* 3: the first 3 other changed lines of each hunk (so a small budget shows every hunk, not only
+  the first ones); the rest of the commit text;
+* 4: the other changed lines; unchanged declarations and unchanged lines naming a task term
+  (they say where a change is);
+* 5: unchanged context lines, and blank lines (added or not), which say nothing;
+* 6: the data of a ``GIT binary patch`` and the ``format-patch`` signature (``-- `` and the
+  git version).
+
+``\\ No newline at end of file`` takes the rank of the line it qualifies. A deleted file's body
+lines rank one lower than they would (its header already says it went). A line over 2,000
+characters (a minified file) is kept as its first 300 characters at its rank, and whole two ranks
+later. Combined diffs (``@@@``, one marker column per parent) are read with all their columns.
 """
 
 from __future__ import annotations
@@ -28,10 +53,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from enum import Enum, auto
 
+from cleveragents.application.services.artifact_compression.plain_text import (
+    plan_with_short_long_lines,
+)
 from cleveragents.application.services.artifact_compression.strategy import (
     ArtifactStrategy,
+    LinePlan,
     MalformedCompressionError,
-    Priority,
 )
 from cleveragents.application.services.artifact_compression.task_terms import TaskTerms
 from cleveragents.domain.artifact import ArtifactKind
@@ -189,12 +217,13 @@ class _Comments:
         return comment
 
 
-def _role(line: str, language: str | None, comments: _Comments) -> _Role:
-    """The role of a hunk body line's code in the language of its file."""
+def _role(line: str, language: str | None, comments: _Comments, columns: int = 1) -> _Role:
+    """The role of a hunk body line's code in the language of its file. `columns` is the
+    number of marker columns (one per parent: 2 in a combined diff's ``@@@`` hunk)."""
     family = _FAMILY.get(language or "")
-    marker, code = line[:1], line[1:]
-    if marker == "\\":
+    if line[:1] == "\\":
         return _Role.NO_NEWLINE
+    marker, code = _side(line[:columns]), line[columns:]
     stripped = code.strip()
     if not stripped:
         return _Role.BLANK
@@ -210,13 +239,18 @@ def _role(line: str, language: str | None, comments: _Comments) -> _Role:
     return _Role.PLAIN
 
 
-def _scan(lines: list[str], *, trust_counts: bool) -> Iterator[tuple[_Kind, str | None]]:
-    """Each line's kind and its file's language.
+def _side(markers: str) -> str:
+    """The one marker that stands for a line's marker columns: ``+`` when any parent's column
+    adds it, else ``-`` when one removes it, else a space."""
+    if len(markers) == 1:
+        return markers
+    return "+" if "+" in markers else "-" if "-" in markers else " "
 
-    With `trust_counts` (a raw diff) a hunk ends when its header's line counts are used up.
-    Without (a compressed diff, whose placeholders break the counts) a hunk ends at the first
-    line that is not a body line, and ``--- x`` followed by ``+++ y`` starts a new file.
-    """
+
+def _scan(lines: list[str]) -> Iterator[tuple[_Kind, str | None]]:
+    """Each line's kind and its file's language. A hunk ends when its header's line counts are
+    used up (a combined diff's ``@@@`` header has no counts the pattern reads: its hunk ends at
+    the first line that is not a body line)."""
     language: str | None = None
     state = _Kind.OTHER  # OTHER: outside any file; FILE_HEADER; BODY: inside a hunk
     old_left = new_left = 0
@@ -244,7 +278,7 @@ def _scan(lines: list[str], *, trust_counts: bool) -> Iterator[tuple[_Kind, str 
         elif line.startswith("@@"):
             state = _Kind.BODY
             match = _HUNK.match(line)
-            counted = trust_counts and match is not None
+            counted = match is not None
             if match is not None:
                 old_left = int(match.group(1) or 1)
                 new_left = int(match.group(2) or 1)
@@ -259,71 +293,164 @@ def _scan(lines: list[str], *, trust_counts: bool) -> Iterator[tuple[_Kind, str 
             yield _Kind.OTHER, language
 
 
+# Smart mode's ranks; the module docstring says why each line goes where.
+_NAMES = 0
+_SHAPE = 1
+_ALERT = 2
+_OPENING = 3
+_CHANGE = 4
+_CONTEXT = 5
+_NOISE = 6
+
+_OPENING_CHANGES = 3  # changed lines per hunk ranked `_OPENING`
+
+# Lines git writes between `diff --git` and the first hunk. Anything else there is not part of
+# the file's header: text after a file without hunks (a rename, a binary file), such as the
+# `format-patch` signature and the next commit's message.
+_BINARY_PATCH = "GIT binary patch"
+_EXTENDED_HEADERS = (
+    _BINARY_PATCH,
+    "index ",
+    "--- ",
+    "+++ ",
+    "old mode ",
+    "new mode ",
+    "deleted file mode ",
+    "new file mode ",
+    "copy from ",
+    "copy to ",
+    "rename from ",
+    "rename to ",
+    "similarity index ",
+    "dissimilarity index ",
+    "Binary files ",
+)
+# A line of a binary patch's data: `literal N`/`delta N`, then base85 lines, each starting with
+# a letter that gives its length; a blank line ends each block.
+_BINARY_DATA = re.compile(r"(?:literal|delta) \d++|[A-Za-z][0-9A-Za-z!#$%&()*+;<=>?@^_`{|}~-]*+")
+# Lines of `diff -r` (and `diff -q`) output outside any hunk that name a changed file.
+_FILE_NAMING = re.compile(r"diff -\S|Only in \S|(?:Binary files|Files) \S.* differ$")
+_DIFFSTAT_SUMMARY = re.compile(r" ?\d+ files? changed(?:, \d+ (?:insertion|deletion)s?\([+-]\))*")
+_LOG_COMMIT = re.compile(r"commit [0-9a-f]{7,}\b")
+_SIGNATURE = "-- "  # format-patch's signature separator; the git version follows it
+
+
+@dataclass(slots=True)
+class _CommitText:
+    """Ranks the text outside any file's diff: a `format-patch` preamble, `git log` headers and
+    messages, the signature, `diff -r`'s lines naming files."""
+
+    in_subject: bool = False  # the previous line was the `Subject:` header or its continuation
+    awaiting_log_subject: bool = False  # after `commit <sha>`: the message's first line is next
+    after_signature: bool = False
+
+    def rank(self, line: str, terms: TaskTerms) -> int:
+        stripped = line.strip()
+        continued = self.in_subject and line[:1] in (" ", "\t") and bool(stripped)
+        self.in_subject = continued or line.startswith("Subject:")
+        if self.in_subject:
+            return _SHAPE
+        if self.awaiting_log_subject and line.startswith("    ") and stripped:
+            self.awaiting_log_subject = False
+            return _SHAPE  # git log indents the message; its first line is the subject
+        if _LOG_COMMIT.match(line):
+            self.awaiting_log_subject = True
+            return _OPENING
+        if self.after_signature:
+            self.after_signature = False
+            return _NOISE
+        if line == _SIGNATURE:
+            self.after_signature = True
+            return _NOISE
+        if _FILE_NAMING.match(line):
+            return _NAMES
+        if _DIFFSTAT_SUMMARY.fullmatch(line):
+            return _SHAPE
+        if not stripped:
+            return _CONTEXT
+        return _ALERT if terms.matches(line) else _OPENING
+
+
+@dataclass(slots=True)
+class _LineRanker:
+    """Smart mode's rank of each line of a raw diff, in order (module docstring)."""
+
+    terms: TaskTerms
+    comments: _Comments = field(default_factory=_Comments)
+    commit_text: _CommitText = field(default_factory=_CommitText)
+    # The current file.
+    deleted: bool = False
+    binary: bool = False
+    past_header: bool = False  # a line in the header's place that is not a header line
+    # The current hunk.
+    columns: int = 1
+    changes: int = 0  # changed lines seen that were not ranked better than `_OPENING`
+    previous: int = _CONTEXT  # the last line's rank
+
+    def rank(self, line: str, kind: _Kind, language: str | None, starts_file: bool) -> int:
+        if kind is _Kind.BODY:
+            rank = self._body(line, language)
+        elif kind is _Kind.HUNK_HEADER:
+            self._open_hunk(line)
+            rank = _NAMES
+        else:  # the patterns of headers and commit text read lines without a CRLF's `\r`
+            text = line[:-1] if line.endswith("\r") else line
+            if kind is _Kind.FILE_HEADER:
+                rank = self._file_header(text, starts_file)
+            else:
+                rank = self.commit_text.rank(text, self.terms)
+        self.previous = rank
+        return rank
+
+    def _open_hunk(self, header: str) -> None:
+        self.comments.reset()
+        self.columns = max(len(header) - len(header.lstrip("@")) - 1, 1)
+        self.changes = 0
+
+    def _file_header(self, line: str, starts_file: bool) -> int:
+        if starts_file:
+            self.comments.reset()
+            self.deleted = self.binary = self.past_header = False
+            return _NAMES
+        if self.binary and (not line or _BINARY_DATA.fullmatch(line)):
+            return _NOISE
+        if self.past_header or not line.startswith(_EXTENDED_HEADERS):
+            self.past_header = True
+            return self.commit_text.rank(line, self.terms)
+        self.binary = self.binary or line == _BINARY_PATCH
+        self.deleted = self.deleted or line.startswith(("deleted file mode ", "+++ /dev/null"))
+        return _NAMES
+
+    def _body(self, line: str, language: str | None) -> int:
+        role = _role(line, language, self.comments, self.columns)
+        if role is _Role.NO_NEWLINE:
+            return self.previous
+        markers = line[: self.columns]
+        if role is _Role.BLANK:
+            rank = _CONTEXT
+        elif "+" in markers or "-" in markers:
+            rank = self._changed(line, role)
+        elif role is _Role.DECLARATION or self.terms.matches(line[self.columns :]):
+            rank = _CHANGE
+        else:
+            rank = _CONTEXT
+        return min(rank + 1, _NOISE) if self.deleted else rank
+
+    def _changed(self, line: str, role: _Role) -> int:
+        if role is _Role.DECLARATION:
+            return _SHAPE
+        if role is _Role.ERROR or self.terms.matches(line[self.columns :]):
+            return _ALERT
+        self.changes += 1
+        return _OPENING if self.changes <= _OPENING_CHANGES else _CHANGE
+
+
 class DiffStrategy(ArtifactStrategy):
-    """The seed's code-diff strategy; see the module docstring."""
+    """The seed's code-diff strategy, and smart mode's ranks; see the module docstring."""
 
     kind = ArtifactKind.DIFF
 
-    def __init__(self) -> None:
-        self._last: tuple[str, list[tuple[_Kind, str | None, _Role | None]]] | None = None
-
     def tier2(self, text: str, terms: TaskTerms) -> str:
-        return self._compress(text, terms, collapse_changes=True)
-
-    def shrink(self, text: str, terms: TaskTerms, level: int) -> str | None:
-        """Level 1 summarizes only unchanged (context) code and keeps every changed line, so the
-        change itself stays whole. There is no stronger level: that is Tier 2."""
-        if level == 1:
-            return self._compress(text, terms, collapse_changes=False)
-        return None  # level 2 would be Tier 2 itself, which smart mode already tries
-
-    def priorities(self, lines: list[str], terms: TaskTerms) -> list[Priority]:
-        comments = _Comments()
-        result: list[Priority] = []
-        for line, (kind, language) in zip(lines, _scan(lines, trust_counts=False), strict=True):
-            if kind is _Kind.FILE_HEADER or kind is _Kind.HUNK_HEADER:
-                comments.reset()
-                result.append(Priority.ESSENTIAL)
-                continue
-            if kind is _Kind.OTHER:
-                # A commit message says what the change is for: as useful as the change.
-                result.append(Priority.IMPORTANT if terms.matches(line) else Priority.USEFUL)
-                continue
-            role = _role(line, language, comments)
-            if role is _Role.DECLARATION or role is _Role.ERROR:
-                result.append(Priority.CRITICAL)
-            elif terms.matches(line[1:]) and role is not _Role.PLACEHOLDER:
-                result.append(Priority.IMPORTANT)
-            elif line[:1] in ("+", "-") and role not in (_Role.PLACEHOLDER, _Role.BLANK):
-                result.append(Priority.USEFUL)
-            else:
-                result.append(Priority.CONTEXT)
-        return result
-
-    def gap_marker(self, omitted_lines: int) -> str:
-        return f"... ({omitted_lines} diff lines omitted)"
-
-    def _classified(
-        self, text: str, lines: list[str]
-    ) -> list[tuple[_Kind, str | None, _Role | None]]:
-        """Each line's kind, language and (for body lines) role, computed once per text: Tier 2
-        and shrink level 1 of one compression classify the same lines."""
-        if self._last is not None and self._last[0] is text:
-            return self._last[1]
-        comments = _Comments()
-        classified: list[tuple[_Kind, str | None, _Role | None]] = []
-        for line, (kind, language) in zip(lines, _scan(lines, trust_counts=True), strict=True):
-            if kind is not _Kind.BODY:
-                if kind is not _Kind.OTHER:
-                    comments.reset()
-                classified.append((kind, language, None))
-            else:
-                classified.append((kind, language, _role(line, language, comments)))
-        self._last = (text, classified)
-        return classified
-
-    def _compress(self, text: str, terms: TaskTerms, *, collapse_changes: bool) -> str:
-        """Tier 2 (`collapse_changes`) or its gentler variant that keeps every changed line."""
         lines, final_newline = _split(text)
         out: list[str] = []
         run: list[str] = []  # body lines waiting to become one placeholder
@@ -347,7 +474,7 @@ class DiffStrategy(ArtifactStrategy):
                 out.extend(run)
             run.clear()
 
-        for line, (kind, language, role) in zip(lines, self._classified(text, lines), strict=True):
+        for line, (kind, language, role) in zip(lines, _classified(lines), strict=True):
             if kind is not _Kind.BODY:
                 hunks += kind is _Kind.HUNK_HEADER
                 flush()
@@ -358,8 +485,7 @@ class DiffStrategy(ArtifactStrategy):
             mentioned = role is not _Role.PLACEHOLDER and terms.matches(line[1:])
             if role is _Role.COMMENT and not mentioned:
                 continue
-            changed = line[:1] in ("+", "-") and role is not _Role.PLACEHOLDER
-            if role in _KEPT_ROLES or mentioned or (changed and not collapse_changes):
+            if role in _KEPT_ROLES or mentioned:
                 flush()
                 out.append(line)
             else:
@@ -369,3 +495,32 @@ class DiffStrategy(ArtifactStrategy):
         if hunks and not any(line.startswith("@@") for line in out):
             raise MalformedCompressionError("the compressed diff lost every hunk header")
         return "\n".join(out) + ("\n" if final_newline else "")
+
+    def line_plan(self, lines: list[str], terms: TaskTerms) -> LinePlan:
+        ranker = _LineRanker(terms)
+        priorities: list[int] = []
+        previous = _Kind.OTHER
+        for line, (kind, language) in zip(lines, _scan(lines), strict=True):
+            starts_file = kind is _Kind.FILE_HEADER and (
+                previous is not _Kind.FILE_HEADER or line.startswith(_FILE_STARTS)
+            )
+            priorities.append(ranker.rank(line, kind, language, starts_file))
+            previous = kind
+        return plan_with_short_long_lines(lines, priorities)
+
+    def marker(self, inner: str) -> str:
+        return f"... ({inner})"
+
+
+def _classified(lines: list[str]) -> list[tuple[_Kind, str | None, _Role | None]]:
+    """Each line's kind, language and (for body lines) role, as Tier 2 reads them."""
+    comments = _Comments()
+    classified: list[tuple[_Kind, str | None, _Role | None]] = []
+    for line, (kind, language) in zip(lines, _scan(lines), strict=True):
+        if kind is not _Kind.BODY:
+            if kind is not _Kind.OTHER:
+                comments.reset()
+            classified.append((kind, language, None))
+        else:
+            classified.append((kind, language, _role(line, language, comments)))
+    return classified
