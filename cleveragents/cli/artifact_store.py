@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from cleveragents.domain.stored_artifact import ArtifactPreview, StoredArtifact
 
 PROGRESS_MIN_BYTES = 16 << 20
+READ_BYTES = 65536
 
 ProjectOption = Annotated[
     str | None,
@@ -198,18 +199,55 @@ def preview(ctx: typer.Context, artifact_id: IdArgument, as_json: JsonFlag = Fal
 def read(
     ctx: typer.Context,
     artifact_id: IdArgument,
-    offset: Annotated[int, typer.Option("--offset", metavar="N", min=0, help="First byte.")] = 0,
+    offset: Annotated[
+        int | None, typer.Option("--offset", metavar="N", min=0, help="First byte (default 0).")
+    ] = None,
     length: Annotated[
-        int, typer.Option("--length", metavar="N", min=0, help="How many bytes.")
-    ] = 65536,
+        int | None,
+        typer.Option(
+            "--length", metavar="N", min=0, help=f"How many bytes (default {READ_BYTES})."
+        ),
+    ] = None,
+    lines: Annotated[
+        str | None,
+        typer.Option(
+            "--lines",
+            metavar="A-B",
+            help="Lines A to B (1-based, inclusive), exactly as stored, line endings included; "
+            "A alone is one line. Not with --offset or --length.",
+        ),
+    ] = None,
 ) -> None:
     """Write bytes of a stored artifact to stdout (more than the preview shows).
 
     Example: agents artifact read 01J... --offset 4096 --length 8192
+
+    Example: agents artifact read 01J... --lines 120-180
     """
-    data = _store(ctx).read(artifact_id, offset, length)
-    sys.stdout.buffer.write(data)
+    if lines is None:
+        data = _store(ctx).read(artifact_id, offset or 0, READ_BYTES if length is None else length)
+        sys.stdout.buffer.write(data)
+    elif offset is not None or length is not None:
+        raise typer.BadParameter("give --lines, or --offset and --length, not both")
+    else:
+        first, last = _line_range(lines)
+        # Streamed: a range of a million lines is never held whole.
+        for piece in _store(ctx).stream_lines(artifact_id, first, last):
+            sys.stdout.buffer.write(piece)
     sys.stdout.flush()
+
+
+def _line_range(text: str) -> tuple[int, int]:
+    """``A-B`` or ``A`` as (A, B); whether A and B make a range is the store's to say."""
+    import re
+
+    match = re.fullmatch(r" *([0-9]+) *(?:- *([0-9]+) *)?", text)
+    if match is None:
+        raise typer.BadParameter(
+            f"expected A-B or A (line numbers, from 1), got {text!r}", param_hint="--lines"
+        )
+    first = int(match.group(1))
+    return first, int(match.group(2) or first)
 
 
 @app.command("hold")
