@@ -84,7 +84,12 @@ def test_corpus_file_and_hunk_headers_come_before_every_other_line(path: Path) -
     rows = read_git_diff(text)
     _lines, plan = plan_of(text)
     for (_, line, kind), rank in zip(rows, plan.priorities, strict=True):
-        if kind in ("header", "hunk"):
+        if kind == "header" and line.startswith("index "):
+            assert rank > NAMES, line  # blob hashes name nothing
+        elif kind == "header" and line.startswith(("--- ", "+++ ")):
+            # the paths `diff --git` named already, unless one is /dev/null (added, deleted)
+            assert rank == (NAMES if line.endswith("/dev/null") else NAMES + 1), line
+        elif kind in ("header", "hunk"):
             assert rank == NAMES, line
         else:
             assert rank > NAMES, line
@@ -141,8 +146,10 @@ def test_every_header_is_rank_0_whatever_the_size(
     text = _many_files(files, hunks, lines_per_hunk)
     lines, plan = plan_of(text)
     for line, rank in zip(lines, plan.priorities, strict=True):
-        header = line.startswith(("diff --git", "index ", "--- a/", "+++ b/", "@@ "))
+        header = line.startswith(("diff --git", "@@ "))
         assert (rank == NAMES) == header, line
+        if line.startswith(("--- a/", "+++ b/")):
+            assert rank == SHAPE, line  # the paths again: `diff --git` named the file
 
 
 def test_the_first_changed_lines_of_each_hunk_come_before_the_others() -> None:
@@ -415,7 +422,7 @@ def test_combined_diff_reads_every_marker_column() -> None:
     lines, plan = plan_of(COMBINED)
     ranks = dict(zip(lines, plan.priorities, strict=False))
     assert ranks["diff --cc src/store.py"] == NAMES
-    assert ranks["index 92d10bc,18d3af2..9c65569"] == NAMES
+    assert ranks["index 92d10bc,18d3af2..9c65569"] > NAMES
     assert ranks["@@@ -1,12 -1,9 +1,12 @@@"] == NAMES
     assert ranks["    Merge branch side"] == SHAPE
     assert ranks[" -def load(path):"] == SHAPE

@@ -382,6 +382,7 @@ class _LineRanker:
     deleted: bool = False
     binary: bool = False
     past_header: bool = False  # a line in the header's place that is not a header line
+    named: bool = False  # the file's first header line (`diff --git a/x b/x`) names it already
     # The current hunk.
     columns: int = 1
     changes: int = 0  # changed lines seen that were not ranked better than `_OPENING`
@@ -411,6 +412,7 @@ class _LineRanker:
         if starts_file:
             self.comments.reset()
             self.deleted = self.binary = self.past_header = False
+            self.named = line.startswith("diff ")
             return _NAMES
         if self.binary and (not line or _BINARY_DATA.fullmatch(line)):
             return _NOISE
@@ -419,6 +421,10 @@ class _LineRanker:
             return self.commit_text.rank(line, self.terms)
         self.binary = self.binary or line == _BINARY_PATCH
         self.deleted = self.deleted or line.startswith(("deleted file mode ", "+++ /dev/null"))
+        if line.startswith("index "):
+            return _CONTEXT  # blob hashes: nothing a reader of the change needs
+        if self.named and line.startswith(("--- ", "+++ ")) and not line.endswith("/dev/null"):
+            return _SHAPE  # the paths again, after `diff --git` named them
         return _NAMES
 
     def _body(self, line: str, language: str | None) -> int:
