@@ -1,4 +1,5 @@
-"""Unit tests of the Plan/PRD markdown strategy (SPEC C4; seed Tier 2 "Plan/PRD markdown" row).
+"""Unit tests of the Plan/PRD markdown strategy (SPEC C4; seed Tier 2 "Plan/PRD markdown" row)
+and of smart mode's ranks for its original lines (headings, requirements, first sentences).
 
 Real data: Rust RFCs (rust-lang/rfcs, MIT/Apache-2.0) in `../shared/corpus/markdown/`, and
 `tests/data/rfc-2394-async_await-excerpt.md`, the first 130 lines of RFC 2394 (async/await).
@@ -14,7 +15,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cleveragents.application.services.artifact_compression.markdown import MarkdownStrategy
-from cleveragents.application.services.artifact_compression.strategy import Priority
 from cleveragents.application.services.artifact_compression.task_terms import TaskTerms
 from cleveragents.domain.artifact import ArtifactKind
 
@@ -67,19 +67,6 @@ def test_tier2_keeps_headings_tables_and_code_verbatim(path: Path) -> None:
     assert structure(out) == (headings, tables, blocks)  # all of them, verbatim, in order
     assert len(out) < len(text)
     assert out == STRATEGY.tier2(text, NO_TERMS)
-
-
-@pytest.mark.parametrize("path", MARKDOWN_FILES, ids=lambda path: path.name)
-def test_shrink_levels_keep_headings_and_never_grow(path: Path) -> None:
-    text = path.read_text(encoding="utf-8")
-    tier2 = STRATEGY.tier2(text, NO_TERMS)
-    level1 = STRATEGY.shrink(text, NO_TERMS, 1)
-    level2 = STRATEGY.shrink(text, NO_TERMS, 2)
-    assert level1 is not None
-    assert level2 is not None
-    assert len(tier2) >= len(level1) >= len(level2)
-    assert structure(level1)[0] == structure(level2)[0] == structure(text)[0]
-    assert STRATEGY.shrink(text, NO_TERMS, 3) is None
 
 
 def test_a_task_term_keeps_a_sentence_that_is_dropped_otherwise() -> None:
@@ -166,52 +153,6 @@ def test_pipe_less_tables_and_indented_code_are_verbatim() -> None:
     )
 
 
-def test_shrink_level_one_cuts_long_code_and_later_sentences() -> None:
-    code = [f"line {index}" for index in range(20)]
-    text = "\n".join(["Intro. It has `code`. It MUST stay.", "", "```", *code, "```", ""])
-    assert STRATEGY.shrink(text, NO_TERMS, 1) == "\n".join(
-        ["Intro.", "It MUST stay.", "", "```", *code[:10], "... (10 code lines omitted)", "```", ""]
-    )
-
-
-def test_shrink_level_two_cuts_the_first_sentence_to_twenty_words() -> None:
-    words = " ".join(f"w{index}" for index in range(30))
-    text = f"{words}. It MUST go. The cache stays.\n"
-    out = STRATEGY.shrink(text, TaskTerms.from_task("cache"), 2)
-    assert out == " ".join(f"w{index}" for index in range(20)) + "…\nCache stays.\n"
-    with pytest.raises(ValueError, match="starts at 1"):
-        STRATEGY.shrink(text, NO_TERMS, 0)
-
-
-def test_priorities_and_gap_marker() -> None:
-    lines = [
-        "# Title",
-        "",
-        "First line of a paragraph.",
-        "It MUST hold.",
-        "The cache is here.",
-        "Other text.",
-        "| a | b |",
-        "```",
-        "code",
-        "```",
-    ]
-    assert STRATEGY.priorities(lines, TaskTerms.from_task("cache")) == [
-        Priority.ESSENTIAL,
-        Priority.CONTEXT,
-        Priority.USEFUL,
-        Priority.CRITICAL,
-        Priority.IMPORTANT,
-        Priority.CONTEXT,
-        Priority.USEFUL,
-        Priority.USEFUL,
-        Priority.CONTEXT,
-        Priority.USEFUL,
-    ]
-    assert STRATEGY.gap_marker(3) == "[... 3 lines omitted ...]"
-    assert STRATEGY.kind is ArtifactKind.MARKDOWN
-
-
 # --- properties -------------------------------------------------------------------------------
 
 MARKDOWNISH = st.text(alphabet="#`~|->*1.= \t\nAaTe:<![]()", max_size=300)
@@ -219,58 +160,268 @@ MARKDOWNISH = st.text(alphabet="#`~|->*1.= \t\nAaTe:<![]()", max_size=300)
 
 @given(st.one_of(st.text(), MARKDOWNISH))
 def test_any_text_compresses_and_keeps_the_final_newline(text: str) -> None:
-    terms = TaskTerms.from_task("tea")
-    tier2 = STRATEGY.tier2(text, terms)
-    for out in (tier2, STRATEGY.shrink(text, terms, 1), STRATEGY.shrink(text, terms, 2)):
-        assert out is not None
-        assert out.endswith("\n") == text.endswith("\n")
-    lines = tier2.split("\n")
-    assert len(STRATEGY.priorities(lines, terms)) == len(lines)
+    out = STRATEGY.tier2(text, TaskTerms.from_task("tea"))
+    assert out.endswith("\n") == text.endswith("\n")
+
+
+@given(st.one_of(st.text(), MARKDOWNISH, st.text(alphabet="Ab .,`1MUST must\n-#|", max_size=600)))
+def test_any_lines_get_one_rank_each_and_verbatim_short_forms(text: str) -> None:
+    lines = text.split("\n")
+    plan = STRATEGY.line_plan(lines, TaskTerms.from_task("tea"))
+    assert len(plan.priorities) == len(lines)
+    assert all(0 <= rank <= 6 for rank in plan.priorities)
+    for index, short in plan.short_forms.items():
+        assert_verbatim_piece(short.text, lines[index])
+        assert short.priority < plan.priorities[index]
+
+
+# --- smart mode: the ranks of the original lines ----------------------------------------------
+
+HEADING, REQUIREMENT, FIRST, STRUCTURE, PROSE, CODE, BLANK = range(7)
+CUT = " … "
+
+
+def assert_verbatim_piece(short: str, line: str) -> None:
+    """`short` is the start of `line` up to some point, then stretches of `line` in order, with
+    `…` where something was cut (before the first stretch too)."""
+    stretches = short.split(CUT)
+    head = stretches[0]
+    if "… " in head:
+        prefix, first = head.split("… ", 1)
+        assert line.startswith(prefix)
+        stretches[0] = first
+        cursor = len(prefix)
+    else:
+        assert line.startswith(head)
+        cursor = len(head)
+        stretches = stretches[1:]
+    for stretch in stretches:
+        found = line.find(stretch, cursor)
+        assert found >= cursor, (stretch, line)
+        cursor = found + len(stretch)
+    assert len(short) < len(line)
+
+
+def plan_of(text: str, task: str | None = None) -> tuple[list[int], dict[int, tuple[str, int]]]:
+    plan = STRATEGY.line_plan(text.split("\n"), TaskTerms.from_task(task))
+    shorts = {index: (short.text, short.priority) for index, short in plan.short_forms.items()}
+    return list(plan.priorities), shorts
+
+
+LONG = "This sentence has nothing to check and is here to make the line long enough to be cut."
+
+
+def test_headings_come_first_then_blank_lines_last() -> None:
+    ranks, shorts = plan_of("# Title\n\nSetext title\n============\n\n## Part\n")
+    assert ranks == [HEADING, BLANK, HEADING, HEADING, BLANK, HEADING, BLANK]
+    assert shorts == {}
+
+
+def test_a_requirement_in_a_long_line_is_kept_alone_before_its_paragraph() -> None:
+    requirement = "The cache MUST be flushed on exit."
+    ranks, shorts = plan_of(f"{LONG} {requirement} {LONG}")
+    assert ranks == [PROSE]
+    assert shorts == {0: (f"… {requirement}", REQUIREMENT)}
+
+
+def test_several_requirements_of_one_line_are_joined_with_a_cut_between() -> None:
+    first = "Writers must not block readers."
+    later = "Readers should retry."
+    ranks, shorts = plan_of(f"{first} {LONG} {later} {LONG}")
+    assert ranks == [PROSE]
+    assert shorts == {0: (f"{first} … {later}", REQUIREMENT)}
+
+
+def test_neighbouring_requirements_stay_one_verbatim_stretch() -> None:
+    ranks, shorts = plan_of(f"- {LONG} It SHALL hold. It MAY wait. {LONG}")
+    assert ranks == [PROSE]
+    assert shorts == {0: ("- … It SHALL hold. It MAY wait.", REQUIREMENT)}
+
+
+def test_the_first_sentence_of_a_long_line_is_its_short_form() -> None:
+    first = "The store keeps one blob per key."
+    ranks, shorts = plan_of(f"{first} {LONG} {LONG}\n\n- {first} {LONG}\n")
+    assert ranks == [PROSE, BLANK, PROSE, BLANK]
+    assert shorts == {0: (first, FIRST), 2: (f"- {first}", FIRST)}
+
+
+def test_a_line_of_only_requirements_and_its_first_sentence_comes_whole_after_them() -> None:
+    # All of it is wanted once first sentences are: the whole line at their rank.
+    text = f"{LONG} {LONG.replace('is here', 'must be here')}"
+    assert plan_of(text) == ([FIRST], {0: ("… " + LONG.replace("is here", "must be here"), 1)})
+
+
+def test_a_short_line_is_never_cut() -> None:
+    assert plan_of("First one. Then it MUST hold. Other words.") == ([REQUIREMENT], {})
+    assert plan_of("First one. Other words follow it here.") == ([FIRST], {})
+    assert plan_of("A requirement must hold.") == ([REQUIREMENT], {})
+
+
+def test_hard_wrapped_paragraphs_rank_the_lines_their_sentences_span() -> None:
+    text = (
+        "The first sentence of this paragraph\n"
+        "goes on over two lines. A second sentence\n"
+        "with nothing to check. A third one, which\n"
+        "says the writer must flush the log. A fourth\n"
+        "sentence closes it.\n"
+    )
+    ranks, shorts = plan_of(text)
+    # The requirement sentence starts on the third line: that line carries it too.
+    assert ranks == [FIRST, FIRST, REQUIREMENT, REQUIREMENT, PROSE, BLANK]
+    assert shorts == {}
+
+
+def test_a_sentence_over_many_lines_is_ranked_line_by_line() -> None:
+    lines = ["a run of words"] * 3 + ["that must hold"] + ["without any stop"] * 3
+    ranks, _ = plan_of("\n".join(lines))
+    assert ranks == [FIRST, PROSE, PROSE, REQUIREMENT, PROSE, PROSE, PROSE]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "requirement"),
+    [
+        ("It MUST hold.", True),
+        ("It must not hold.", True),
+        ("Must it hold?", True),
+        ("It SHOULD NOT hold.", True),
+        ("It should hold.", True),
+        ("It SHALL hold.", True),
+        ("It shall hold.", True),
+        ("It is REQUIRED.", True),
+        ("It is RECOMMENDED.", True),
+        ("It MAY hold.", True),
+        ("It is OPTIONAL.", True),
+        ("It may hold.", False),
+        ("It is required.", False),
+        ("The mustard holds.", False),
+    ],
+)
+def test_requirement_words(sentence: str, requirement: bool) -> None:
+    ranks, _ = plan_of(f"First one here. {sentence}")
+    assert ranks == [REQUIREMENT if requirement else FIRST]
+
+
+def test_tables_code_front_matter_and_other_blocks() -> None:
+    text = "\n".join(
+        [
+            "---",
+            "title: The plan",
+            "---",
+            "| key | meaning |",
+            "|-----|---------|",
+            "| a   | plain   |",
+            "| b   | MUST be set |",
+            "",
+            "```python",
+            "x = compute()",
+            "```",
+            "",
+            "    indented code",
+            "",
+            "[ref]: https://example.com",
+            "<!-- a note -->",
+            "***",
+        ]
+    )
+    ranks, shorts = plan_of(text)
+    assert ranks == [
+        *[STRUCTURE] * 3,
+        STRUCTURE,
+        STRUCTURE,
+        PROSE,
+        REQUIREMENT,
+        BLANK,
+        STRUCTURE,
+        CODE,
+        STRUCTURE,
+        BLANK,
+        CODE,
+        BLANK,
+        PROSE,
+        PROSE,
+        PROSE,
+    ]
+    assert shorts == {}
+
+
+def test_an_unclosed_fence_has_no_closing_line() -> None:
+    assert plan_of("```\ncode\nmore")[0] == [STRUCTURE, CODE, CODE]
+
+
+def test_task_lines_are_raised_to_the_rank_of_first_sentences() -> None:
+    text = "# Cache\n\nFirst one. The cache is here.\n\n```\ncache.flush()\nother()\n```\n"
+    ranks, _ = plan_of(text, "cache")
+    assert ranks == [HEADING, BLANK, FIRST, BLANK, STRUCTURE, FIRST, CODE, STRUCTURE, BLANK]
+    task_sentence = "The cache is here."
+    ranks, shorts = plan_of(f"{LONG} {task_sentence} {LONG}", "cache")
+    assert shorts == {0: (f"{LONG} {task_sentence}", FIRST)}
+
+
+def test_a_table_of_contents_repeats_the_headings_and_waits() -> None:
+    text = "- [Motivation](#motivation)\n  - [What it must do](#what-it-must-do)\n"
+    assert plan_of(text)[0] == [PROSE, PROSE, BLANK]
+    assert plan_of(text, "motivation")[0] == [FIRST, PROSE, BLANK]
+
+
+def test_sentences_end_after_a_footnote_and_a_one_digit_number() -> None:
+    first = "There must be between 4 and 9 teams, preferably between 5 and 8."
+    ranks, shorts = plan_of(f"{first} {LONG}")
+    assert shorts == {0: (first, REQUIREMENT)}
+    noted = "It is done.[^note]"
+    ranks, shorts = plan_of(f"{noted} {LONG} {LONG}")
+    assert shorts == {0: (noted, FIRST)}
+    assert ranks == [PROSE]
+
+
+def test_quoted_and_indented_continuation_lines_keep_their_markers() -> None:
+    text = f"> {LONG} It must hold.\n> {LONG}\n\n- item\n  {LONG} It must hold.\n"
+    ranks, shorts = plan_of(text)
+    assert shorts == {
+        0: ("> … It must hold.", REQUIREMENT),
+        4: ("  … It must hold.", REQUIREMENT),
+    }
+    # Both long lines hold only a first sentence (in the item, "item This ... cut." is one) and
+    # a requirement: whole, they come with the first sentences.
+    assert ranks == [FIRST, PROSE, BLANK, FIRST, FIRST, BLANK]
+
+
+def test_marker_and_kind() -> None:
+    assert STRATEGY.marker("lines 120-340 omitted") == "[... lines 120-340 omitted ...]"
+    assert STRATEGY.kind is ArtifactKind.MARKDOWN
 
 
 @pytest.mark.parametrize("path", MARKDOWN_FILES, ids=lambda path: path.name)
-def test_a_renderings_priorities_are_those_of_parsing_it_again(path: Path) -> None:
-    # Smart mode ranks the lines of a rendering from the blocks the rendering came from; a
-    # strategy that did not render the text parses it. Both must rank every line the same.
+def test_real_documents_rank_every_heading_first_and_cut_verbatim(path: Path) -> None:
     text = path.read_text(encoding="utf-8")
-    terms = TaskTerms.from_task("async lifetime")
-    for level in (0, 1, 2):
-        renderer = MarkdownStrategy()
-        out = renderer.tier2(text, terms) if level == 0 else renderer.shrink(text, terms, level)
-        assert out is not None
-        lines = out.splitlines()
-        assert renderer.priorities(lines, terms) == MarkdownStrategy().priorities(lines, terms)
+    lines = text.split("\n")
+    plan = STRATEGY.line_plan(lines, NO_TERMS)
+    assert len(plan.priorities) == len(lines)
+    headings = {index for index, line in enumerate(lines) if line in structure(text)[0]}
+    assert headings
+    assert {index for index, rank in enumerate(plan.priorities) if rank == HEADING} >= headings
+    for index, short in plan.short_forms.items():
+        assert_verbatim_piece(short.text, lines[index])
+        assert short.priority < plan.priorities[index]
+    assert plan == STRATEGY.line_plan(lines, NO_TERMS)
 
 
-_CODE_LINE = st.text(alphabet="x ;{}", max_size=4)
-_BLOCK = st.one_of(
-    st.just("# Title\n"),
-    st.lists(_CODE_LINE, min_size=14, max_size=30).map(
-        lambda body: "```\n" + "\n".join(body) + "\n```\n"
-    ),
-    st.lists(_CODE_LINE.map(lambda line: "    " + line), min_size=14, max_size=30).map(
-        lambda body: "\n".join(body) + "\n"
-    ),
-    st.text(alphabet="Ab .,`1MUST the a", max_size=120).map(lambda prose: prose + "\n"),
-)
-
-
-@given(st.lists(_BLOCK, max_size=8).map("\n".join), st.sampled_from([None, "must tea"]))
-def test_a_stronger_level_is_never_longer(text: str, task: str | None) -> None:
-    """Smart mode relies on it (`strongest_level`): when the strongest form is over budget no
-    gentler one can fit, and a Tier 2 within budget means the strongest is. A code block of
-    short lines once grew when cut, its marker longer than the lines it replaced."""
-    terms = TaskTerms.from_task(task)
-    tier2 = STRATEGY.tier2(text, terms)
-    level1 = STRATEGY.shrink(text, terms, 1)
-    level2 = STRATEGY.shrink(text, terms, 2)
-    assert level1 is not None
-    assert level2 is not None
-    assert len(tier2) >= len(level1) >= len(level2)
-
-
-def test_a_code_block_of_short_lines_is_not_cut_into_a_longer_one() -> None:
-    text = "```\n" + "x\n" * 16 + "```\n"
-    assert STRATEGY.shrink(text, NO_TERMS, 1) == text
-    long_lines = "```\n" + "".join(f"value_{i} = compute({i})\n" for i in range(16)) + "```\n"
-    assert "(6 code lines omitted)" in (STRATEGY.shrink(long_lines, NO_TERMS, 1) or "")
+def test_every_requirement_of_a_real_rfc_is_ranked_before_first_sentences() -> None:
+    # RFC 3392 writes a paragraph per line: its requirements must come out of long lines alone.
+    lines = (CORPUS / "markdown" / "rfc-3392-leadership-council.md").read_text().split("\n")
+    plan = STRATEGY.line_plan(lines, NO_TERMS)
+    sentence = 'The Council must review subteam membership in the "launching pad" every 6 months'
+    (index,) = [index for index, line in enumerate(lines) if sentence in line]
+    assert plan.short_forms[index].priority == REQUIREMENT
+    assert plan.short_forms[index].text.startswith(sentence)
+    assert plan.priorities[index] == PROSE
+    requirement = re.compile(r"\b(?:must|should|shall|MUST|SHOULD|SHALL)\b")
+    cut = 0
+    for index, line in enumerate(lines):
+        if not requirement.search(line) or line.lstrip().startswith(("#", "- [", "[", "|", "`")):
+            continue
+        short = plan.short_forms.get(index)
+        assert plan.priorities[index] == REQUIREMENT or (
+            short is not None and short.priority == REQUIREMENT and requirement.search(short.text)
+        ), line
+        cut += short is not None
+    assert cut > 50
