@@ -28,7 +28,6 @@ from cleveragents.adapters.tokens.offline_encodings import DEFAULT_ENCODING
 from cleveragents.adapters.tokens.tiktoken_counter import TiktokenCounter
 from cleveragents.adapters.transcripts.json_transcript_codec import JsonTranscriptCodec
 from cleveragents.adapters.workspace.contained_files import FdContainedFiles
-from cleveragents.adapters.workspace.local_artifact_files import LocalArtifactFiles
 from cleveragents.application.services.artifact_compressor import ArtifactCompressorService
 from cleveragents.application.services.artifact_store import ArtifactStore
 from cleveragents.application.services.compaction.deterministic_summarizer import (
@@ -54,7 +53,6 @@ class AdaptersContainer(containers.DeclarativeContainer):
     token_counter = providers.Singleton(
         TiktokenCounter, encoding_name=config.encoding, cache_dir=config.tokenizer_cache_dir
     )
-    artifact_files = providers.Singleton(LocalArtifactFiles)
     source_skeletonizer = providers.Singleton(TreeSitterSkeletonizer)
     blob_storage = providers.Singleton(FilesystemBlobStorage, root=config.artifacts_dir)
     contained_files = providers.Singleton(FdContainedFiles)
@@ -85,12 +83,6 @@ class ServicesContainer(containers.DeclarativeContainer):
         uow_factory=adapters.unit_of_work.provider,
         compressor=skeleton_compressor_service,
     )
-    artifact_compressor_service = providers.Factory(
-        ArtifactCompressorService,
-        files=adapters.artifact_files,
-        token_counter=adapters.token_counter,
-        skeletonizer=adapters.source_skeletonizer,
-    )
     artifact_store = providers.Singleton(
         ArtifactStore,
         uow_factory=adapters.unit_of_work.provider,
@@ -99,6 +91,16 @@ class ServicesContainer(containers.DeclarativeContainer):
         scanner=adapters.secret_scanner,
         clock=adapters.clock,
         user=adapters.user,
+    )
+    # The store goes in as its provider, called only when a compression stores or reads a
+    # stored artifact: compressing a plain file opens no database.
+    artifact_compressor_service = providers.Factory(
+        ArtifactCompressorService,
+        files=adapters.contained_files,
+        token_counter=adapters.token_counter,
+        skeletonizer=adapters.source_skeletonizer,
+        scanner=adapters.secret_scanner,
+        store=artifact_store.provider,
     )
     summarizer = providers.Singleton(DeterministicSummarizer)
     stable_prefix_builder = providers.Factory(
@@ -153,7 +155,6 @@ class Container(containers.DeclarativeContainer):
     project_service = services.project_service
     plan_service = services.plan_service
     strategy_coordinator = services.strategy_coordinator
-    artifact_files = adapters.artifact_files
     source_skeletonizer = adapters.source_skeletonizer
     artifact_compressor_service = services.artifact_compressor_service
     blob_storage = adapters.blob_storage

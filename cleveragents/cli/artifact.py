@@ -5,11 +5,21 @@ from __future__ import annotations
 import os
 import sys
 from enum import StrEnum
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from cleveragents.cli.inputs import MAX_TRANSCRIPT_ENV, max_transcript_bytes
 from cleveragents.cli.output import EncodingOption, emit_json
+
+if TYPE_CHECKING:
+    from cleveragents.application.services.artifact_compressor import (
+        ArtifactCompressorService,
+        CompressionOutcome,
+    )
+    from cleveragents.domain.artifact import CompressionMode
+
+STDIN = "-"
 
 app = typer.Typer(
     help="Artifacts: compress one to an exact token budget; import, preview and retain tool "
@@ -25,13 +35,19 @@ class Mode(StrEnum):
 
 @app.command("compress")
 def compress(
-    artifact_path: Annotated[
-        str,
-        typer.Argument(metavar="ARTIFACT_PATH", help="Path relative to the work directory."),
-    ],
+    ctx: typer.Context,
     budget: Annotated[
         int, typer.Option("--budget", metavar="N", min=1, help="Token budget (>= 1).")
     ],
+    artifact_path: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="ARTIFACT_PATH",
+            help="The file: relative to the work directory, or absolute inside it; "
+            "- reads standard input. Omitted with --artifact.",
+            show_default=False,
+        ),
+    ] = None,
     task: Annotated[
         str | None,
         typer.Option(
@@ -55,6 +71,23 @@ def compress(
             help="seed: the seed's three tiers (default). smart: structure-aware at any size.",
         ),
     ] = Mode.SEED,
+    artifact_id: Annotated[
+        str | None,
+        typer.Option(
+            "--artifact",
+            metavar="ID",
+            help="Compress an artifact already in the store (its id, or sha256:HEX) instead of "
+            "a file.",
+        ),
+    ] = None,
+    store: Annotated[
+        bool,
+        typer.Option(
+            "--store",
+            help="Import the file into the artifact store first, so that what is left out can "
+            "be read back: agents artifact read ID --lines A-B.",
+        ),
+    ] = False,
     encoding: EncodingOption = "cl100k_base",
     as_json: Annotated[
         bool, typer.Option("--json", help="Accepted for symmetry: the output is always JSON.")
@@ -66,17 +99,92 @@ def compress(
     path that escapes the work directory) prints the seed's not-found JSON and exits 2; so does
     a binary file (with an error JSON of the same shape).
 
+    ARTIFACT_PATH is relative to the work directory or absolute inside it; - reads standard
+    input. --artifact ID compresses an artifact already in the store instead. With --store or
+    --artifact, each omission marker names the stored artifact and its line range, which
+    agents artifact read ID --lines A-B gives back exactly.
+
     Example: agents artifact compress build.log --budget 2000 --task "why does test_login fail"
+
+    Example: git diff | agents artifact compress - --budget 4000 --mode smart
     """
+    from cleveragents.cli.state import state
     from cleveragents.container import build_container
     from cleveragents.domain.artifact import CompressionMode
 
-    directory = workdir or os.environ.get("CLOSEDLOOP_WORKDIR") or os.getcwd()
-    service = build_container(encoding=encoding).artifact_compressor_service()
-    outcome = service.compress(
-        artifact_path, budget, workdir=directory, task=task, mode=CompressionMode(mode.value)
-    )
+    _check_source(artifact_path, artifact_id, store, workdir)
+    compression_mode = CompressionMode(mode.value)
+    container = build_container(state(ctx).database_url, encoding=encoding)
+    try:
+        service = container.artifact_compressor_service()
+        if artifact_id is not None:
+            outcome = service.compress_stored(artifact_id, budget, task=task, mode=compression_mode)
+        elif artifact_path == STDIN:
+            outcome = _compress_stdin(service, budget, task, compression_mode)
+        else:
+            assert artifact_path is not None
+            directory = workdir or os.environ.get("CLOSEDLOOP_WORKDIR") or os.getcwd()
+            outcome = service.compress(
+                artifact_path,
+                budget,
+                workdir=directory,
+                task=task,
+                mode=compression_mode,
+                store=store,
+            )
+    finally:
+        container.store().dispose()  # opens nothing: only --store and --artifact use a database
     emit_json(outcome.result.model_dump())
+    if outcome.notice is not None:
+        print(f"warning: {outcome.notice}", file=sys.stderr)
     if outcome.error is not None:
         print(f"error: {outcome.error}", file=sys.stderr)
         raise typer.Exit(2)
+
+
+def _check_source(
+    artifact_path: str | None, artifact_id: str | None, store: bool, workdir: str | None
+) -> None:
+    """One source: a file, standard input or a stored artifact; and only options that apply."""
+    if artifact_path is not None and artifact_id is not None:
+        raise typer.BadParameter("give ARTIFACT_PATH or --artifact ID, not both")
+    if artifact_path is None and artifact_id is None:
+        raise typer.BadParameter(
+            "give ARTIFACT_PATH (a file, or - for standard input) or --artifact ID"
+        )
+    if artifact_id is not None and store:
+        raise typer.BadParameter("--store imports ARTIFACT_PATH; an --artifact is already stored")
+    if artifact_id is not None and workdir is not None:
+        raise typer.BadParameter("--workdir applies to ARTIFACT_PATH, not to --artifact")
+    if artifact_path == STDIN and store:
+        raise typer.BadParameter("--store imports a file; give its path instead of -")
+
+
+def _compress_stdin(
+    service: ArtifactCompressorService, budget: int, task: str | None, mode: CompressionMode
+) -> CompressionOutcome:
+    """Standard input, read as a file is: invalid UTF-8 as U+FFFD, binary data refused."""
+    from cleveragents.application.services.artifact_compression.artifact_reading import (
+        artifact_from_bytes,
+        binary_refusal,
+    )
+    from cleveragents.application.services.artifact_compressor import CompressionOutcome
+
+    with artifact_from_bytes(_read_stdin()) as artifact:
+        if artifact.is_binary():
+            return CompressionOutcome(*binary_refusal(STDIN, artifact.location))
+        text = artifact.read_text()
+    return CompressionOutcome(service.compress_text(STDIN, text, budget, task=task, mode=mode))
+
+
+def _read_stdin() -> bytes:
+    """Standard input, up to the limit transcripts have (a compression holds its input and
+    several times its size); one byte more is refused before the text is compressed."""
+    limit = max_transcript_bytes()
+    data = sys.stdin.buffer.read(limit + 1)
+    if len(data) > limit:
+        raise typer.BadParameter(
+            f"standard input is more than {limit:,} bytes; larger input is refused "
+            f"({MAX_TRANSCRIPT_ENV} sets the limit); write it to a file and compress that"
+        )
+    return data
