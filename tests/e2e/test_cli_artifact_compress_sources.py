@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.cli_runner import Result, run
+from tests.secret_samples import fake_aws_access_key_id
 
 FIELDS = ["artifact_name", "raw_tokens", "compacted_tokens", "truncated", "content"]
 SECRET = "OUTSIDE-SECRET-4c1d"
@@ -241,3 +242,20 @@ def test_workdir_does_not_apply_to_a_stored_artifact(
 ) -> None:
     result = _compress(capsys, workdir, "--artifact", "01J00000000000000000000000")
     _one_line_error(result, "--workdir applies to ARTIFACT_PATH, not to --artifact")
+
+
+def test_a_file_the_store_blocks_is_compressed_unstored_with_a_warning(
+    capsys: pytest.CaptureFixture[str], workdir: Path, home: Path
+) -> None:
+    key = fake_aws_access_key_id()
+    (workdir / "deploy.txt").write_text(f"deploying\nAWS_ACCESS_KEY_ID={key}\ndone\n")
+    result = _compress(capsys, workdir, "deploy.txt", "--store")
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr.startswith("warning: not stored: blocked: deploy.txt")
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert key not in result.stdout + result.stderr
+    [blocked] = run(capsys, "artifact", "list", "--json").json()
+    assert blocked["status"] == "blocked"
+    refused = run(capsys, "artifact", "compress", "--artifact", blocked["id"], "--budget", "50")
+    _one_line_error(refused, "only its audit row remains")
+    assert key not in refused.stdout + refused.stderr
