@@ -296,7 +296,7 @@ LOG_RULES = (
     LogRule(
         "proxifier",
         re.compile(r"^\[\d\d\.\d\d \d\d:\d\d:\d\d\] (?P<component>\S+) - (?P<msg>.*)$"),
-        re.compile(r"\s(?P<level>error|warning) : "),
+        re.compile(r"(?<!\S)(?P<level>error|warning) : "),
     ),
     LogRule(
         "java",
