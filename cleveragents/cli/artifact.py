@@ -123,7 +123,9 @@ def compress(
             outcome = _compress_stdin(service, budget, task, compression_mode)
         else:
             assert artifact_path is not None
-            directory = workdir or os.environ.get("CLOSEDLOOP_WORKDIR") or os.getcwd()
+            directory = os.path.expanduser(
+                workdir or os.environ.get("CLOSEDLOOP_WORKDIR") or os.getcwd()
+            )
             outcome = service.compress(
                 artifact_path,
                 budget,

@@ -5,8 +5,11 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
+import pytest
+
+from cleveragents.adapters.secrets.pattern_scanner import PatternSecretScanner
 from cleveragents.adapters.tokens.tiktoken_counter import TiktokenCounter
-from cleveragents.adapters.workspace.local_artifact_files import LocalArtifactFiles
+from cleveragents.adapters.workspace.contained_files import FdContainedFiles
 from cleveragents.application.ports.source_skeleton import SourceSkeletonizer
 from cleveragents.application.ports.token_counter import TokenCounter
 from cleveragents.application.services.artifact_compression.heuristic_counter import (
@@ -45,7 +48,9 @@ class NoSkeletons(SourceSkeletonizer):
 
 
 def _service() -> ArtifactCompressorService:
-    return ArtifactCompressorService(LocalArtifactFiles(), BrokenTokenCounter(), NoSkeletons())
+    return ArtifactCompressorService(
+        FdContainedFiles(), BrokenTokenCounter(), NoSkeletons(), PatternSecretScanner()
+    )
 
 
 def test_failing_tokenizer_falls_back_to_the_heuristic_and_says_so() -> None:
@@ -99,27 +104,43 @@ class FailsOnLongTexts(TokenCounter):
         return self._real.token_starts(text)
 
 
-def test_a_count_failing_after_the_guess_still_falls_back() -> None:
-    """Smart markdown prepares its strongest form for packing while the raw count runs; when
-    the tokenizer fails there too, the seed's heuristic fallback still applies."""
+def test_a_count_failing_on_a_long_text_falls_back() -> None:
+    """The raw count of a long text fails: the heuristic fallback applies, and says so."""
     section = "## Step\n\nThe service must validate the request. It then stores it.\n\n"
     text = section * 6_000  # about 400 KB: the forms are longer than the counter's limit
-    service = ArtifactCompressorService(LocalArtifactFiles(), FailsOnLongTexts(), NoSkeletons())
+    service = ArtifactCompressorService(
+        FdContainedFiles(), FailsOnLongTexts(), NoSkeletons(), PatternSecretScanner()
+    )
     result = service.compress_text("plan.md", text, 2_000, mode=CompressionMode.SMART)
     assert result.content.startswith(HEURISTIC_WARNING)
     assert result.raw_tokens == math.ceil(len(text) / 4)
     assert result.compacted_tokens <= 2_000
 
 
-def test_a_count_failing_after_the_raw_count_succeeded_still_falls_back() -> None:
-    """The raw count runs in two halves, each short enough to succeed; a later count of a long
-    text fails. The whole compression then falls back to the heuristic, as if the raw count
-    had failed, instead of letting the error escape."""
-    sparse = "the cat sat on the mat and the dog ran\n" * 420
-    dense = "".join(f"\u4e00\u4e8c\u4e09 {i}\n" for i in range(3000))  # several tokens a char
-    text = sparse + dense + sparse + dense + sparse  # the sample guesses low: nothing prepared
-    service = ArtifactCompressorService(LocalArtifactFiles(), FailsOnLongTexts(), NoSkeletons())
-    result = service.compress_text("notes.txt", text, 40_185)  # Tier 3 counts a long head
+class FailsAfterTheRawCount(FailsOnLongTexts):
+    """The real tokenizer for the first encode (the raw count); every later one fails."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls = 0
+
+    def _check(self, text: str) -> None:
+        self.calls += 1
+        if self.calls > 1:
+            raise TokenCountingError("out of memory")
+
+
+@pytest.mark.parametrize("mode", list(CompressionMode))
+def test_a_count_failing_after_the_raw_count_succeeded_still_falls_back(
+    mode: CompressionMode,
+) -> None:
+    """The raw count succeeds; a later count fails. The whole compression then falls back to
+    the heuristic, as if the raw count had failed, instead of letting the error escape."""
+    text = "".join(f"step {i}: the cat sat on the mat\n" for i in range(3000))
+    service = ArtifactCompressorService(
+        FdContainedFiles(), FailsAfterTheRawCount(), NoSkeletons(), PatternSecretScanner()
+    )
+    result = service.compress_text("notes.txt", text, 4_000, mode=mode)
     assert result.content.startswith(HEURISTIC_WARNING)
     assert result.raw_tokens == math.ceil(len(text) / 4)
-    assert result.compacted_tokens <= 40_185
+    assert result.compacted_tokens <= 4_000

@@ -27,6 +27,7 @@ from cleveragents.application.ports.source_skeleton import SourceSkeletonizer
 from cleveragents.application.ports.token_counter import TokenCounter
 from cleveragents.application.services.artifact_compression.artifact_reading import (
     ReadableArtifact,
+    binary_refusal,
     open_artifact,
 )
 from cleveragents.application.services.artifact_compression.detection import detect
@@ -436,10 +437,8 @@ def _error_result(name: str, content: str) -> CompressedArtifact:
 
 
 def _binary(name: str, location: str) -> CompressionOutcome:
-    content = f"[ERROR: artifact is binary, not compressed: {location}]"
-    return CompressionOutcome(
-        _error_result(name, content), f"{location} is a binary file, not text"
-    )
+    refusal, message = binary_refusal(name, location)
+    return CompressionOutcome(refusal, message)
 
 
 def _head(artifact: ReadableArtifact, characters: int) -> str:
