@@ -73,20 +73,12 @@ class Packed:
     tokens: int  # the real count of `content`
 
 
-@dataclass(frozen=True, slots=True)
-class _Unit:
-    """One offer to the packer: line `position`, whole or as its short form."""
+class _Choice(NamedTuple):
+    """A line taken, whole or as its short form, and whether it replaced the line's short
+    form (so giving it back restores the short form)."""
 
     position: int
     whole: bool
-
-
-@dataclass(slots=True)
-class _Choice:
-    """A unit taken, and whether it replaced the line's short form (so giving it back
-    restores the short form)."""
-
-    unit: _Unit
     upgraded: bool
 
 
@@ -98,9 +90,13 @@ class _Packer:
     counter: TokenCounter
     marker: Callable[[str], str]
     handles: Handles
+    _short_overhead: int = 0  # the tokens a short form's marker and newline add
 
     def run(self) -> Packed:
         request = self.request
+        self._short_overhead = self.counter.count(
+            self._short_text(request.total_lines, ShortForm("", 0)) + "\n"
+        )
         shorts = dict(request.short_forms)
         shorts.update(self._heads_of_long_lines(shorts))
         short_costs = {position: self._short_cost(position, s) for position, s in shorts.items()}
@@ -111,29 +107,30 @@ class _Packer:
         estimate = trailer + (gap_cost if request.total_lines else 0)
         total = request.total_lines
         units = _ordered_units(request, shorts)
+        costs = request.costs
+        budget = self.budget
         for unit in units:
-            position = unit.position
+            position, whole = unit >> 1, unit & 1 == 1
             held = kept.get(position)
-            if held or (held is not None and not unit.whole):
+            if held or (held is not None and not whole):
                 continue  # already whole, or already short and offered short again
-            full = request.costs[position]
             if held is not None:  # short now, offered whole: the difference
-                cost = full - short_costs[position]
+                cost = costs[position] - short_costs[position]
             else:
                 left = position > 0 and position - 1 not in kept
                 right = position + 1 < total and position + 1 not in kept
                 gaps = int(left) + int(right) - 1  # a kept line splits the gap around it
-                cost = (full if unit.whole else short_costs[position]) + gaps * gap_cost
-            if estimate + cost <= self.budget:
-                kept[position] = unit.whole
-                taken.append(_Choice(unit, upgraded=held is not None))
+                cost = (costs[position] if whole else short_costs[position]) + gaps * gap_cost
+            if estimate + cost <= budget:
+                kept[position] = whole
+                taken.append(_Choice(position, whole, upgraded=held is not None))
                 estimate += cost
         self._fill_rest(units, kept, taken, estimate, gap_cost, shorts, short_costs)
         return self._fitted(kept, taken, shorts, short_costs)
 
     def _fill_rest(
         self,
-        units: list[_Unit],
+        units: list[int],
         kept: dict[int, bool],
         taken: list[_Choice],
         estimate: int,
@@ -148,8 +145,9 @@ class _Packer:
         if room < MIN_SHORT_TOKENS:
             return
         total = self.request.total_lines
+        costs = self.request.costs
         for unit in units:
-            position = unit.position
+            position = unit >> 1
             if kept.get(position):
                 continue
             current = short_costs[position] if position in kept else 0
@@ -158,16 +156,17 @@ class _Packer:
                 left = position > 0 and position - 1 not in kept
                 right = position + 1 < total and position + 1 not in kept
                 gaps = (int(left) + int(right) - 1) * gap_cost
-            allowance = room + current - gaps - self._short_cost(position, ShortForm("…", 0))
+            allowance = room + current - gaps - self._short_overhead
+            if allowance < MIN_SHORT_TOKENS or costs[position] <= allowance:
+                continue  # no room for a head worth a line, or no cut needed
             short = self._head_within(position, allowance, room + current - gaps)
-            if short is None:
-                continue
-            if position not in kept:
-                taken.append(_Choice(_Unit(position, False), upgraded=False))
-            kept[position] = False
-            shorts[position] = short[0]
-            short_costs[position] = short[1]
-            return
+            if short is not None:
+                if position not in kept:
+                    taken.append(_Choice(position, whole=False, upgraded=False))
+                kept[position] = False
+                shorts[position] = short[0]
+                short_costs[position] = short[1]
+            return  # one line at most: the most important one that lacked room
 
     def _head_within(
         self, position: int, allowance: int, limit: int
@@ -183,7 +182,7 @@ class _Packer:
             if not head.strip() or len(head) >= len(text):
                 return None
             short = ShortForm(head.rstrip() + " …", self.request.ranks[position])
-            cost = self._short_cost(position, short)
+            cost = self.counter.count(self._short_text(position, short) + "\n")
             if cost <= limit:
                 return short, cost
             allowance -= cost - limit
@@ -210,13 +209,13 @@ class _Packer:
             freed = 0
             while taken and freed < excess:
                 choice = taken.pop()
-                position = choice.unit.position
+                position = choice.position
                 if choice.upgraded:
                     kept[position] = False
                     freed += costs[position] - short_costs[position]
                 else:
                     del kept[position]
-                    freed += costs[position] if choice.unit.whole else short_costs[position]
+                    freed += costs[position] if choice.whole else short_costs[position]
 
     def _render(self, kept: Mapping[int, bool], shorts: Mapping[int, ShortForm]) -> str:
         request = self.request
@@ -253,7 +252,13 @@ class _Packer:
         return f"{short.text} {self.marker(f'rest of {span} omitted')}"
 
     def _short_cost(self, position: int, short: ShortForm) -> int:
-        return self.counter.count(self._short_text(position, short) + "\n")
+        """An estimate: the line's tokens per character over the short text, plus the
+        marker's tokens. (Counting every short form would cost an encode each; the exact
+        count of the packed text corrects any error.)"""
+        request = self.request
+        line = request.texts[position]
+        share = len(short.text) * request.costs[position] / max(len(line), 1)
+        return self._short_overhead + -(-int(share * 100) // 100)
 
     def _heads_of_long_lines(self, shorts: Mapping[int, ShortForm]) -> dict[int, ShortForm]:
         """A head for each line too long for its share of the budget that has no short form."""
@@ -306,45 +311,51 @@ def pack_lines(
     return pack(request, budget, raw_tokens, counter, marker, handles)
 
 
-def _ordered_units(request: PackRequest, shorts: Mapping[int, ShortForm]) -> list[_Unit]:
-    """The units in the order they are offered: by rank; within a rank from both ends inwards,
-    except context ranks, which go by distance to the nearest important line. A short form is
-    offered at its own rank, just before the whole line when they share one."""
-    by_rank: dict[int, list[list[_Unit]]] = {}
+def _ordered_units(request: PackRequest, shorts: Mapping[int, ShortForm]) -> list[int]:
+    """The units in the order they are offered, each ``position * 2 + whole``: by rank; within
+    a rank from both ends inwards, except context ranks, which go by distance to the nearest
+    important line. A short form is offered at its own rank, just before the whole line when
+    they share one. (Plain ints: there are as many units as lines.)"""
+    by_rank: dict[int, list[int]] = {}  # entries: position * 4 + one of the _ENTRY kinds
     for position in request.positions:
         rank = request.ranks[position]
         short = shorts.get(position)
-        if short is not None and short.priority == rank:
-            by_rank.setdefault(rank, []).append([_Unit(position, False), _Unit(position, True)])
-            continue
-        if short is not None:
-            by_rank.setdefault(short.priority, []).append([_Unit(position, False)])
-        by_rank.setdefault(rank, []).append([_Unit(position, True)])
+        if short is None:
+            by_rank.setdefault(rank, []).append(position * 4 + _WHOLE_ONLY)
+        elif short.priority == rank:
+            by_rank.setdefault(rank, []).append(position * 4 + _SHORT_THEN_WHOLE)
+        else:
+            by_rank.setdefault(short.priority, []).append(position * 4 + _SHORT_ONLY)
+            by_rank.setdefault(rank, []).append(position * 4 + _WHOLE_ONLY)
     distance = _distance_to_anchors(request)
-    ordered: list[_Unit] = []
+    ordered: list[int] = []
     for rank in sorted(by_rank):
         group = by_rank[rank]
         if rank >= Priority.CONTEXT:
-            group = sorted(
-                group, key=lambda units: (distance[units[0].position], units[0].position)
-            )
+            group.sort(key=lambda entry: (distance[entry >> 2], entry))
         else:
             group = _both_ends_inwards(group)
-        for units in group:
-            ordered.extend(units)
+        for entry in group:
+            position, kind = entry >> 2, entry & 3
+            if kind != _WHOLE_ONLY:
+                ordered.append(position * 2)
+            if kind != _SHORT_ONLY:
+                ordered.append(position * 2 + 1)
     return ordered
 
 
-def _both_ends_inwards(group: list[list[_Unit]]) -> list[list[_Unit]]:
+_WHOLE_ONLY = 0
+_SHORT_ONLY = 1
+_SHORT_THEN_WHOLE = 2
+
+
+def _both_ends_inwards(group: list[int]) -> list[int]:
     """first, last, second, second-to-last, ...: the front half interleaved with the back
     half reversed (the middle one last when the group is odd)."""
     middle = (len(group) + 1) // 2
-    front, back = group[:middle], group[middle:][::-1]
-    ordered: list[list[_Unit]] = []
-    for pair in zip(front, back, strict=False):
-        ordered.extend(pair)
-    if len(front) > len(back):
-        ordered.append(front[-1])
+    ordered = [0] * len(group)
+    ordered[0::2] = group[:middle]
+    ordered[1::2] = group[middle:][::-1]
     return ordered
 
 
