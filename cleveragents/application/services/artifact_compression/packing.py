@@ -102,7 +102,9 @@ class _Packer:
         short_costs = {position: self._short_cost(position, s) for position, s in shorts.items()}
         kept: dict[int, bool] = {}  # position -> kept whole (else as its short form)
         taken: list[_Choice] = []
-        gap_cost = self.counter.count(self._gap_text(request.total_lines, request.total_lines))
+        # A marker at its longest: a range (not one line) of the largest line numbers.
+        last = max(request.total_lines - 1, 1)
+        gap_cost = self.counter.count(self._gap_text(last - 1, last) + "\n")
         trailer = self.counter.count("\n" + truncation_marker(self.raw_tokens))
         estimate = trailer + (gap_cost if request.total_lines else 0)
         total = request.total_lines
