@@ -40,7 +40,7 @@ def kept_error_lines(
     comments: CommentRanges,
 ) -> list[str]:
     """One line per error statement under ``body``, in source order, without duplicates."""
-    statements = {_enclosing_statement(error, body, rules) for error in errors}
+    statements = {enclosing_statement(error, body, rules) for error in errors}
     lines: list[str] = []
     for statement in sorted(statements, key=lambda node: node.start_byte):
         line = _one_line(source, statement.start_byte, statement.end_byte, comments)
@@ -52,7 +52,7 @@ def kept_error_lines(
     return lines
 
 
-def _enclosing_statement(node: Node, body: Node, rules: LanguageRules) -> Node:
+def enclosing_statement(node: Node, body: Node, rules: LanguageRules) -> Node:
     """The statement holding ``node`` (``return fmt.Errorf(...)``, not just the call), but never
     a compound one: the climb stops below the nearest block, case or match arm."""
     current = node

@@ -35,6 +35,14 @@ OUTLINE_FUNCTION = "outline_function"
 OUTLINE_COMMENT = "outline_comment"
 OUTLINE_ERROR = "error"
 
+# Capture names of the line-roles query (`line_query`); its errors are captured as `@error` too.
+LINE_FUNCTION = "line_function"
+LINE_DECLARATION = "line_declaration"
+LINE_SIGNATURE = "line_signature"
+LINE_IMPORT = "line_import"
+LINE_GROUP = "line_group"
+LINE_COMMENT = "line_comment"
+
 _loaded: dict[str, Language] = {}
 _lock = threading.Lock()
 
@@ -93,6 +101,35 @@ def compiled_grammar(language: str) -> CompiledGrammar:
         return _compiled.setdefault(language, compiled)
 
 
+_line_queries: dict[str, Query] = {}
+
+
+def line_query(language: str) -> Query:
+    """The query of `signature_lines` for a name in `GRAMMAR_LANGUAGES`, compiled on first use
+    (the outline does not need it): one walk of the tree captures functions, declarations,
+    bodiless signatures, imports, member groups, comments and error statements."""
+    cached = _line_queries.get(language)
+    if cached is not None:
+        return cached
+    rules = RULES[language]
+    lines = rules.lines
+    patterns = [
+        _any_of(rules.function_types, LINE_FUNCTION),
+        _any_of(lines.declaration_types, LINE_DECLARATION),
+        _any_of(lines.import_types, LINE_IMPORT),
+        _any_of(lines.member_group_types, LINE_GROUP),
+        _any_of(rules.comment_types, LINE_COMMENT),
+        rules.error_query,
+        lines.signature_query,
+    ]
+    query = Query(load_grammar(language), "\n".join(pattern for pattern in patterns if pattern))
+    with _lock:
+        return _line_queries.setdefault(language, query)
+
+
 def _any_of(node_types: frozenset[str], capture: str) -> str:
+    """A pattern capturing any of `node_types`; empty when there are none."""
+    if not node_types:
+        return ""
     alternatives = " ".join(f"({node_type})" for node_type in sorted(node_types))
     return f"[{alternatives}] @{capture}"

@@ -6,7 +6,35 @@ against the installed grammars, so a renamed node type fails there rather than a
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+
+
+@dataclass(frozen=True, slots=True)
+class LineRules:
+    """How one grammar spells what `signature_lines` looks for, besides functions and errors.
+
+    ``declaration_types`` are class-like declarations (class, struct, interface, enum, impl,
+    trait, namespace, type alias): their header is a signature, and their body holds members.
+    The body is the node's ``body`` field, else its nearest descendant of ``member_body_types``
+    (Go's ``type T struct {`` keeps its fields two levels down); one without a body counts only
+    where it stands among members (a C ``struct s *p`` parameter is no declaration).
+    ``signature_query`` captures ``@line_signature`` bodiless signatures (prototypes, interface
+    and trait methods). A header starts at its ``decorator_types`` siblings before it, or at the
+    start of the ``wrapper_types`` parents around it (``export``, ``template <...>``, the
+    ``const f =`` a function is assigned to); a function without a block body (``(x) => x``) is
+    a signature only when such a parent names it. ``member_group_types`` hold members of their
+    own (a Go ``const ( ... )`` block, a C ``#ifdef``).
+    """
+
+    declaration_types: frozenset[str] = frozenset()
+    member_body_types: frozenset[str] = frozenset()
+    signature_query: str = ""
+    import_types: frozenset[str] = frozenset()
+    decorator_types: frozenset[str] = frozenset()
+    wrapper_types: frozenset[str] = frozenset()
+    member_group_types: frozenset[str] = frozenset()
+    doc_comments_precede: bool = True
+    """The doc of a declaration is the comment above it (Python's is the docstring in it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +58,8 @@ class LanguageRules:
     """Python: the body is an indented block, not braces."""
     statements_end_with_semicolon: bool = True
     """A kept bare expression gets a ``;`` so the outline still parses."""
+    lines: LineRules = LineRules()
+    """What smart mode needs to know of each line (`signature_lines`)."""
 
 
 _JS_FUNCTIONS = frozenset(
@@ -62,6 +92,55 @@ _JS_RULES = LanguageRules(
         }
     ),
     container_types=frozenset({"statement_block", "switch_case", "switch_default"}),
+    lines=LineRules(
+        declaration_types=frozenset({"class_declaration", "class"}),
+        import_types=frozenset({"import_statement"}),
+        decorator_types=frozenset({"decorator"}),
+        wrapper_types=frozenset(
+            {
+                "export_statement",
+                "lexical_declaration",
+                "variable_declaration",
+                "variable_declarator",
+                "field_definition",
+                "pair",
+            }
+        ),
+    ),
+)
+_TS_RULES = replace(
+    _JS_RULES,
+    lines=LineRules(
+        declaration_types=frozenset(
+            {
+                "class_declaration",
+                "class",
+                "abstract_class_declaration",
+                "interface_declaration",
+                "enum_declaration",
+                "type_alias_declaration",
+                "internal_module",
+                "module",
+            }
+        ),
+        signature_query="""
+[(method_signature) (abstract_method_signature) (function_signature) (call_signature)
+ (construct_signature) (index_signature)] @line_signature
+""",
+        import_types=frozenset({"import_statement"}),
+        decorator_types=frozenset({"decorator"}),
+        wrapper_types=frozenset(
+            {
+                "export_statement",
+                "ambient_declaration",
+                "lexical_declaration",
+                "variable_declaration",
+                "variable_declarator",
+                "public_field_definition",
+                "pair",
+            }
+        ),
+    ),
 )
 
 _C_ERRORS = """
@@ -75,6 +154,16 @@ _C_STATEMENTS = frozenset(
     {"expression_statement", "return_statement", "declaration", "throw_statement"}
 )
 _C_CONTAINERS = frozenset({"compound_statement", "case_statement"})
+# A prototype: a declaration whose declarator is a function (maybe returning a pointer).
+_C_PROTOTYPES = """
+(declaration declarator: (function_declarator)) @line_signature
+(declaration declarator: (pointer_declarator declarator: (function_declarator))) @line_signature
+"""
+_C_DECLARATIONS = frozenset(
+    {"struct_specifier", "union_specifier", "enum_specifier", "type_definition"}
+)
+_C_MEMBER_BODIES = frozenset({"field_declaration_list", "enumerator_list"})
+_C_PREPROCESSOR_GROUPS = frozenset({"preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif"})
 
 RULES: dict[str, LanguageRules] = {
     "python": LanguageRules(
@@ -86,10 +175,18 @@ RULES: dict[str, LanguageRules] = {
         container_types=frozenset({"block"}),
         indents_with_blocks=True,
         statements_end_with_semicolon=False,
+        lines=LineRules(
+            declaration_types=frozenset({"class_definition"}),
+            import_types=frozenset(
+                {"import_statement", "import_from_statement", "future_import_statement"}
+            ),
+            wrapper_types=frozenset({"decorated_definition"}),
+            doc_comments_precede=False,
+        ),
     ),
     "javascript": _JS_RULES,
-    "typescript": _JS_RULES,
-    "tsx": _JS_RULES,
+    "typescript": _TS_RULES,
+    "tsx": _TS_RULES,
     "go": LanguageRules(
         function_types=frozenset({"function_declaration", "method_declaration", "func_literal"}),
         body_types=frozenset({"block"}),
@@ -114,6 +211,16 @@ RULES: dict[str, LanguageRules] = {
             {"block", "statement_list", "expression_case", "default_case", "type_case"}
         ),
         statements_end_with_semicolon=False,
+        lines=LineRules(
+            declaration_types=frozenset({"type_declaration"}),
+            member_body_types=frozenset({"field_declaration_list", "interface_type"}),
+            signature_query="(method_elem) @line_signature",
+            import_types=frozenset({"import_declaration", "package_clause"}),
+            wrapper_types=frozenset(
+                {"short_var_declaration", "var_spec", "var_declaration", "assignment_statement"}
+            ),
+            member_group_types=frozenset({"const_declaration", "var_declaration", "var_spec_list"}),
+        ),
     ),
     "rust": LanguageRules(
         function_types=frozenset({"function_item", "closure_expression"}),
@@ -128,6 +235,24 @@ RULES: dict[str, LanguageRules] = {
 """,
         statement_types=frozenset({"expression_statement", "let_declaration"}),
         container_types=frozenset({"block", "match_arm"}),
+        lines=LineRules(
+            declaration_types=frozenset(
+                {
+                    "struct_item",
+                    "enum_item",
+                    "union_item",
+                    "trait_item",
+                    "impl_item",
+                    "mod_item",
+                    "type_item",
+                    "foreign_mod_item",
+                }
+            ),
+            signature_query="(function_signature_item) @line_signature",
+            import_types=frozenset({"use_declaration", "extern_crate_declaration"}),
+            decorator_types=frozenset({"attribute_item"}),
+            wrapper_types=frozenset({"let_declaration", "const_item", "static_item"}),
+        ),
     ),
     "java": LanguageRules(
         function_types=frozenset(
@@ -143,6 +268,21 @@ RULES: dict[str, LanguageRules] = {
         error_query="(throw_statement) @error",
         statement_types=frozenset({"throw_statement"}),
         container_types=frozenset({"block", "constructor_body", "switch_block_statement_group"}),
+        lines=LineRules(
+            declaration_types=frozenset(
+                {
+                    "class_declaration",
+                    "interface_declaration",
+                    "enum_declaration",
+                    "record_declaration",
+                    "annotation_type_declaration",
+                }
+            ),
+            import_types=frozenset({"import_declaration", "package_declaration"}),
+            wrapper_types=frozenset(
+                {"variable_declarator", "local_variable_declaration", "field_declaration"}
+            ),
+        ),
     ),
     "c": LanguageRules(
         function_types=frozenset({"function_definition"}),
@@ -151,6 +291,13 @@ RULES: dict[str, LanguageRules] = {
         error_query=_C_ERRORS,
         statement_types=_C_STATEMENTS,
         container_types=_C_CONTAINERS,
+        lines=LineRules(
+            declaration_types=_C_DECLARATIONS | {"linkage_specification"},
+            member_body_types=_C_MEMBER_BODIES,
+            signature_query=_C_PROTOTYPES,
+            import_types=frozenset({"preproc_include"}),
+            member_group_types=_C_PREPROCESSOR_GROUPS,
+        ),
     ),
     "cpp": LanguageRules(
         function_types=frozenset({"function_definition", "lambda_expression"}),
@@ -159,5 +306,27 @@ RULES: dict[str, LanguageRules] = {
         error_query=_C_ERRORS + "(throw_statement) @error\n",
         statement_types=_C_STATEMENTS,
         container_types=_C_CONTAINERS,
+        lines=LineRules(
+            declaration_types=_C_DECLARATIONS
+            | {
+                "class_specifier",
+                "namespace_definition",
+                "linkage_specification",
+                "alias_declaration",
+                "concept_definition",
+            },
+            member_body_types=_C_MEMBER_BODIES | {"declaration_list"},
+            signature_query=_C_PROTOTYPES
+            + """
+(field_declaration declarator: (function_declarator)) @line_signature
+(field_declaration declarator: (pointer_declarator declarator: (function_declarator)))
+ @line_signature
+(field_declaration declarator: (reference_declarator (function_declarator))) @line_signature
+(declaration declarator: (reference_declarator (function_declarator))) @line_signature
+""",
+            import_types=frozenset({"preproc_include", "using_declaration"}),
+            wrapper_types=frozenset({"template_declaration", "init_declarator", "declaration"}),
+            member_group_types=_C_PREPROCESSOR_GROUPS,
+        ),
     ),
 }
