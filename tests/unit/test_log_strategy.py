@@ -1,11 +1,12 @@
-"""Unit tests of the log strategy (SPEC C4, seeds/artifact-type-tailored-context.md).
+"""Unit tests of the log strategy (SPEC C4, seeds/artifact-type-tailored-context.md; issue 13).
 
 Real data from the loghub collection (logpai/loghub, for research use; Zhu et al., "Loghub: A
 Large Collection of System Log Datasets for AI-driven Log Analytics", ISSRE 2023), copied from
 `shared/corpus/logs/`: `tests/data/{Apache,OpenSSH,Spark,Zookeeper}_head.log` are the first 200
 lines of `<name>_2k.log`, `HDFS_head.log` the first 300 of `HDFS_2k.log`, and
 `Hadoop_lines640-1060.log` lines 640 to 1060 of `Hadoop_2k.log` (its first errors and FATAL
-lines). The whole shared corpus is also used when it is present. Tracebacks are synthetic.
+lines). The whole shared corpus is also used when it is present. Tracebacks and the sample lines
+of the other formats are written for these tests in the formats' real layouts.
 """
 
 from __future__ import annotations
@@ -19,14 +20,25 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cleveragents.application.services.artifact_compression.logs import (
+    FIRST_ERROR,
+    FIRST_ROUTINE,
+    FIRST_WARNING,
+    LAST_ERROR,
+    LAST_REPEAT,
+    LONG_LINE_CHARS,
+    REPEAT,
+    ROUTINE_REPEAT,
+    LineKind,
     LogStrategy,
     Severity,
     classify,
+    describe,
     info_marker,
     is_important,
     line_severity,
+    short_form,
 )
-from cleveragents.application.services.artifact_compression.strategy import Priority
+from cleveragents.application.services.artifact_compression.strategy import LinePlan
 from cleveragents.application.services.artifact_compression.task_terms import TaskTerms
 from cleveragents.domain.artifact import ArtifactKind
 
@@ -66,9 +78,9 @@ def _lines(text: str) -> list[str]:
     return lines[:-1] if text.endswith("\n") else lines
 
 
-def test_kind_and_gap_marker() -> None:
+def test_kind_and_markers() -> None:
     assert STRATEGY.kind is ArtifactKind.LOG
-    assert STRATEGY.gap_marker(12) == "... (12 lines omitted)"
+    assert STRATEGY.marker("lines 120-340 omitted") == "... (lines 120-340 omitted)"
     assert info_marker(12) == "... (12 info lines omitted)"
 
 
@@ -187,21 +199,6 @@ def test_compressing_twice_keeps_the_counts() -> None:
     assert total == len(_lines(text))
 
 
-def test_priorities() -> None:
-    lines = [*routine(15), "2024 WARN disk almost full", *JAVA_STACK]
-    lines += ["... (7 info lines omitted)", *routine(15, start=15)]
-    priorities = STRATEGY.priorities(lines, TaskTerms.from_task("job0017"))
-    assert len(priorities) == len(lines)
-    assert priorities[:10] == [Priority.USEFUL] * 10
-    assert priorities[10:15] == [Priority.CONTEXT] * 5
-    assert priorities[15] is Priority.IMPORTANT
-    assert priorities[16 : 16 + len(JAVA_STACK)] == [Priority.CRITICAL] * len(JAVA_STACK)
-    assert priorities[16 + len(JAVA_STACK)] is Priority.CONTEXT
-    assert priorities[-10:] == [Priority.USEFUL] * 10
-    term_index = lines.index(routine(15, start=15)[2])  # "processed job0017"
-    assert priorities[term_index] is Priority.IMPORTANT
-
-
 @pytest.mark.parametrize(
     ("line", "severity"),
     [
@@ -259,5 +256,442 @@ def test_arbitrary_text(parts: list[str], final_newline: bool) -> None:
     assert out.endswith("\n") == text.endswith("\n")
     assert out.count("\n") <= text.count("\n")
     assert len(out) <= len(text)
-    assert len(STRATEGY.priorities(_lines(out), terms)) == len(_lines(out))
-    assert STRATEGY.shrink(text, terms, 1) is None
+    plan = STRATEGY.line_plan(_lines(text), terms)
+    assert len(plan.priorities) == len(_lines(text))
+    assert plan.templates is not None
+    assert len(plan.templates) == len(_lines(text))
+    assert all(rank >= LAST_ERROR for rank in plan.priorities)
+    assert STRATEGY.line_plan(_lines(text), terms) == plan
+
+
+# --- Levels in the common formats (smart mode and Tier 2 alike) ------------------------------
+
+FORMAT_LINES: dict[str, list[tuple[str, Severity]]] = {
+    "android logcat": [
+        ("03-17 16:13:38.811  1702  2395 D WindowManager: printFreezingDisplayLogs", Severity.INFO),
+        (
+            "03-17 16:13:38.866  1702  8671 I PowerManagerService: Waking up from sleep",
+            Severity.INFO,
+        ),
+        ("03-17 16:13:39.001  1702  1702 V ActivityManager: Bringing down service", Severity.INFO),
+        (
+            "03-17 16:14:02.034   702 12395 W ActivityManager: Slow operation: 52ms",
+            Severity.WARNING,
+        ),
+        ("03-17 16:15:11.120  2120  2120 E AndroidRuntime: FATAL EXCEPTION: main", Severity.ERROR),
+        ("03-17 16:15:11.121  2120  2120 F libc    : Fatal signal 11 (SIGSEGV)", Severity.FATAL),
+        ("03-17 16:15:11.122  2120  2120 A DEBUG   : Abort message: 'assertion'", Severity.FATAL),
+        ("E/AndroidRuntime( 2120): java.lang.NullPointerException", Severity.ERROR),
+        ("W/InputMethodManager(  585): Ignoring onBind: cur seq=42", Severity.WARNING),
+        ("I/ActivityManager(  585): Start proc com.android.mms for broadcast", Severity.INFO),
+    ],
+    "syslog": [
+        ("Jun 14 15:16:01 combo sshd(pam_unix)[19939]: check pass; user unknown", Severity.OTHER),
+        ("Jun 14 15:16:02 combo sshd[19939]: error: PAM: authentication error", Severity.ERROR),
+        ("<34>Oct 11 22:14:15 mymachine su: 'su root' failed for lonvick", Severity.FATAL),
+        ("<13>Feb  5 17:32:18 10.0.0.99 myapp: use the BFG!", Severity.INFO),
+        (
+            "<165>1 2003-10-11T22:14:15.003Z mymachine.example.com evntslog - ID47 - event",
+            Severity.INFO,
+        ),
+        ("<11>1 2003-10-11T22:14:15.003Z host app 4211 - - disk quota exceeded", Severity.ERROR),
+        ("<12>1 2003-10-11T22:14:15.003Z host app 4211 - - disk almost full", Severity.WARNING),
+    ],
+    "log4j and java": [
+        (
+            "2015-10-18 18:01:47,978 INFO [main] org.apache.hadoop.App: Created MRAppMaster",
+            Severity.INFO,
+        ),
+        (
+            "2015-10-18 18:05:12,004 WARN [LeaseRenewer] org.apache.hadoop.Client: retry",
+            Severity.WARNING,
+        ),
+        (
+            "2015-10-18 18:06:26,029 ERROR [IPC Server handler 13] org.apache.Task: lost",
+            Severity.ERROR,
+        ),
+        (
+            "18-Oct-2015 18:01:47.978 SEVERE [main] org.apache.catalina.Startup: failed",
+            Severity.FATAL,
+        ),
+        ("SEVERE: Error listenerStart", Severity.FATAL),
+        ("WARNING: An illegal reflective access operation has occurred", Severity.WARNING),
+    ],
+    "python logging": [
+        ("ERROR:root:something broke", Severity.ERROR),
+        ("WARNING:py.warnings:deprecated", Severity.WARNING),
+        ("INFO:uvicorn.access:127.0.0.1 - GET / 200", Severity.INFO),
+        ("2024-01-01 12:00:00,123 - ingest.db - WARNING - Slow query (3.4s)", Severity.WARNING),
+        ("2024-01-01 12:00:00,123 - ingest.http - CRITICAL - Unhandled exception", Severity.FATAL),
+        (
+            "2024-01-01 12:00:00,123 - ingest.pipeline - ERROR - Failed to parse record 42",
+            Severity.ERROR,
+        ),
+    ],
+    "windows cbs": [
+        (
+            "2016-09-28 04:30:30, Info                  CBS    Loaded Servicing Stack v6.1.7601",
+            Severity.INFO,
+        ),
+        (
+            "2016-09-28 04:30:31, Info                  CSI    00000001@2016/9/28:20:30:31.455",
+            Severity.INFO,
+        ),
+        (
+            "2016-09-28 04:30:32, Warning               CBS    Failed to get next element",
+            Severity.WARNING,
+        ),
+        (
+            "2016-09-28 04:30:33, Error                 CBS    Failed to process package",
+            Severity.ERROR,
+        ),
+    ],
+    "windows events": [
+        ("Level: Error", Severity.ERROR),
+        ("  Level: Information", Severity.INFO),
+        ("Type: Warning", Severity.WARNING),
+        ("EntryType          : Error", Severity.ERROR),
+        (
+            "Error,9/28/2016 4:30:30 AM,Service Control Manager,7000,None,The service failed",
+            Severity.ERROR,
+        ),
+        (
+            "Information,9/28/2016 4:30:30 AM,Service Control Manager,7036,None,Started",
+            Severity.INFO,
+        ),
+        ("Warning\t9/28/2016 4:30:30 AM\tDisk\t51\tNone\tAn error was detected", Severity.WARNING),
+        (
+            "9/28/2016 4:30:30 AM          7000 Error            The Spooler service stopped",
+            Severity.ERROR,
+        ),
+    ],
+    "hadoop family": [
+        ("081109 203615 148 INFO dfs.DataNode$PacketResponder: terminating", Severity.INFO),
+        ("081109 203615 148 WARN dfs.FSDataset: Unexpected error", Severity.WARNING),
+        ("17/06/09 20:10:40 INFO spark.SecurityManager: Changing view acls", Severity.INFO),
+        ("17/06/09 20:11:02 ERROR executor.Executor: Exception in task 0.0", Severity.ERROR),
+        ("2015-07-29 19:04:29,071 - WARN  [SendWorker:1889] - Send worker", Severity.WARNING),
+        ("2015-10-18 18:06:26,029 FATAL [IPC Server handler 13] Task:", Severity.FATAL),
+    ],
+    "lower-case word and colon": [
+        (
+            "[10.30 16:49:07] chrome.exe - proxy.cse.cuhk.edu.hk:5070 error : Could not connect "
+            "through proxy proxy.cse.cuhk.edu.hk:5070",
+            Severity.ERROR,
+        ),
+        (
+            "[10.30 16:49:06] chrome.exe - proxy.cse.cuhk.edu.hk:5070 open through proxy "
+            "proxy.cse.cuhk.edu.hk:5070 HTTPS",
+            Severity.OTHER,
+        ),
+        (
+            "[10.30 17:02:11] Dropbox.exe - block.dropbox.com:443 warning : slow handshake",
+            Severity.WARNING,
+        ),
+        ("460810 node-230 node boot 1084266961 0 error : boot (command 5) failed", Severity.ERROR),
+        (
+            "460811 node-246 node temperature 1084266962 0 warning : ambient=41 above 40",
+            Severity.WARNING,
+        ),
+        ("460812 node-246 node status 1084266963 1 running", Severity.OTHER),
+        ("src/parser.c:12:5: error: expected ';' before '}' token", Severity.ERROR),
+    ],
+    "nginx and apache": [
+        (
+            '2023/01/01 12:00:00 [error] 123#0: *1 open() "/usr/share/nginx/html/x" failed',
+            Severity.ERROR,
+        ),
+        ("2023/01/01 12:00:01 [crit] 123#0: *2 SSL_do_handshake() failed", Severity.FATAL),
+        ("2023/01/01 12:00:02 [alert] 123#0: worker process 99 exited on signal 9", Severity.FATAL),
+        ("2023/01/01 12:00:03 [emerg] 123#0: bind() to 0.0.0.0:80 failed", Severity.FATAL),
+        ("2023/01/01 12:00:04 [warn] 123#0: *3 an upstream response is buffered", Severity.WARNING),
+        ("2023/01/01 12:00:05 [notice] 123#0: signal process started", Severity.INFO),
+        (
+            "[Sun Dec 04 04:47:44 2005] [error] mod_jk child workerEnv in error state 6",
+            Severity.ERROR,
+        ),
+        ("[Sun Dec 04 04:47:44 2005] [notice] jk2_init() Found child 6725", Severity.INFO),
+        (
+            "[Wed Oct 11 14:32:52.123456 2000] [core:error] [pid 35708:tid 4328636416] [client "
+            "72.15.99.187] File does not exist",
+            Severity.ERROR,
+        ),
+        (
+            "[Wed Oct 11 14:32:52.123456 2000] [proxy:warn] [pid 1] AH01144: No protocol handler",
+            Severity.WARNING,
+        ),
+        ("[Wed Oct 11 14:32:52.123456 2000] [ssl:trace3] [pid 1] handshake done", Severity.INFO),
+    ],
+    "bgl and thunderbird": [
+        (
+            "- 1117838570 2005.06.03 R02-M1-N0-C:J12-U11 2005-06-03-15.42.50.675872 "
+            "R02-M1-N0-C:J12-U11 RAS KERNEL INFO instruction cache parity error corrected",
+            Severity.INFO,
+        ),
+        (
+            "KERNDTLB 1118536327 2005.06.11 R30-M0-N9-C:J16-U01 2005-06-11-15.32.07.123 "
+            "R30-M0-N9-C:J16-U01 RAS KERNEL FATAL data TLB error interrupt",
+            Severity.FATAL,
+        ),
+        (
+            "- 1131566461 2005.11.09 dn228 Nov 9 12:01:01 dn228/dn228 crond(pam_unix)[2915]: "
+            "session closed for user root",
+            Severity.OTHER,
+        ),
+    ],
+    "no level": [
+        ("20171223-22:15:29:606|Step_LSC|30002312|onStandStepChanged 3579", Severity.OTHER),
+        (
+            "Jul  1 09:00:55 calvisitor-10-105-160-95 kernel[0]: IOThunderboltSwitch<0>(0x0)::"
+            "listenerCallback - Thunderbolt HPD packet for route = 0x0 port = 11",
+            Severity.OTHER,
+        ),
+    ],
+    "others": [
+        ("E0101 12:00:00.123456    1234 controller.go:123] sync failed", Severity.ERROR),
+        ("I0101 12:00:00.123456    1234 controller.go:123] synced", Severity.INFO),
+        ("E: Unable to locate package foo", Severity.ERROR),
+        ("PHP Warning:  Undefined variable $x in /var/www/a.php on line 3", Severity.WARNING),
+        ("PHP Fatal error:  Uncaught Error: Call to undefined function", Severity.FATAL),
+        ('{"level":50,"time":1,"msg":"db down"}', Severity.ERROR),
+        ('{"level":30,"time":1,"msg":"ok"}', Severity.INFO),
+        ("time=2024-01-01 lvl=eror msg=boom", Severity.ERROR),
+        ("Jul  1 09:01:05 host Safari[123] <Error>: CGContextRestoreGState", Severity.ERROR),
+        (
+            "2024-01-01T12:00:00.1Z 0 [Warning] [MY-010068] [Server] CA certificate is self signed",
+            Severity.WARNING,
+        ),
+        ("[2024-01-01T12:00:00Z ERROR my_crate] failed", Severity.ERROR),
+        ("2024-01-01T12:00:00.000Z  WARN my_crate::db: slow", Severity.WARNING),
+    ],
+    "false alarms": [
+        ("2024-01-01 12:00:00,123 - error_handler - INFO - request handled", Severity.INFO),
+        ("INFO:error_handler:request done", Severity.INFO),
+        ("2024-01-01 10:00:00 INFO [error_handler] handled", Severity.INFO),
+        ("Dec  1 10:00:00 host make: Build finished: 0 errors, 3 warnings", Severity.OTHER),
+        ("Dec  1 10:00:00 host ci: 10 passed, 0 failed", Severity.OTHER),
+        ("Dec  1 10:00:00 host ci: no failures", Severity.OTHER),
+        ("Dec  1 10:00:00 host app: Information: the disk is fine", Severity.INFO),
+        ("Dec  1 10:00:00 host app: more Information in the manual", Severity.OTHER),
+        ("Dec  1 10:00:00 host app: a Warning, or a Notice, is shown", Severity.OTHER),
+        ("the INFORMATION desk", Severity.OTHER),
+        ("content-type: text/html", Severity.OTHER),
+        ("2024 INFO job reported an error: retrying", Severity.INFO),
+    ],
+}
+
+
+@pytest.mark.parametrize(
+    ("line", "severity"),
+    [
+        pytest.param(line, severity, id=f"{name}: {line[:40]}")
+        for name, cases in FORMAT_LINES.items()
+        for line, severity in cases
+    ],
+)
+def test_levels_of_the_common_formats(line: str, severity: Severity) -> None:
+    assert line_severity(line) is severity
+
+
+def test_an_unlevelled_failure_report_is_a_warning() -> None:
+    assert line_severity("Mar  3 10:34:49 web01 kernel: EXT4-fs error (device sda4)") is (
+        Severity.WARNING
+    )
+    assert line_severity("Dec  1 10:00:00 host ci: 10 passed, 1 failed") is Severity.WARNING
+
+
+def test_kinds_of_trace_lines() -> None:
+    kinds = [line.kind for line in describe(PYTHON_TRACEBACK[:7])]
+    assert kinds == [
+        LineKind.ENTRY,  # the levelled error heads its traceback
+        LineKind.DETAIL,
+        LineKind.DETAIL,
+        LineKind.DETAIL,
+        LineKind.DETAIL,
+        LineKind.DETAIL,
+        LineKind.EXCEPTION,
+    ]
+    java = [line.kind for line in describe(JAVA_STACK)]
+    assert java == [
+        LineKind.ENTRY,
+        LineKind.EXCEPTION,  # the unlevelled line above the first frame
+        LineKind.DETAIL,
+        LineKind.DETAIL,
+        LineKind.EXCEPTION,  # Caused by: ...
+        LineKind.DETAIL,
+        LineKind.DETAIL,
+    ]
+
+
+# --- Smart mode's ranks -----------------------------------------------------------------------
+
+
+def _plan(lines: list[str], task: str | None = None) -> LinePlan:
+    return STRATEGY.line_plan(lines, TaskTerms.from_task(task))
+
+
+def _info(count: int, start: int = 0) -> list[str]:
+    return [
+        f"2024-01-01 10:{i % 60:02d}:00 INFO api: served request {start + i}" for i in range(count)
+    ]
+
+
+def test_templates_before_repeats() -> None:
+    noisy = [
+        f"2024-01-01 11:{i:02d}:00 WARN pool: connection {i} slow, 40{i} ms" for i in range(16)
+    ]
+    rare = "2024-01-01 11:30:00 WARN cache: eviction storm on shard 3"
+    lines = [*_info(20), *noisy[:8], rare, *noisy[8:], *_info(20, start=20)]
+    plan = _plan(lines)
+    ranks = plan.priorities
+    first_noisy, rare_at = 20, 28
+    repeats = [index for index in range(20, 37) if index not in (first_noisy, rare_at)]
+    assert ranks[first_noisy] == ranks[rare_at] == FIRST_WARNING
+    assert all(ranks[index] > FIRST_ROUTINE for index in repeats)
+    assert ranks[repeats[-1]] == LAST_REPEAT  # the last time it showed
+    assert all(ranks[index] == REPEAT for index in repeats[:-1])
+    assert ranks[10] == ROUTINE_REPEAT  # a repeated routine line ranks after all of them
+    assert plan.templates is not None
+    assert len({plan.templates[index] for index in (first_noisy, *repeats)}) == 1
+    assert plan.templates[rare_at] != plan.templates[first_noisy]
+    assert plan.templates[0] == plan.templates[15]  # routine lines: one message too
+    assert plan.templates[0] != plan.templates[first_noisy]
+
+
+def test_routine_lines_rank_after_every_first_occurrence() -> None:
+    lines = [*_info(30), "2024-01-01 10:31:00 INFO api: cache warmed in 12 ms", *_info(30, 30)]
+    ranks = _plan(lines).priorities
+    assert ranks[:10] == [FIRST_ROUTINE] * 10  # the first lines
+    assert ranks[10:30] == [ROUTINE_REPEAT] * 20
+    assert ranks[30] == FIRST_ROUTINE  # another message
+    assert ranks[-10:] == [FIRST_ROUTINE] * 10  # the last lines
+
+
+def test_the_last_error_is_always_kept() -> None:
+    error = "2024-01-01 10:40:00 ERROR db: connection lost to 10.0.0.5:5432"
+    later = "2024-01-01 10:50:00 ERROR db: connection lost to 10.0.0.6:5432"
+    lines = [*_info(20), error, *_info(20, 20), later, *_info(30, 40)]
+    ranks = _plan(lines).priorities
+    assert ranks[20] == FIRST_ERROR
+    assert ranks[41] == LAST_ERROR  # a repeat, but the last error of the log
+    assert ranks.count(LAST_ERROR) == 1
+
+
+def test_a_traceback_follows_its_error() -> None:
+    other = [
+        "2024-01-01 10:05:00 ERROR worker: batch failed",
+        "Traceback (most recent call last):",
+        '  File "/app/worker.py", line 44, in run',
+        "    result = process(batch)",
+        "ValueError: bad batch 23",
+    ]
+    lines = [*_info(15), *PYTHON_TRACEBACK, *_info(15, 15), *other, *_info(15, 30)]
+    ranks = _plan(lines).priorities
+    first = ranks[15 : 15 + len(PYTHON_TRACEBACK)]
+    assert first[0] == FIRST_ERROR  # the error
+    assert first[1] == FIRST_ERROR  # where its traceback starts
+    assert first[6] == FIRST_ERROR  # what went wrong
+    assert set(first[2:6]) == {FIRST_WARNING}  # the frames, right after
+    assert first[-1] == FIRST_ERROR  # the chained exception
+    again = ranks[15 + len(PYTHON_TRACEBACK) + 15 :][: len(other)]
+    assert again[0] == LAST_ERROR  # the same message: but the last levelled error
+    assert again[4] == LAST_ERROR  # ... and the last exception of the log
+    assert again[1:4] == [REPEAT] * 3  # a repeated traceback is only context
+
+
+def test_task_lines_rank_with_warnings_once_per_template() -> None:
+    lines = _info(50)
+    for index in (20, 25, 30):
+        lines[index] = f"2024-01-01 10:{index}:00 INFO cache: evicted key user{index}"
+    ranks = _plan(lines, "why is the cache slow").priorities
+    assert ranks[20] == FIRST_WARNING  # the first line naming the task
+    assert ranks[25] == ranks[30] == LAST_REPEAT  # the others, before the repeats
+    assert _plan(lines).priorities[25] == ROUTINE_REPEAT
+
+
+def test_a_long_line_is_kept_as_its_head_first() -> None:
+    huge = "2024-01-01 10:30:00 ERROR api: payload rejected " + "x" * 20_000
+    lines = [*_info(15), huge, *_info(15, 15)]
+    plan = _plan(lines)
+    short = plan.short_forms[15]
+    assert short.text == short_form(huge)
+    assert short.text.endswith(" …")
+    assert len(short.text) < 310
+    assert short.priority == LAST_ERROR
+    assert plan.priorities[15] > LAST_ERROR  # the whole line only later
+    assert all(len(lines[index]) > LONG_LINE_CHARS for index in plan.short_forms)
+
+
+def test_earlier_markers_rank_last() -> None:
+    lines = [*_info(12), "... (7 info lines omitted)", "... (lines 20-30 omitted)", *_info(12)]
+    ranks = _plan(lines).priorities
+    assert ranks[12] == ranks[13] == ROUTINE_REPEAT
+
+
+# The lines these tests count as errors and warnings, by their own patterns per format.
+LEVELLED = {
+    "Apache": re.compile(r"^\[[^]]+\] \[(?P<level>error|warn|crit|alert|emerg)\]"),
+    "HDFS": re.compile(r"^\d{6} \d{6} \d+ (?P<level>WARN|ERROR|FATAL) "),
+    "Hadoop": re.compile(r"^\S+ \S+ (?P<level>WARN|ERROR|FATAL) "),
+    "OpenSSH": re.compile(r": (?P<level>error|fatal): "),
+    "Spark": re.compile(r"^\S+ \S+ (?P<level>WARN|ERROR|FATAL) "),
+    "Zookeeper": re.compile(r" - (?P<level>WARN|ERROR|FATAL) "),
+}
+ERROR_LEVELS = frozenset({"ERROR", "FATAL", "error", "fatal", "crit", "alert", "emerg"})
+
+
+def _digit_masked(line: str) -> str:
+    return re.sub(r"\S*\d\S*", "#", line)
+
+
+def _inward(indices: list[int]) -> list[int]:
+    order: list[int] = []
+    low, high = 0, len(indices) - 1
+    while low <= high:
+        order.append(indices[low])
+        if low != high:
+            order.append(indices[high])
+        low, high = low + 1, high - 1
+    return order
+
+
+def _pack(lines: list[str], plan: LinePlan, budget: int) -> set[int]:
+    """Which lines a packer that follows the plan keeps in `budget` characters: by rank, within
+    a rank from both ends inwards, each line if it still fits (short forms left out)."""
+    by_rank: dict[int, list[int]] = {}
+    for index, rank in enumerate(plan.priorities):
+        by_rank.setdefault(rank, []).append(index)
+    kept: set[int] = set()
+    used = 0
+    for rank in sorted(by_rank):
+        for index in _inward(by_rank[rank]):
+            cost = len(lines[index]) + 1
+            if used + cost <= budget:
+                kept.add(index)
+                used += cost
+    return kept
+
+
+@pytest.mark.parametrize("path", CORPUS, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_corpus_at_a_twentieth(path: Path) -> None:
+    lines = _lines(path.read_text())
+    plan = _plan(lines)
+    assert plan.templates is not None
+    assert len(set(plan.templates)) < len(lines) / 4
+    levelled = [index for index, line in enumerate(lines) if LEVELLED[_format(path)].search(line)]
+    errors = [
+        index
+        for index in levelled
+        if (match := LEVELLED[_format(path)].search(lines[index]))
+        and match["level"] in ERROR_LEVELS
+    ]
+    if errors:
+        assert plan.priorities[errors[-1]] == LAST_ERROR
+    kept = _pack(lines, plan, sum(len(line) + 1 for line in lines) // 20)
+    templates = {_digit_masked(lines[index]) for index in levelled}
+    represented = {_digit_masked(lines[index]) for index in levelled if index in kept}
+    assert len(represented) >= 0.9 * len(templates)
+    if errors:
+        assert errors[-1] in kept
+    nearly_all = _pack(lines, plan, int(sum(len(line) + 1 for line in lines) / 1.2))
+    assert len([index for index in levelled if index in nearly_all]) >= 0.95 * len(levelled)

@@ -131,9 +131,10 @@ class TemplateIndex:
     bounded on a log whose masking fails to find its variables.
     """
 
-    _ids: dict[str, int] = field(default_factory=dict)
+    _forms: dict[str, tuple[int, int]] = field(default_factory=dict)  # template id, variant
     _places: dict[str, _Place] = field(default_factory=dict)
     _count: int = 0
+    _variants: int = 0
 
     @property
     def size(self) -> int:
@@ -142,27 +143,27 @@ class TemplateIndex:
 
     def ids(self, lines: Sequence[str]) -> list[int]:
         """The template id of each line."""
-        return self.assign(lines)[0]
+        return [template for template, _ in self.assign(lines)]
 
-    def assign(self, lines: Sequence[str]) -> tuple[list[int], list[str]]:
-        """The template id of each line, and each line's masked form (`template_of`): lines
-        with one template may have several forms, one per word their variable place held."""
-        known = self._ids
-        forms = masked_lines(lines)
-        ids = [
-            ident if (ident := known.get(form)) is not None else self._new_form(form)
-            for form in forms
-        ]
-        return ids, forms
+    def assign(self, lines: Sequence[str]) -> list[tuple[int, int]]:
+        """The template id of each line, and its variant: lines of one template whose varying
+        word (see the module docstring) differs are variants of it, numbered like templates."""
+        known = self._forms
+        return [known.get(form) or self._new_form(form) for form in masked_lines(lines)]
 
-    def _new_form(self, form: str) -> int:
+    def _new_form(self, form: str) -> tuple[int, int]:
         canonical = _CANONICAL.sub("", form)
-        ident = self._ids.get(canonical)
-        if ident is None:
-            ident = self._new_template(canonical)
-        if len(self._ids) < FORM_LIMIT:
-            self._ids[form] = ident
-        return ident
+        found = self._forms.get(canonical)
+        if found is None:
+            found = (self._new_template(canonical), self._variants)
+            self._variants += 1
+            self._remember(canonical, found)
+        self._remember(form, found)
+        return found
+
+    def _remember(self, form: str, found: tuple[int, int]) -> None:
+        if len(self._forms) < FORM_LIMIT:
+            self._forms[form] = found
 
     def _new_template(self, form: str) -> int:
         places = _places(form)
@@ -173,8 +174,6 @@ class TemplateIndex:
             for key, word in places:
                 if key not in self._places and len(self._places) < PLACE_LIMIT:
                     self._places[key] = _Place(ident, {word})
-        if len(self._ids) < FORM_LIMIT:
-            self._ids[form] = ident
         return ident
 
     def _variant_of(self, places: list[tuple[str, str]]) -> int | None:
