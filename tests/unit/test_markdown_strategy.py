@@ -211,10 +211,16 @@ def plan_of(text: str, task: str | None = None) -> tuple[list[int], dict[int, tu
 LONG = "This sentence has nothing to check and is here to make the line long enough to be cut."
 
 
-def test_headings_come_first_then_blank_lines_last() -> None:
+def test_headings_come_first() -> None:
     ranks, shorts = plan_of("# Title\n\nSetext title\n============\n\n## Part\n")
-    assert ranks == [HEADING, BLANK, HEADING, HEADING, BLANK, HEADING, BLANK]
+    assert ranks == [HEADING] * 7  # the blank lines between them too
     assert shorts == {}
+
+
+def test_blank_lines_rank_with_the_less_important_of_the_lines_around_them() -> None:
+    assert plan_of("# A\n\nText.\n\n\n# B")[0] == [HEADING, FIRST, FIRST, FIRST, FIRST, HEADING]
+    assert plan_of("\n\n# A\n")[0] == [HEADING] * 4  # at either end: the one line beside
+    assert plan_of("\n \n")[0] == [BLANK] * 3
 
 
 def test_a_requirement_in_a_long_line_is_kept_alone_before_its_paragraph() -> None:
@@ -241,7 +247,7 @@ def test_neighbouring_requirements_stay_one_verbatim_stretch() -> None:
 def test_the_first_sentence_of_a_long_line_is_its_short_form() -> None:
     first = "The store keeps one blob per key."
     ranks, shorts = plan_of(f"{first} {LONG} {LONG}\n\n- {first} {LONG}\n")
-    assert ranks == [PROSE, BLANK, PROSE, BLANK]
+    assert ranks == [PROSE, PROSE, PROSE, PROSE]
     assert shorts == {0: (first, FIRST), 2: (f"- {first}", FIRST)}
 
 
@@ -267,7 +273,7 @@ def test_hard_wrapped_paragraphs_rank_the_lines_their_sentences_span() -> None:
     )
     ranks, shorts = plan_of(text)
     # The requirement sentence starts on the third line: that line carries it too.
-    assert ranks == [FIRST, FIRST, REQUIREMENT, REQUIREMENT, PROSE, BLANK]
+    assert ranks == [FIRST, FIRST, REQUIREMENT, REQUIREMENT, PROSE, PROSE]
     assert shorts == {}
 
 
@@ -330,13 +336,13 @@ def test_tables_code_front_matter_and_other_blocks() -> None:
         STRUCTURE,
         PROSE,
         REQUIREMENT,
-        BLANK,
+        STRUCTURE,  # a blank line: the less important of a table row and a fence
         STRUCTURE,
         CODE,
         STRUCTURE,
-        BLANK,
         CODE,
-        BLANK,
+        CODE,
+        CODE,
         PROSE,
         PROSE,
         PROSE,
@@ -351,7 +357,7 @@ def test_an_unclosed_fence_has_no_closing_line() -> None:
 def test_task_lines_are_raised_to_the_rank_of_first_sentences() -> None:
     text = "# Cache\n\nFirst one. The cache is here.\n\n```\ncache.flush()\nother()\n```\n"
     ranks, _ = plan_of(text, "cache")
-    assert ranks == [HEADING, BLANK, FIRST, BLANK, STRUCTURE, FIRST, CODE, STRUCTURE, BLANK]
+    assert ranks == [HEADING, FIRST, FIRST, STRUCTURE, STRUCTURE, FIRST, CODE, STRUCTURE, STRUCTURE]
     task_sentence = "The cache is here."
     ranks, shorts = plan_of(f"{LONG} {task_sentence} {LONG}", "cache")
     assert shorts == {0: (f"{LONG} {task_sentence}", FIRST)}
@@ -359,8 +365,8 @@ def test_task_lines_are_raised_to_the_rank_of_first_sentences() -> None:
 
 def test_a_table_of_contents_repeats_the_headings_and_waits() -> None:
     text = "- [Motivation](#motivation)\n  - [What it must do](#what-it-must-do)\n"
-    assert plan_of(text)[0] == [PROSE, PROSE, BLANK]
-    assert plan_of(text, "motivation")[0] == [FIRST, PROSE, BLANK]
+    assert plan_of(text)[0] == [PROSE, PROSE, PROSE]
+    assert plan_of(text, "motivation")[0] == [FIRST, PROSE, PROSE]
 
 
 def test_sentences_end_after_a_footnote_and_a_one_digit_number() -> None:
@@ -382,7 +388,7 @@ def test_quoted_and_indented_continuation_lines_keep_their_markers() -> None:
     }
     # Both long lines hold only a first sentence (in the item, "item This ... cut." is one) and
     # a requirement: whole, they come with the first sentences.
-    assert ranks == [FIRST, PROSE, BLANK, FIRST, FIRST, BLANK]
+    assert ranks == [FIRST, PROSE, PROSE, FIRST, FIRST, FIRST]
 
 
 def test_marker_and_kind() -> None:

@@ -10,6 +10,9 @@ one stands. A sentence is ranked on its own, not the line it is on:
 * a hard-wrapped paragraph ranks every line its first sentence (or a requirement sentence)
   spans, so the first line of a paragraph always carries the start of its first sentence.
 
+Then tables' header rows, code fences and front matter (3), other prose (4), code (5). A blank
+line ranks with the lines around it (the less important of them): it only spaces them out.
+
 A short form is made of verbatim pieces of its line (the line's indentation and list marker,
 then its kept sentences), with ``…`` where something was cut between them, so a reader can find
 it in the original.
@@ -40,7 +43,7 @@ FIRST_SENTENCE = 2  # also a sentence or line that names a task term
 STRUCTURE = 3  # a table's header rows, code fences, front matter
 PROSE = 4  # every other line of prose, table rows, HTML, link definitions
 CODE = 5  # the body of a code block
-BLANK = 6
+BLANK = 6  # a blank line with no line around it; else it ranks with them (`_space_out`)
 
 # RFC 2119 keywords in capitals (MAY and OPTIONAL too: in capitals they are the spec's words),
 # plus the plain-prose obligations "must" (and so "must not"), "shall" and "should".
@@ -95,7 +98,27 @@ def markdown_line_plan(lines: list[str], terms: TaskTerms) -> LinePlan:
             _rank_prose(block, len(priorities), terms, priorities, short_forms)
         else:
             priorities.extend(_block_ranks(block, terms))
+    _space_out(priorities)
     return LinePlan(priorities, short_forms)
+
+
+def _space_out(priorities: list[int]) -> None:
+    """A run of blank lines takes the rank of the less important of the lines around it: it
+    only spaces them out, so it is wanted once both are, and then it costs a token and saves
+    the packer a marker. Ranked last instead, it would come after the budget was given out,
+    when the markers it saves can no longer buy the lines they cost."""
+    above = BLANK
+    pending: list[int] = []  # the blank lines since the last other line
+    for index, rank in enumerate(priorities):
+        if rank == BLANK:
+            pending.append(index)
+            continue
+        for blank in pending:
+            priorities[blank] = max(rank, above) if above != BLANK else rank
+        pending.clear()
+        above = rank
+    for blank in pending:
+        priorities[blank] = above
 
 
 def _block_ranks(block: Block, terms: TaskTerms) -> list[int]:
