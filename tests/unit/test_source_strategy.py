@@ -4,6 +4,8 @@ lines, the pattern-based roles of files without a tree, and its omission markers
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cleveragents.application.ports.source_skeleton import SourceLines, SourceSkeletonizer
 from cleveragents.application.services.artifact_compression.source import SourceStrategy
@@ -298,3 +300,14 @@ def test_the_marker_is_indented_like_the_first_omitted_line_that_is_not_blank() 
     assert strategy.marker("rest of line 4 omitted") == "# ... (rest of line 4 omitted)"
     assert strategy.marker("line 3 omitted") == "# ... (line 3 omitted)"  # only a blank line
     assert strategy.marker("lines 90-99 omitted") == "# ... (lines 90-99 omitted)"
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    source=st.text(alphabet="defclass(){}:;#/*-\"' \t\nend@[]xy", max_size=300),
+    language=st.sampled_from(["python", "ruby", "shell", "sql", "lua", "go", "kotlin", "cobol"]),
+)
+def test_the_patterns_rank_any_text_one_rank_a_line(source: str, language: str) -> None:
+    found = ranks(source, language)
+    assert len(found) == len(source.split("\n"))
+    assert all(NAME <= rank <= QUIET for rank in found)
