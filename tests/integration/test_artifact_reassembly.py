@@ -24,7 +24,7 @@ from cleveragents.container import Container, build_container
 from cleveragents.domain.artifact import CompressionMode
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
-RANGE = r"lines? (\d+)(?:-(\d+))? of (\S+) omitted"
+RANGE = r"lines? (\d+)(?:-(\d+))? of ([0-9A-Z]+)"
 
 
 @pytest.fixture
@@ -52,7 +52,7 @@ def _reassemble(
     content: str, strategy: ArtifactStrategy, store: ArtifactStore, artifact_id: str
 ) -> bytes:
     prefix, suffix = strategy.marker("\0").split("\0")
-    repeats = r"(?:the line above \u00d7\d+; )?"
+    repeats = r"(?:\u00d7\d+ like the line above: )?"
     gap = re.compile(re.escape(prefix) + repeats + RANGE + re.escape(suffix))
     cut = re.compile(" " + re.escape(prefix) + "rest of " + RANGE + re.escape(suffix) + "$")
     lines = content.split("\n")

@@ -141,7 +141,7 @@ def test_smart_compression_keeps_every_def_of_click_core_at_half_its_size() -> N
     names, _ = _headers(source)
     lines = source.split("\n")
     assert {lines[index].strip() for index in names} <= kept
-    markers = [line for line in result.content.split("\n") if "# ... (line" in line]
+    markers = [line for line in result.content.split("\n") if "# … line" in line]
     assert markers
-    assert all(re.fullmatch(r"(    )*# \.\.\. \(lines? \d+(-\d+)? omitted\)", m) for m in markers)
-    assert any(marker.startswith("        # ...") for marker in markers)  # method bodies
+    assert all(re.fullmatch(r"(    )*# … lines? \d+(-\d+)?", m) for m in markers)
+    assert any(marker.startswith("        # …") for marker in markers)  # method bodies

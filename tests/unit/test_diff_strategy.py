@@ -84,7 +84,7 @@ def output_body(text: str) -> Iterator[tuple[str, str]]:
 
 def test_kind_and_marker() -> None:
     assert STRATEGY.kind is ArtifactKind.DIFF
-    assert STRATEGY.marker("lines 120-340 omitted") == "... (lines 120-340 omitted)"
+    assert STRATEGY.marker("lines 120-340") == "[… lines 120-340]"
 
 
 @pytest.mark.parametrize("path", CORPUS, ids=lambda p: p.name)

@@ -392,7 +392,7 @@ def test_quoted_and_indented_continuation_lines_keep_their_markers() -> None:
 
 
 def test_marker_and_kind() -> None:
-    assert STRATEGY.marker("lines 120-340 omitted") == "[... lines 120-340 omitted ...]"
+    assert STRATEGY.marker("lines 120-340") == "[… lines 120-340]"
     assert STRATEGY.kind is ArtifactKind.MARKDOWN
 
 

@@ -28,7 +28,7 @@ RANGE = re.compile(r"lines? (\d+)(?:-(\d+))?")
 
 
 def marker(inner: str) -> str:
-    return f"[... {inner} ...]"
+    return f"[… {inner}]"
 
 
 def request(
@@ -63,8 +63,8 @@ def reassembled(content: str, texts: list[str]) -> list[str]:
     ID --lines A-B` returns), the final line dropped."""
     out: list[str] = []
     for line in content.split("\n")[:-1]:
-        if line.startswith("[... ") or " [... rest of line" in line:
-            found = RANGE.search(line[line.index("[... ") :])
+        if line.startswith("[… ") or " [… rest of line" in line:
+            found = RANGE.search(line[line.index("[… ") :])
             assert found is not None, line
             first = int(found.group(1))
             last = int(found.group(2) or first)
@@ -131,7 +131,7 @@ def test_a_short_form_comes_first_and_the_whole_line_later() -> None:
     ranks = [0, 4, *([3] * 30)]
     shorts = {1: ShortForm("The service MUST retry.", 1)}
     tight = packed(texts, ranks, 60, short_forms=shorts)
-    assert "The service MUST retry. [... rest of line 2 omitted ...]" in tight
+    assert "The service MUST retry. [… rest of line 2]" in tight
     assert "Filler sentence" not in tight
     roomy = packed(texts, ranks, 2_000, short_forms=shorts)
     assert long_line in roomy
@@ -143,7 +143,7 @@ def test_an_overlong_line_is_kept_as_its_head() -> None:
     texts = ["start", "x" * 40 + " ".join(f"word{i}" for i in range(3000)), "end", "done"]
     content = packed(texts, [3, 1, 3, 3], 300)
     assert "word1 " in content and "word2999" not in content
-    assert "rest of line 2 omitted" in content
+    assert "[… rest of line 2]" in content
     assert COUNTER.count(content) >= 0.5 * 300
 
 
@@ -152,7 +152,7 @@ def test_repeats_of_the_line_above_are_counted() -> None:
     templates = [0, *[1] * 16, 2, 3]
     ranks = [3, 2, *([5] * 15), 0, 3]
     content = packed(texts, ranks, 56, templates=templates)
-    found = re.search(r"the line above ×(\d+); lines (\d+)-17 omitted", content)
+    found = re.search(r"×(\d+) like the line above: lines (\d+)-17\]", content)
     assert found is not None, content
     assert int(found.group(1)) == 17 - int(found.group(2)) + 2  # the kept one counts too
     assert reassembled(content, texts) == texts
@@ -162,18 +162,18 @@ def test_stored_handles_carry_the_artifact_id() -> None:
     texts = [f"line {index}" for index in range(100)]
     built, raw = request(texts, [index % 3 for index in range(100)])
     result = pack(built, 60, raw, COUNTER, marker, Handles("01ARTIFACT"))
-    assert re.search(r"lines \d+-\d+ of 01ARTIFACT omitted", result.content)
+    assert re.search(r"\[… lines \d+-\d+ of 01ARTIFACT\]", result.content)
 
 
 def test_sparse_lines_name_the_whole_artifact() -> None:
     lines = [Line(5, "ERROR first", 1), Line(500, "ERROR last", 0)]
     result = pack_lines(lines, 1000, 100, 20_000, COUNTER, marker)
     assert result.content.split("\n")[:-1] == [
-        "[... lines 1-5 omitted ...]",
+        "[… lines 1-5]",
         "ERROR first",
-        "[... lines 7-500 omitted ...]",
+        "[… lines 7-500]",
         "ERROR last",
-        "[... lines 502-1000 omitted ...]",
+        "[… lines 502-1000]",
     ]
 
 

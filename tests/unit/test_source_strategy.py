@@ -282,7 +282,7 @@ def test_task_lines_come_after_signatures_and_errors() -> None:
 )
 def test_the_marker_is_a_comment_of_the_language(language: str, comment: str) -> None:
     strategy = SourceStrategy(FixedRoles(), language)
-    assert strategy.marker("lines 5-9 omitted") == f"{comment} ... (lines 5-9 omitted)"
+    assert strategy.marker("lines 5-9") == f"{comment} … lines 5-9"
     assert strategy.kind is ArtifactKind.SOURCE
 
 
@@ -290,16 +290,16 @@ def test_the_marker_is_indented_like_the_first_omitted_line_that_is_not_blank() 
     lines = ["class A:", "    def f(self):", "", "        return 1", "    x = 2"]
     strategy = SourceStrategy(FixedRoles(), "python")
     strategy.line_plan(lines, NO_TERMS)
-    stored = "lines 2-4 of sha256:ab omitted"
-    assert strategy.marker("lines 3-4 omitted") == "        # ... (lines 3-4 omitted)"
-    assert strategy.marker("line 5 omitted") == "    # ... (line 5 omitted)"
-    assert strategy.marker(stored) == f"    # ... ({stored})"
-    repeats = "the line above ×3; lines 4-5 omitted"  # noqa: RUF001
-    assert strategy.marker(repeats) == f"        # ... ({repeats})"
+    stored = "lines 2-4 of 01ARTIFACT"
+    assert strategy.marker("lines 3-4") == "        # … lines 3-4"
+    assert strategy.marker("line 5") == "    # … line 5"
+    assert strategy.marker(stored) == f"    # … {stored}"
+    repeats = "×3 like the line above: lines 4-5"  # noqa: RUF001
+    assert strategy.marker(repeats) == f"        # … {repeats}"
     # A marker after a cut line stands on that line: no indentation of its own.
-    assert strategy.marker("rest of line 4 omitted") == "# ... (rest of line 4 omitted)"
-    assert strategy.marker("line 3 omitted") == "# ... (line 3 omitted)"  # only a blank line
-    assert strategy.marker("lines 90-99 omitted") == "# ... (lines 90-99 omitted)"
+    assert strategy.marker("rest of line 4") == "# … rest of line 4"
+    assert strategy.marker("line 3") == "# … line 3"  # only a blank line
+    assert strategy.marker("lines 90-99") == "# … lines 90-99"
 
 
 @settings(max_examples=150, deadline=None)

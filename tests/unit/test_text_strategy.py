@@ -63,7 +63,7 @@ def test_line_plan_ranks_errors_terms_both_ends_then_the_rest_and_blank_lines() 
     assert priorities[20:30] == [4, 4, 4, 4, 4, 1, 1, 2, 5, 5]
     assert plan.short_forms == {}
     assert list(STRATEGY.line_plan(["FATAL at start"], NO_TERMS).priorities) == [1]
-    assert STRATEGY.marker("lines 5-9 omitted") == "[... lines 5-9 omitted ...]"
+    assert STRATEGY.marker("lines 5-9") == "[… lines 5-9]"
     assert STRATEGY.kind is ArtifactKind.TEXT
 
 

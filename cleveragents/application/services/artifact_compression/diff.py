@@ -514,8 +514,6 @@ class DiffStrategy(ArtifactStrategy):
             previous = kind
         return plan_with_short_long_lines(lines, priorities)
 
-    def marker(self, inner: str) -> str:
-        return f"... ({inner})"
 
 
 def _classified(lines: list[str]) -> list[tuple[_Kind, str | None, _Role | None]]:

@@ -162,5 +162,3 @@ class MarkdownStrategy(ArtifactStrategy):
     def line_plan(self, lines: list[str], terms: TaskTerms) -> LinePlan:
         return markdown_line_plan(lines, terms)
 
-    def marker(self, inner: str) -> str:
-        return f"[... {inner} ...]"

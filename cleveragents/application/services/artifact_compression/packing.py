@@ -246,12 +246,12 @@ class _Packer:
         span = self.handles.lines(first + 1, last + 1)
         templates = self.request.templates
         if templates is not None and above >= 0 and _all_repeat(templates, above, first, last):
-            return self.marker(f"the line above ×{last - first + 2}; {span} omitted")  # noqa: RUF001
-        return self.marker(f"{span} omitted")
+            return self.marker(f"×{last - first + 2} like the line above: {span}")  # noqa: RUF001
+        return self.marker(span)
 
     def _short_text(self, position: int, short: ShortForm) -> str:
         span = self.handles.lines(position + 1, position + 1)
-        return f"{short.text} {self.marker(f'rest of {span} omitted')}"
+        return f"{short.text} {self.marker(f'rest of {span}')}"
 
     def _short_cost(self, position: int, short: ShortForm) -> int:
         """An estimate: the line's tokens per character over the short text, plus the

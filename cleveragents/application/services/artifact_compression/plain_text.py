@@ -88,8 +88,6 @@ class PlainTextStrategy(ArtifactStrategy):
         ]
         return plan_with_short_long_lines(lines, priorities)
 
-    def marker(self, inner: str) -> str:
-        return f"[... {inner} ...]"
 
 
 def _rank(line: str, at_an_edge: bool, terms: TaskTerms) -> int:

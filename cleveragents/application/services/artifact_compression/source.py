@@ -63,7 +63,7 @@ QUIET = 6  # comments and blank lines
 
 # A marker for dropped lines names them first (`lines 5-9 omitted`, or after a count of repeats
 # and `; `); a marker after a cut line (`rest of line 5 omitted`) stands on that line.
-_GAP = re.compile(r"(?:^|; )lines? (\d+)(?:-(\d+))?")
+_GAP = re.compile(r"(?:^|: )lines? (\d+)(?:-(\d+))?")
 
 
 class SourceStrategy(ArtifactStrategy):
@@ -97,9 +97,9 @@ class SourceStrategy(ArtifactStrategy):
         return plan_with_short_long_lines(lines, ranks)
 
     def marker(self, inner: str) -> str:
-        """``# ... (lines 5-9 omitted)`` in the language's comment syntax, indented like the
-        first omitted line that is not blank, so the outline keeps its shape."""
-        return f"{self._indent_of_gap(inner)}{self._comment} ... ({inner})"
+        """``# … lines 5-9`` in the language's comment syntax, indented like the first
+        omitted line that is not blank, so the outline keeps its shape."""
+        return f"{self._indent_of_gap(inner)}{self._comment} … {inner}"
 
     def _indent_of_gap(self, inner: str) -> str:
         match = _GAP.search(inner)

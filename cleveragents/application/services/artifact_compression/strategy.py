@@ -83,10 +83,11 @@ class ArtifactStrategy(ABC):
         """How smart mode ranks the artifact's own `lines` (no line endings) when it packs
         them into a budget."""
 
-    @abstractmethod
     def marker(self, inner: str) -> str:
-        """An omission marker in the type's own syntax around `inner` (e.g. ``lines 5-9
-        omitted``): ``... (lines 5-9 omitted)`` for a log, ``# ... (...)`` for Python."""
+        """An omission marker around `inner` (a line range such as ``lines 5-9``): the default
+        ``[… lines 5-9]`` is short (7 tokens) and reads as elided text in any artifact; a type
+        whose syntax needs more (source: a comment) overrides it."""
+        return f"[… {inner}]"
 
     def fit(
         self,
