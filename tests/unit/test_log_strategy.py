@@ -39,6 +39,11 @@ from cleveragents.application.services.artifact_compression.logs import (
     short_form,
 )
 from cleveragents.application.services.artifact_compression.strategy import LinePlan
+from cleveragents.application.services.artifact_compression.streaming_logs import (
+    CHARS_PER_TOKEN,
+    LogCandidates,
+    collect_log_candidates,
+)
 from cleveragents.application.services.artifact_compression.task_terms import TaskTerms
 from cleveragents.domain.artifact import ArtifactKind
 
@@ -695,3 +700,85 @@ def test_corpus_at_a_twentieth(path: Path) -> None:
         assert errors[-1] in kept
     nearly_all = _pack(lines, plan, int(sum(len(line) + 1 for line in lines) / 1.2))
     assert len([index for index in levelled if index in nearly_all]) >= 0.95 * len(levelled)
+
+
+# --- The streaming collector for logs too large to hold --------------------------------------
+
+
+def _stream(lines: list[str], budget: int, task: str | None = None) -> LogCandidates:
+    return collect_log_candidates(
+        iter([f"{line}\r\n" for line in lines]), TaskTerms.from_task(task), budget
+    )
+
+
+@pytest.mark.parametrize("path", CORPUS[:6], ids=lambda p: p.name)
+def test_streaming_ranks_as_the_line_plan_does(path: Path) -> None:
+    lines = _lines(path.read_text())
+    plan = _plan(lines, "block")
+    streamed = _stream(lines, budget=10**6, task="block")  # room for every line
+    assert streamed.total_lines == len(lines)
+    assert [line.position for line in streamed.lines] == list(range(len(lines)))
+    assert [line.text for line in streamed.lines] == lines
+    assert [line.priority for line in streamed.lines] == list(plan.priorities)
+    assert [line.template for line in streamed.lines] == list(plan.templates or ())
+    assert streamed.short_forms == plan.short_forms
+
+
+def test_streaming_keeps_the_last_error_of_a_long_log_in_bounded_memory() -> None:
+    noisy = [f"2024-01-01 11:{i % 60:02d}:00 WARN pool: connection {i} slow" for i in range(500)]
+    lines = [*_info(20_000), *noisy, *_info(20_000, 20_000)]
+    lines.append("2024-01-01 12:00:00 ERROR db: the very last error")
+    lines += _info(5)
+    streamed = _stream(lines, budget=50)
+    assert streamed.total_lines == len(lines)
+    last = [line for line in streamed.lines if line.priority == LAST_ERROR]
+    assert [line.text for line in last] == ["2024-01-01 12:00:00 ERROR db: the very last error"]
+    ranks = {line.priority for line in streamed.lines}
+    # Each rank holds the first and the last of its lines up to the budget's worth of
+    # characters; the ends of the log and the last errors come on top.
+    limit = 50 * CHARS_PER_TOKEN
+    assert sum(len(line.text) for line in streamed.lines) <= (2 * len(ranks) + 3) * limit + 4000
+    assert streamed.lines == sorted(streamed.lines)
+    first_warning = [line for line in streamed.lines if line.priority == FIRST_WARNING]
+    assert [line.position for line in first_warning] == [20_000]
+
+
+def test_streaming_tells_how_far_a_run_of_repeats_reaches() -> None:
+    repeated = [f"2024-01-01 11:00:{i:02d} WARN pool: connection {i} slow" for i in range(30)]
+    lines = [*_info(12), *repeated, *_info(12, 12)]
+    run_ends = _stream(lines, budget=10**5).run_ends
+    assert run_ends[12] == 12 + 29  # the whole run of the same message
+    assert run_ends[20] == 12 + 29
+    assert run_ends[42] == 42 + 11  # the routine lines after it: one run too
+    assert run_ends[0] == 11
+
+
+def test_streaming_long_lines() -> None:
+    long_line = "2024-01-01 10:30:00 ERROR api: payload rejected " + "y" * 2_000
+    huge = "2024-01-01 10:31:00 ERROR api: dump " + "z" * 20_000
+    lines = [*_info(15), long_line, *_info(5, 15), huge, *_info(15, 20)]
+    candidates = _stream(lines, budget=1_000)
+    streamed = {line.position: line for line in candidates.lines}
+    assert candidates.short_forms[15].text == short_form(long_line)
+    assert candidates.short_forms[15].priority == FIRST_ERROR
+    assert streamed[15].text == long_line
+    assert streamed[15].priority == FIRST_ERROR + 3
+    assert streamed[21].text == short_form(huge)  # never fits whole: its head only
+    assert candidates.heads_only == {21}
+    assert streamed[21].priority == LAST_ERROR
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            [*PYTHON_TRACEBACK, *JAVA_STACK, *_info(3), "WARN x 1", "WARN x 2", "ERROR y", ""]
+        ),
+        max_size=80,
+    )
+)
+def test_streaming_agrees_with_the_line_plan(lines: list[str]) -> None:
+    plan = _plan(lines, "worker")
+    streamed = _stream(lines, budget=10**5, task="worker")
+    assert [line.priority for line in streamed.lines] == list(plan.priorities)
+    assert [line.template for line in streamed.lines] == list(plan.templates or ())

@@ -65,15 +65,19 @@ __all__ = [
     "FIRST_ERROR",
     "FIRST_ROUTINE",
     "FIRST_WARNING",
+    "HEAD_LINES",
     "LAST_ERROR",
     "LAST_REPEAT",
     "LONG_LINE_CHARS",
+    "LONG_LINE_DEMOTION",
     "REPEAT",
     "ROUTINE_REPEAT",
+    "TAIL_LINES",
     "LineKind",
     "LineRanker",
     "LogLine",
     "LogStrategy",
+    "RankedLine",
     "Severity",
     "classify",
     "describe",
@@ -95,7 +99,10 @@ LAST_REPEAT = 4  # the last occurrence of each error and warning, the first with
 REPEAT = 5  # the other repeats of errors and warnings
 ROUTINE_REPEAT = 6  # repeated routine lines, and omission markers of an earlier compression
 
-VARIANT_LIMIT = 100_000  # variants of errors and warnings remembered (memory stays bounded)
+# Messages and variants of errors and warnings remembered (memory stays bounded; past the limit
+# a new one counts as new each time it shows).
+MESSAGE_LIMIT = 200_000
+VARIANT_LIMIT = 100_000
 TRACE_HEAD_LINES = 10  # frames of a kept error's trace that rank right after it, new or not
 
 LONG_LINE_CHARS = 500
@@ -421,6 +428,7 @@ class LineRanker:
     _messages: dict[tuple[Severity, int], int] = field(default_factory=dict)
     _variants: set[tuple[Severity, int]] = field(default_factory=set)
     _task_messages: set[int] = field(default_factory=set)
+    _message_count: int = 0
     # The entry the trace lines that follow belong to: its class, whether it was kept as the
     # first occurrence of its message, and how many trace lines it has had.
     _trace_class: Severity = Severity.ERROR  # before any entry: a program's bare stderr
@@ -442,7 +450,10 @@ class LineRanker:
         message = self._messages.get(key)
         first = message is None
         if message is None:
-            message = self._messages[key] = len(self._messages)
+            message = self._message_count
+            self._message_count += 1
+            if message < MESSAGE_LIMIT:
+                self._messages[key] = message
         routine = message_class is Severity.INFO
         if entry:
             rank = self._entry_rank(message_class, first, not routine and self._new(key, variant))
