@@ -113,7 +113,8 @@ def test_context_is_taken_around_what_matters() -> None:
     texts[100] = "ERROR the thing broke"
     content = packed(texts, ranks, 80)
     assert "ERROR the thing broke" in content
-    assert "routine line number 99\n" in content and "routine line number 101\n" in content
+    assert "routine line number 99\n" in content
+    assert "routine line number 101\n" in content
     assert "routine line number 0\n" not in content
 
 
@@ -142,7 +143,8 @@ def test_a_short_form_comes_first_and_the_whole_line_later() -> None:
 def test_an_overlong_line_is_kept_as_its_head() -> None:
     texts = ["start", "x" * 40 + " ".join(f"word{i}" for i in range(3000)), "end", "done"]
     content = packed(texts, [3, 1, 3, 3], 300)
-    assert "word1 " in content and "word2999" not in content
+    assert "word1 " in content
+    assert "word2999" not in content
     assert "[… rest of line 2]" in content
     assert COUNTER.count(content) >= 0.5 * 300
 

@@ -294,7 +294,7 @@ def test_the_marker_is_indented_like_the_first_omitted_line_that_is_not_blank() 
     assert strategy.marker("lines 3-4") == "        # … lines 3-4"
     assert strategy.marker("line 5") == "    # … line 5"
     assert strategy.marker(stored) == f"    # … {stored}"
-    repeats = "×3 like the line above: lines 4-5"  # noqa: RUF001
+    repeats = "×3 like the line above: lines 4-5"
     assert strategy.marker(repeats) == f"        # … {repeats}"
     # A marker after a cut line stands on that line: no indentation of its own.
     assert strategy.marker("rest of line 4") == "# … rest of line 4"

@@ -246,7 +246,7 @@ class _Packer:
         span = self.handles.lines(first + 1, last + 1)
         templates = self.request.templates
         if templates is not None and above >= 0 and _all_repeat(templates, above, first, last):
-            return self.marker(f"×{last - first + 2} like the line above: {span}")  # noqa: RUF001
+            return self.marker(f"×{last - first + 2} like the line above: {span}")
         return self.marker(span)
 
     def _short_text(self, position: int, short: ShortForm) -> str:
