@@ -20,14 +20,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cleveragents.application.services.artifact_compression.logs import (
+    ERROR_REPEAT,
     FIRST_ERROR,
     FIRST_ROUTINE,
     FIRST_WARNING,
     LAST_ERROR,
     LAST_REPEAT,
     LONG_LINE_CHARS,
-    REPEAT,
     ROUTINE_REPEAT,
+    WARNING_REPEAT,
     LineKind,
     LogStrategy,
     Severity,
@@ -554,7 +555,7 @@ def test_templates_before_repeats() -> None:
     assert ranks[first_noisy] == ranks[rare_at] == FIRST_WARNING
     assert all(ranks[index] > FIRST_ROUTINE for index in repeats)
     assert ranks[repeats[-1]] == LAST_REPEAT  # the last time it showed
-    assert all(ranks[index] == REPEAT for index in repeats[:-1])
+    assert all(ranks[index] == WARNING_REPEAT for index in repeats[:-1])
     assert ranks[10] == ROUTINE_REPEAT  # a repeated routine line ranks after all of them
     assert plan.templates is not None
     assert len({plan.templates[index] for index in (first_noisy, *repeats)}) == 1
@@ -601,7 +602,7 @@ def test_a_traceback_follows_its_error() -> None:
     again = ranks[15 + len(PYTHON_TRACEBACK) + 15 :][: len(other)]
     assert again[0] == LAST_ERROR  # the same message: but the last levelled error
     assert again[4] == LAST_ERROR  # ... and the last exception of the log
-    assert again[1:4] == [REPEAT] * 3  # a repeated traceback is only context
+    assert again[1:4] == [ERROR_REPEAT] * 3  # a repeated traceback is only context
 
 
 def test_task_lines_rank_with_warnings_once_per_template() -> None:
@@ -610,7 +611,7 @@ def test_task_lines_rank_with_warnings_once_per_template() -> None:
         lines[index] = f"2024-01-01 10:{index}:00 INFO cache: evicted key user{index}"
     ranks = _plan(lines, "why is the cache slow").priorities
     assert ranks[20] == FIRST_WARNING  # the first line naming the task
-    assert ranks[25] == ranks[30] == LAST_REPEAT  # the others, before the repeats
+    assert ranks[25] == ranks[30] == ERROR_REPEAT  # the others, with the errors' repeats
     assert _plan(lines).priorities[25] == ROUTINE_REPEAT
 
 

@@ -35,8 +35,9 @@ error of the log; the first occurrence of each error message (its template, see
 `log_templates`), with the first line and the exception lines of its stack trace; the first
 occurrence of each warning and of each line naming the task; the first occurrence of every
 other message and the first and last lines; then the last occurrence of each error and warning;
-then the other repeats. So a log that repeats one warning a thousand times keeps each of its
-other messages once before the second copy of that warning.
+then the other repeats: of errors and of lines naming the task, of warnings, of routine lines.
+So a log that repeats one warning a thousand times keeps each of its other messages once before
+the second copy of that warning.
 
 `line_severity` and `is_important` look at one line; `classify` and `describe` add the little
 state that tracebacks need (which frames follow which header), streaming, with one line of look-
@@ -62,6 +63,7 @@ from cleveragents.application.services.artifact_compression.task_terms import Ta
 from cleveragents.domain.artifact import ArtifactKind
 
 __all__ = [
+    "ERROR_REPEAT",
     "FIRST_ERROR",
     "FIRST_ROUTINE",
     "FIRST_WARNING",
@@ -70,9 +72,9 @@ __all__ = [
     "LAST_REPEAT",
     "LONG_LINE_CHARS",
     "LONG_LINE_DEMOTION",
-    "REPEAT",
     "ROUTINE_REPEAT",
     "TAIL_LINES",
+    "WARNING_REPEAT",
     "LineKind",
     "LineRanker",
     "LogLine",
@@ -95,9 +97,10 @@ FIRST_ERROR = 1  # the first occurrence of each error message, and its trace's k
 FIRST_WARNING = 2  # the same for warnings; lines naming the task; frames of a new error trace
 FIRST_ROUTINE = 3  # the first occurrence of every other message; the first and last lines
 LAST_REPEAT = 4  # the last occurrence of each error and warning, the first with another
-# word in its varying place (another user); repeated task lines
-REPEAT = 5  # the other repeats of errors and warnings
-ROUTINE_REPEAT = 6  # repeated routine lines, and omission markers of an earlier compression
+# word in its varying place (another user)
+ERROR_REPEAT = 5  # the other repeats of errors, and repeated task lines
+WARNING_REPEAT = 6  # the other repeats of warnings
+ROUTINE_REPEAT = 7  # repeated routine lines, and omission markers of an earlier compression
 
 # Messages and variants of errors and warnings remembered (memory stays bounded; past the limit
 # a new one counts as new each time it shows).
@@ -397,6 +400,7 @@ _MESSAGE_CLASS = {
     Severity.OTHER: Severity.INFO,
 }
 _FIRST = {Severity.ERROR: FIRST_ERROR, Severity.WARNING: FIRST_WARNING}
+_REPEAT = {Severity.ERROR: ERROR_REPEAT, Severity.WARNING: WARNING_REPEAT}
 
 
 class RankedLine(NamedTuple):
@@ -468,7 +472,7 @@ class LineRanker:
         elif self.terms.terms and self.terms.matches(text):
             task_first = message not in self._task_messages
             self._task_messages.add(message)
-            rank = min(rank, FIRST_WARNING if task_first else LAST_REPEAT)
+            rank = min(rank, FIRST_WARNING if task_first else ERROR_REPEAT)
         error = message_class is Severity.ERROR
         detail = line.kind is LineKind.DETAIL
         return RankedLine(
@@ -492,16 +496,16 @@ class LineRanker:
             return _FIRST[message_class]
         # A message seen before with other words in a place that varies (another user, another
         # host): kept with the last occurrences, before the other repeats.
-        return LAST_REPEAT if new_variant else REPEAT
+        return LAST_REPEAT if new_variant else _REPEAT[message_class]
 
     def _trace_rank(self, kind: LineKind, message_class: Severity, first: bool) -> int:
         opening = self._trace_lines == 0
         self._trace_lines += 1
         if kind is LineKind.EXCEPTION or opening:  # what went wrong, and where the trace starts
-            return _FIRST[message_class] if first or self._trace_kept else REPEAT
+            return _FIRST[message_class] if first or self._trace_kept else _REPEAT[message_class]
         if first or (self._trace_kept and self._trace_lines <= TRACE_HEAD_LINES):
             return _FIRST[message_class] + 1  # where it went wrong
-        return REPEAT
+        return _REPEAT[message_class]
 
 
 def _split(text: str) -> tuple[list[str], bool]:
@@ -529,8 +533,8 @@ def _mark_last_occurrences(ranks: list[int], ranked: Sequence[RankedLine]) -> No
         if line.message in seen:
             continue
         seen.add(line.message)
-        if line.repeated_problem and ranks[index] == REPEAT:
-            ranks[index] = LAST_REPEAT
+        if line.repeated_problem:
+            ranks[index] = min(ranks[index], LAST_REPEAT)
 
 
 def _last_index(ranked: Sequence[RankedLine], wanted: Callable[[RankedLine], bool]) -> int | None:
