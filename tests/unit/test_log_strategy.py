@@ -783,3 +783,32 @@ def test_streaming_agrees_with_the_line_plan(lines: list[str]) -> None:
     streamed = _stream(lines, budget=10**5, task="worker")
     assert [line.priority for line in streamed.lines] == list(plan.priorities)
     assert [line.template for line in streamed.lines] == list(plan.templates or ())
+
+
+_MESSAGE_WORDS = st.sampled_from(
+    [
+        *("ERROR", "error:", "[error]", "level=error", "Error:", "FATAL", "0 errors", "failed"),
+        *("error_handler", "Information", "WARN", "<Error>", ": error :", "x", "42", "a=b"),
+    ]
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.sampled_from(
+        [
+            ("2024-01-01 10:00:00,123 INFO [main] app:", Severity.INFO),
+            ("2024-01-01 10:00:00,123 - app - WARNING -", Severity.WARNING),
+            ("03-17 16:13:38.811  1702  2395 D Tag:", Severity.INFO),
+            ("[Sun Dec 04 04:47:44 2005] [notice]", Severity.INFO),
+            ("<14>Oct 11 22:14:15 host app:", Severity.INFO),
+            ("2016-09-28 04:30:30, Info                  CBS   ", Severity.INFO),
+        ]
+    ),
+    st.lists(_MESSAGE_WORDS, max_size=8),
+)
+def test_the_leftmost_level_wins(prefix: tuple[str, Severity], words: list[str]) -> None:
+    # Whatever the message says about errors, the line's own level is the one its format puts
+    # first.
+    line, severity = prefix
+    assert line_severity(f"{line} {' '.join(words)}") is severity
