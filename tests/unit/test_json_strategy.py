@@ -1,4 +1,5 @@
-"""Unit tests of the JSON strategy (SPEC C4; seed Tier 2 "JSON files" row).
+"""Unit tests of the JSON strategy's Tier 2 (SPEC C4; seed Tier 2 "JSON files" row) and of its
+line plan for text that is not valid JSON. Smart mode's `fit`: test_json_fit.py.
 
 Real data: the GitHub API fixtures of octokit/fixtures (MIT) in `../shared/corpus/json/`, and
 `tests/data/github-labels-excerpt.json`, the second recorded request of
@@ -105,20 +106,6 @@ def test_tier2_is_deterministic(path: Path) -> None:
     assert STRATEGY.tier2(text, NO_TERMS) == STRATEGY.tier2(text, NO_TERMS)
 
 
-@pytest.mark.parametrize("path", JSON_FILES, ids=lambda path: path.name)
-def test_shrink_levels_are_valid_compact_and_never_grow(path: Path) -> None:
-    text = path.read_text(encoding="utf-8")
-    outputs = [STRATEGY.shrink(text, NO_TERMS, level) for level in range(1, 6)]
-    lengths = [len(STRATEGY.tier2(text, NO_TERMS))]
-    for out in outputs:
-        assert out is not None
-        parsed = json.loads(out)
-        assert out == json.dumps(parsed, ensure_ascii=False, separators=(",", ":"))
-        lengths.append(len(out))
-    assert lengths == sorted(lengths, reverse=True)
-    assert STRATEGY.shrink(text, NO_TERMS, 6) is None
-
-
 def test_real_json_with_a_task_keeps_the_matching_array_item() -> None:
     text = (TEST_DATA / "github-labels-excerpt.json").read_text(encoding="utf-8")
     headers = json.loads(text)["rawHeaders"]
@@ -167,8 +154,6 @@ def test_top_level_scalars_nan_and_duplicate_keys() -> None:
 def test_invalid_or_too_deep_json_is_malformed(text: str) -> None:
     with pytest.raises(MalformedCompressionError):
         STRATEGY.tier2(text, NO_TERMS)
-    with pytest.raises(MalformedCompressionError):
-        STRATEGY.shrink(text, NO_TERMS, 1)
 
 
 def test_task_terms_keep_middle_items_between_head_and_tail() -> None:
@@ -188,38 +173,9 @@ def test_a_term_inside_a_nested_omitted_array_keeps_the_outer_item() -> None:
     assert out[6] == ["x"] * 5 + [marker(5), "x", "needle"]
 
 
-def test_shrink_levels_follow_the_documented_limits() -> None:
-    deep = {"d": "x" * 50, "e": 1}
-    doc = {"list": list(range(12)), "text": "t" * 100, "a": {"b": {"c": deep}}}
-    text = json.dumps(doc)
-    levels = [json.loads(STRATEGY.shrink(text, NO_TERMS, level) or "") for level in range(1, 6)]
-    assert levels[0]["list"] == [0, 1, 2, marker(8), 11]
-    assert levels[0]["text"] == "t" * 80 + "... (20 chars omitted)"
-    assert levels[1]["list"] == [0, marker(10), 11]
-    assert levels[2]["list"] == [0, marker(11)]
-    assert levels[3]["list"] == [marker(12)]
-    assert levels[3]["a"] == {"b": {"c": {"d": "x" * 10 + "... (40 chars omitted)", "e": 1}}}
-    assert levels[4]["a"] == {"b": {"c": {"_truncated": "2 keys omitted"}}}
-    assert STRATEGY.shrink(text, NO_TERMS, 6) is None
-    with pytest.raises(ValueError, match="starts at 1"):
-        STRATEGY.shrink(text, NO_TERMS, 0)
-
-
-def test_shrink_keeps_task_items() -> None:
-    text = json.dumps([f"{word} {'x' * 40}" for word in ("first", "second", "needle", "last")])
-    out = STRATEGY.shrink(text, TaskTerms.from_task("needle"), 4)
-    assert json.loads(out or "") == [marker(3), "needle xxx... (37 chars omitted)"]
-
-
-def test_a_shrink_level_never_returns_more_than_the_level_before() -> None:
-    """A marker can be longer than the items it stands for: the earlier level wins then."""
-    text = json.dumps(["a", "b", "c", "d"])
-    assert STRATEGY.shrink(text, NO_TERMS, 4) == '["a","b","c","d"]'
-
-
-def test_priorities_and_gap_marker() -> None:
+def test_line_plan_and_marker_for_text_that_is_not_json() -> None:
     lines = ["{", '  "name": "x",', '  "tags": [', '    "needle",', '    "other"', "  ]", "}"]
-    assert STRATEGY.priorities(lines, TaskTerms.from_task("needle")) == [
+    assert STRATEGY.line_plan(lines, TaskTerms.from_task("needle")).priorities == [
         Priority.CONTEXT,
         Priority.ESSENTIAL,
         Priority.ESSENTIAL,
@@ -228,7 +184,7 @@ def test_priorities_and_gap_marker() -> None:
         Priority.CONTEXT,
         Priority.CONTEXT,
     ]
-    assert STRATEGY.gap_marker(7) == "... (7 lines omitted)"
+    assert STRATEGY.marker("lines 3-9 omitted") == "... (lines 3-9 omitted)"
     assert STRATEGY.kind is ArtifactKind.JSON
 
 
@@ -257,13 +213,6 @@ def test_any_json_value_gives_valid_json_with_its_keys(value: object, pretty: bo
     text = json.dumps(value, indent=2 if pretty else None)
     out = json.loads(STRATEGY.tier2(text, NO_TERMS))
     assert without_markers(key_paths(out)) <= key_paths(value)
-    sizes = []
-    for level in range(1, 6):
-        shrunk = STRATEGY.shrink(text, NO_TERMS, level)
-        assert shrunk is not None
-        json.loads(shrunk)
-        sizes.append(len(shrunk))
-    assert sizes == sorted(sizes, reverse=True)
 
 
 @given(st.floats(allow_nan=True))

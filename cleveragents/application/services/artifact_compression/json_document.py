@@ -1,5 +1,5 @@
-"""JSON artifacts: the seed's Tier 2 (all keys and structure, long arrays and strings cut) and
-smaller skeletons for smart mode.
+"""JSON artifacts: the seed's Tier 2 (all keys and structure, long arrays and strings cut), and
+smart mode's `fit`, a valid JSON document that uses most of any budget.
 
 Decisions the seed leaves open, documented here because they are visible in the output:
 
@@ -13,16 +13,43 @@ Decisions the seed leaves open, documented here because they are visible in the 
   the item, so the whole transformation stays linear in the size of the document.
 - Omitted items are announced by one marker `{"_truncated": "N items omitted"}` per array, at the
   place of the first omitted item; N counts only the items really omitted.
+
+Smart mode (`fit`) never packs the lines of a JSON document, which would not parse: it picks
+the richest level of detail (`json_sampling`) whose rendering (`json_rendering`) fits, in the
+input's layout; see `JsonStrategy.fit`.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import NamedTuple
 
+from cleveragents.application.ports.token_counter import TokenCounter
+from cleveragents.application.services.artifact_compression.json_rendering import (
+    LineMap,
+    Positions,
+    Pruner,
+    UsualLayout,
+    parse_with_positions,
+    render,
+    structural_line_map,
+)
+from cleveragents.application.services.artifact_compression.json_sampling import (
+    BREADTH_FIRST_RANK,
+    Choice,
+    Detail,
+    Family,
+    Survey,
+    ladder,
+    richest,
+)
 from cleveragents.application.services.artifact_compression.strategy import (
     ArtifactStrategy,
+    Handles,
+    LinePlan,
     MalformedCompressionError,
     Priority,
 )
@@ -30,31 +57,21 @@ from cleveragents.application.services.artifact_compression.task_terms import Ta
 from cleveragents.domain.artifact import ArtifactKind
 
 _MARKER_KEY = "_truncated"
-_MAX_SHRINK_LEVEL = 5
 # A line of pretty-printed JSON that starts with an object key.
 _KEY_LINE = re.compile(r'\s*"(?:[^"\\]|\\.)*"\s*:')
 
 
 @dataclass(frozen=True, slots=True)
 class _Limits:
-    """How much one pass keeps. `max_depth` None: objects are never replaced by a marker."""
+    """How much the seed's Tier 2 keeps."""
 
     threshold: int  # arrays longer than this are cut
     head: int
     tail: int
     string_limit: int
-    max_depth: int | None = None
 
 
 _TIER2 = _Limits(threshold=10, head=5, tail=2, string_limit=200)
-# Each level is at least as strict as the previous one in every dimension.
-_SHRINK_LEVELS: dict[int, _Limits] = {
-    1: _Limits(threshold=4, head=3, tail=1, string_limit=80),
-    2: _Limits(threshold=2, head=1, tail=1, string_limit=40),
-    3: _Limits(threshold=1, head=1, tail=0, string_limit=20),
-    4: _Limits(threshold=0, head=0, tail=0, string_limit=10),
-    5: _Limits(threshold=0, head=0, tail=0, string_limit=10, max_depth=3),
-}
 
 
 def _cut_string(value: str, limit: int) -> str:
@@ -82,10 +99,6 @@ class _Transformer:
         return value, bool(self._terms) and self._terms.matches(json.dumps(value))
 
     def _object(self, value: dict[str, object], depth: int) -> tuple[object, bool]:
-        limit = self._limits.max_depth
-        if limit is not None and depth > limit and value:
-            matched = bool(self._terms) and self._terms.matches(json.dumps(value))
-            return {_MARKER_KEY: f"{len(value)} keys omitted"}, matched
         result: dict[str, object] = {}
         matched = False
         for key, item in value.items():
@@ -143,7 +156,8 @@ def _render(value: object, limits: _Limits, terms: TaskTerms, *, pretty: bool) -
 
 
 class JsonStrategy(ArtifactStrategy):
-    """The seed's JSON strategy: every key and the structure kept, long arrays and strings cut."""
+    """The seed's JSON strategy (every key and the structure kept, long arrays and strings cut)
+    and a smart fit that keeps the output valid JSON at any budget."""
 
     kind = ArtifactKind.JSON
 
@@ -151,35 +165,303 @@ class JsonStrategy(ArtifactStrategy):
         """Keep the layout the author chose: pretty when the input spans lines, else compact."""
         return _render(_parse(text), _TIER2, terms, pretty="\n" in text)
 
-    def shrink(self, text: str, terms: TaskTerms, level: int) -> str | None:
-        """Compact skeletons, stricter per level (see `_SHRINK_LEVELS`); None after level 5.
-
-        Cutting an array to a marker can be longer than the few items it replaces, so each level
-        returns the shortest of the skeletons up to it: the lengths never grow with the level.
-        """
-        if level < 1:
-            raise ValueError(f"shrink level starts at 1, got {level}")
-        if level > _MAX_SHRINK_LEVEL:
-            return None
-        value = _parse(text)
-        best = _render(value, _SHRINK_LEVELS[1], terms, pretty=False)
-        for current in range(2, level + 1):
-            candidate = _render(value, _SHRINK_LEVELS[current], terms, pretty=False)
-            if len(candidate) <= len(best):
-                best = candidate
-        return best
-
-    def priorities(self, lines: list[str], terms: TaskTerms) -> list[Priority]:
-        """Keys are the structure the seed protects; task lines next; braces and items last."""
-        result: list[Priority] = []
+    def line_plan(self, lines: list[str], terms: TaskTerms) -> LinePlan:
+        """Only for text that is not valid JSON (`fit` gave up): keys are the structure, task
+        lines next, braces and items last."""
+        ranks: list[int] = []
         for line in lines:
             if _KEY_LINE.match(line):
-                result.append(Priority.ESSENTIAL)
+                ranks.append(Priority.ESSENTIAL)
             elif terms.matches(line):
-                result.append(Priority.IMPORTANT)
+                ranks.append(Priority.IMPORTANT)
             else:
-                result.append(Priority.CONTEXT)
-        return result
+                ranks.append(Priority.CONTEXT)
+        return LinePlan(ranks)
 
-    def gap_marker(self, omitted_lines: int) -> str:
-        return f"... ({omitted_lines} lines omitted)"
+    def marker(self, inner: str) -> str:
+        return f"... ({inner})"
+
+    def fit(
+        self,
+        text: str,
+        terms: TaskTerms,
+        budget: int,
+        counter: TokenCounter,
+        handles: Handles,
+    ) -> str | None:
+        """The richest valid rendering of the document within `budget` (see `json_fitting`);
+        None when `text` is not valid JSON or not even the root's marker fits."""
+        document = _read(text, terms)
+        if document is None:
+            return None
+        return _Fitter(text, document, budget, counter, handles).fit()
+
+
+# --- smart mode -------------------------------------------------------------------------------
+
+_AIM = 0.96
+"""A candidate is chosen so that its estimated count is this share of the budget."""
+_GOOD_ENOUGH = 0.9
+"""A candidate that fits and uses at least this share of the budget is the answer."""
+_SAFE = 0.985
+"""A sampled estimate above this share of the budget is not worth an exact count."""
+_SAMPLE_FROM = 1 << 17
+"""Candidates longer than this (characters) are estimated from samples before being counted."""
+_SAMPLE_WINDOWS = 8
+_SAMPLE_CHARS = 4096
+_MAX_SAMPLINGS = 3
+_COMPACT_DISCOUNT = 0.75
+"""Dropping indentation saves at most this share of the tokens per character: a compact
+rendering is at least the input's chars times its ratio times this."""
+_MAX_COUNTS = 6
+"""Exact counts of candidates per layout once one of them fits."""
+_SPLIT_FROM = 1 << 18
+"""Texts longer than this are counted in two halves at once (the tokenizer releases the GIL)."""
+_SPLIT_ENCODINGS = frozenset({"cl100k_base", "o200k_base"})
+# Between an ASCII letter and a double quote no pre-token of these encodings continues: a
+# letter run ends at the quote, and no other pre-token pattern takes letters and punctuation.
+_SAFE_CUT = re.compile(r'[A-Za-z](?=")')
+
+
+class _Document(NamedTuple):
+    survey: Survey
+    lines: LineMap
+
+
+class _Fitted(NamedTuple):
+    text: str
+    tokens: int
+    choice: Choice
+
+
+def _read(text: str, terms: TaskTerms) -> _Document | None:
+    """The parsed document with its survey and line map; None when it is not valid JSON (or
+    nests deeper than the recursion limit)."""
+    try:
+        survey = Survey(json.loads(text), terms)
+        lines = structural_line_map(text, survey)
+        if lines is None:
+            value, spans = parse_with_positions(text)
+            survey = Survey(value, terms)
+            lines = Positions(text, spans)
+    except (ValueError, IndexError, RecursionError):
+        return None
+    return _Document(survey, lines)
+
+
+class _Fitter:
+    """Finds the richest level of detail whose rendering fits the budget.
+
+    Levels are compared by size in characters (exact, from the survey, no rendering), and
+    characters turn into tokens by a ratio: first the input's (from samples), then that of
+    the last candidate counted. A large candidate is first estimated from samples of its own
+    text, so that usually only the answer is counted whole."""
+
+    def __init__(
+        self,
+        text: str,
+        document: _Document,
+        budget: int,
+        counter: TokenCounter,
+        handles: Handles,
+    ) -> None:
+        self._text = text
+        self._survey = document.survey
+        self._lines = document.lines
+        self._budget = budget
+        self._counter = counter
+        self._handles = handles
+        self._ratio = _sample_ratio(counter, text)
+
+    def fit(self) -> str | None:
+        pretty = "\n" in self._text.strip()
+        if pretty:
+            whole = self._whole_compact()
+            if whole is not None:
+                return whole
+        found = self._search(pretty=pretty)
+        if pretty and (
+            found is None
+            or found.choice.rank >= BREADTH_FIRST_RANK
+            or found.tokens < _GOOD_ENOUGH * self._budget
+        ):
+            # Members must go, or the steps between levels are coarse, when pretty-printed:
+            # compact may keep more.
+            compact = self._search(pretty=False)
+            if compact is not None and (found is None or compact.choice.richer_than(found.choice)):
+                found = compact
+        return found.text if found is not None else None
+
+    def _whole_compact(self) -> str | None:
+        """A pretty document that fits once its whitespace is gone, whole. Rendering it is
+        skipped when even a generous estimate (the input's tokens per character, less a
+        quarter) is over the budget."""
+        root = self._survey.root
+        if not isinstance(root, dict | list):
+            return None
+        if self._survey.of(root).compact * self._ratio * _COMPACT_DISCOUNT > self._budget:
+            return None
+        text = render(root, pretty=False)
+        if len(text) > _SAMPLE_FROM and len(text) * self._sampled(text) > self._budget * _SAFE:
+            return None
+        return text if _count(self._counter, text) <= self._budget else None
+
+    def _search(self, *, pretty: bool) -> _Fitted | None:
+        found = self._search_with(self._lines, pretty=pretty)
+        if found is None or not isinstance(self._lines, UsualLayout):
+            return found
+        if self._confirms_layout(found.choice.detail, pretty=pretty):
+            return found
+        # The newlines matched by chance, not the layout: find the real lines and start over.
+        value, spans = parse_with_positions(self._text)
+        self._survey = Survey(value, self._survey.terms)
+        self._lines = Positions(self._text, spans)
+        return self._search_with(self._lines, pretty=pretty)
+
+    def _search_with(self, lines: LineMap, *, pretty: bool) -> _Fitted | None:
+        pruner = Pruner(self._survey, lines, self._handles, pretty=pretty)
+        return _LayoutSearch(pruner, ladder(self._survey), self).run()
+
+    def _sampled(self, text: str) -> float:
+        return _sample_ratio(self._counter, text)
+
+    @property
+    def budget(self) -> int:
+        return self._budget
+
+    @property
+    def ratio(self) -> float:
+        """Tokens per character of the input, from samples."""
+        return self._ratio
+
+    def count(self, text: str) -> int:
+        return _count(self._counter, text)
+
+    def estimate_ratio(self, text: str) -> float:
+        return _sample_ratio(self._counter, text)
+
+    def _confirms_layout(self, detail: Detail, *, pretty: bool) -> bool:
+        """Whether the first omitted member of each run (up to 32) really starts the line the
+        usual layout puts it on."""
+        pruner = Pruner(self._survey, self._lines, self._handles, pretty=pretty)
+        pruner.claims = []
+        pruner.build(detail)
+        claims = pruner.claims[:32]
+        if not claims:
+            return True
+        starts = [0, *(match.end() for match in re.finditer("\n", self._text))]
+        for line, first in claims:
+            if line > len(starts):
+                return False
+            start = starts[line - 1]
+            content = self._text[start : start + 256].lstrip(" \t")
+            if not content.startswith(first):
+                return False
+        return True
+
+
+class _LayoutSearch:
+    """The search in one layout: levels are chosen by size in characters, aiming at
+    `_AIM` of the budget with the latest ratio of tokens to characters, and counted until one
+    fits and uses at least `_GOOD_ENOUGH` of the budget, or nothing new lies between what
+    fits and what does not."""
+
+    def __init__(self, pruner: Pruner, families: list[Family], fitter: _Fitter) -> None:
+        self._pruner = pruner
+        self._families = families
+        self._fitter = fitter
+        self._sizes: dict[Detail, int] = {}
+        self._ratio = fitter.ratio
+        self._best: _Fitted | None = None
+        self._fits_below = 0  # characters: a candidate this long fitted; look for longer
+        self._over_from = float("inf")  # characters: a candidate this long was over
+        self._counted: set[Detail] = set()
+        self._sampled: set[Detail] = set()
+        self._stretched = False
+
+    def run(self) -> _Fitted | None:
+        budget = self._fitter.budget
+        while True:
+            choice = self._next_choice()
+            if choice is None:
+                return self._best
+            text = render(self._pruner.build(choice.detail).value, pretty=self._pruner.pretty)
+            if self._estimate_is_off(choice, text):
+                continue
+            tokens = self._fitter.count(text)
+            self._counted.add(choice.detail)
+            self._ratio = tokens / max(len(text), 1)
+            if tokens <= budget:
+                if self._best is None or tokens > self._best.tokens:
+                    self._best = _Fitted(text, tokens, choice)
+                if tokens >= _GOOD_ENOUGH * budget:
+                    return self._best
+                self._fits_below = max(self._fits_below, len(text))
+            else:
+                self._over_from = min(self._over_from, len(text))
+            if self._best is not None and len(self._counted) >= _MAX_COUNTS:
+                return self._best
+
+    def _measure(self, detail: Detail) -> int:
+        size = self._sizes.get(detail)
+        if size is None:
+            size = self._sizes[detail] = self._pruner.build(detail).chars
+        return size
+
+    def _next_choice(self) -> Choice | None:
+        """The richest level of the size aimed at; once that finds nothing new, one try
+        with the whole budget; then None."""
+        if self._fits_below + 1 > self._over_from - 1:
+            return None
+        budget = self._fitter.budget
+        aimed = budget * _AIM / self._ratio
+        limit = min(max(aimed, self._fits_below + 1), self._over_from - 1)
+        choice = richest(self._families, self._measure, limit)
+        if choice.detail in self._counted and not self._stretched:
+            self._stretched = True
+            limit = min(budget / self._ratio, self._over_from - 1)
+            choice = richest(self._families, self._measure, limit)
+        return None if choice.detail in self._counted else choice
+
+    def _estimate_is_off(self, choice: Choice, text: str) -> bool:
+        """Whether a long candidate, estimated from samples of its own text, is surely over
+        the budget or well under it: then the next choice uses that estimate instead of
+        counting this one (a few times at most)."""
+        if (
+            len(text) <= _SAMPLE_FROM
+            or choice.detail in self._sampled
+            or len(self._sampled) >= _MAX_SAMPLINGS
+        ):
+            return False
+        self._sampled.add(choice.detail)
+        ratio = self._fitter.estimate_ratio(text)
+        budget = self._fitter.budget
+        if _GOOD_ENOUGH * budget <= len(text) * ratio <= _SAFE * budget:
+            return False
+        self._ratio = ratio
+        return True
+
+
+def _sample_ratio(counter: TokenCounter, text: str) -> float:
+    """Tokens per character of `text`: exact for a short text, else from evenly spread
+    windows."""
+    if not text:
+        return 1.0
+    if len(text) <= 2 * _SAMPLE_WINDOWS * _SAMPLE_CHARS:
+        return counter.count(text) / len(text)
+    step = (len(text) - _SAMPLE_CHARS) // (_SAMPLE_WINDOWS - 1)
+    windows = [text[i * step : i * step + _SAMPLE_CHARS] for i in range(_SAMPLE_WINDOWS)]
+    return sum(map(counter.count, windows)) / (_SAMPLE_WINDOWS * _SAMPLE_CHARS)
+
+
+def _count(counter: TokenCounter, text: str) -> int:
+    """The exact count; a long text in two halves at once, cut where no token crosses."""
+    if len(text) < _SPLIT_FROM or counter.encoding_name not in _SPLIT_ENCODINGS:
+        return counter.count(text)
+    match = _SAFE_CUT.search(text, len(text) // 2)
+    if match is None:
+        return counter.count(text)
+    cut = match.end()
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        second = pool.submit(counter.count, text[cut:])
+        return counter.count(text[:cut]) + second.result()
