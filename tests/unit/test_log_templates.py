@@ -58,6 +58,20 @@ def _same(*lines: str) -> bool:
         ),
         pytest.param(
             (
+                "18-Oct-2015 18:01:47.978 SEVERE [main] org.apache.catalina.Startup: failed",
+                "02-Nov-2016 07:11:02.004 SEVERE [main] org.apache.catalina.Startup: failed",
+            ),
+            id="month names between digits",
+        ),
+        pytest.param(
+            (
+                "Mon, 04 Jan 2016 07:11:02 GMT proxy: upstream timed out",
+                "Tue, 05 Feb 2016 17:01:09 GMT proxy: upstream timed out",
+            ),
+            id="weekdays with a comma",
+        ),
+        pytest.param(
+            (
                 "Jun  4 15:16:01 combo sshd[19939]: Connection from 10.0.0.1 port 22",
                 "Jun 14 15:16:01 combo sshd[9]: Connection from 192.168.100.10 port 51022",
             ),
