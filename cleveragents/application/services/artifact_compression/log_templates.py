@@ -79,7 +79,7 @@ _CANONICAL = re.compile(
     r"(?<![A-Za-z0-9])[a-fA-F]++(?=<\*>)"
     r"|(?<=<\*>)(?:<\*>)++"
     rf"|(?<![A-Za-z])(?:{_WEEKDAYS})[a-z]*+,?(?= (?:{_MONTHS}|<\*>))"
-    rf"|(?<![A-Za-z])(?:{_MONTHS})[a-z]*+\.?(?= <\*>|[-/]<\*>)"
+    rf"|(?<![A-Za-z])(?:{_MONTHS})[a-z]*+\.?(?= <\*>|[-/]?<\*>)"  # the minus may be masked
 )
 
 # The Drain-like step: a word is taken for a variable once this many distinct words were seen
