@@ -86,7 +86,7 @@ def _lines(text: str) -> list[str]:
 
 def test_kind_and_markers() -> None:
     assert STRATEGY.kind is ArtifactKind.LOG
-    assert STRATEGY.marker("lines 120-340 omitted") == "... (lines 120-340 omitted)"
+    assert STRATEGY.marker("lines 120-340") == "[… lines 120-340]"
     assert info_marker(12) == "... (12 info lines omitted)"
 
 

@@ -16,6 +16,7 @@ from cleveragents.application.services.artifact_compression.packing import (
     line_costs_from_starts,
     pack,
     pack_lines,
+    repeat_runs,
 )
 from cleveragents.application.services.artifact_compression.strategy import (
     Handles,
@@ -46,7 +47,7 @@ def request(
         costs=line_costs_from_starts(texts, starts),
         total_lines=len(texts),
         short_forms=short_forms or {},
-        templates=templates,
+        run_ends=repeat_runs(templates) if templates is not None else {},
     )
     return built, len(starts)
 

@@ -40,6 +40,7 @@ from cleveragents.application.services.artifact_compression.packing import (
     line_costs_from_starts,
     pack,
     pack_lines,
+    repeat_runs,
 )
 from cleveragents.application.services.artifact_compression.redaction import redact_artifact
 from cleveragents.application.services.artifact_compression.strategies import strategy_for
@@ -307,9 +308,8 @@ class ArtifactCompressorService:
         if body_budget <= 0:
             content = ""
         elif mode is CompressionMode.SMART and strategy.kind is ArtifactKind.LOG:
-            terms = TaskTerms.from_task(task)
             candidates = collect_log_candidates(
-                artifact.iter_lines(), strategy, terms, body_budget, counter
+                artifact.iter_lines(), TaskTerms.from_task(task), body_budget
             )
             lines = [
                 line._replace(text=redact_artifact(line.text, self._scanner))
@@ -323,6 +323,9 @@ class ArtifactCompressorService:
                 counter,
                 strategy.marker,
                 handles,
+                short_forms=candidates.short_forms,
+                run_ends=candidates.run_ends,
+                heads_only=candidates.heads_only,
             )
             content = packed.content
         else:
@@ -394,7 +397,7 @@ def _smart(
         costs=line_costs_from_starts(lines, starts),
         total_lines=len(lines),
         short_forms=plan.short_forms,
-        templates=plan.templates,
+        run_ends=repeat_runs(plan.templates) if plan.templates is not None else {},
     )
     packed = pack(request, budget, counted.tokens, counter, strategy.marker, handles)
     return _Body(packed.content, True, packed.tokens)

@@ -515,7 +515,6 @@ class DiffStrategy(ArtifactStrategy):
         return plan_with_short_long_lines(lines, priorities)
 
 
-
 def _classified(lines: list[str]) -> list[tuple[_Kind, str | None, _Role | None]]:
     """Each line's kind, language and (for body lines) role, as Tier 2 reads them."""
     comments = _Comments()

@@ -604,8 +604,3 @@ class LogStrategy(ArtifactStrategy):
                 short_forms[index] = ShortForm(short_form(line), ranks[index])
                 ranks[index] += LONG_LINE_DEMOTION
         return LinePlan(ranks, short_forms, [line.message for line in ranked])
-
-    def marker(self, inner: str) -> str:
-        # Smart mode drops lines of any level (warnings too, when errors fill the budget), so
-        # its marker does not call them info lines.
-        return f"... ({inner})"

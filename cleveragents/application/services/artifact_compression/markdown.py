@@ -161,4 +161,3 @@ class MarkdownStrategy(ArtifactStrategy):
 
     def line_plan(self, lines: list[str], terms: TaskTerms) -> LinePlan:
         return markdown_line_plan(lines, terms)
-

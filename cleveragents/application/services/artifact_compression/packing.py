@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import accumulate
 from typing import NamedTuple
 
@@ -55,7 +55,9 @@ class Line(NamedTuple):
 @dataclass(frozen=True, slots=True)
 class PackRequest:
     """What to pack: the candidate lines (positions ascending, a subset when streaming), their
-    texts, ranks, costs (tokens of the line and its newline), short forms and templates."""
+    texts, ranks, costs (tokens of the line and its newline) and short forms. `run_ends[p]` is
+    the last line of the run of lines after `p` that repeat its message (see `repeat_runs`).
+    `heads_only` lines are known only by their short form (a streamed line too long to hold)."""
 
     positions: Sequence[int]
     texts: Mapping[int, str] | Sequence[str]
@@ -63,7 +65,8 @@ class PackRequest:
     costs: Mapping[int, int] | Sequence[int]
     total_lines: int
     short_forms: Mapping[int, ShortForm]
-    templates: Mapping[int, int] | Sequence[int] | None = None
+    run_ends: Mapping[int, int] = field(default_factory=dict)
+    heads_only: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,8 +247,7 @@ class _Packer:
         """The marker of dropped lines `first`..`last` (0-based); `above` is the kept line
         before them, whose repeats it counts when they are all it holds."""
         span = self.handles.lines(first + 1, last + 1)
-        templates = self.request.templates
-        if templates is not None and above >= 0 and _all_repeat(templates, above, first, last):
+        if above >= 0 and self.request.run_ends.get(above, -1) >= last:
             return self.marker(f"×{last - first + 2} like the line above: {span}")
         return self.marker(span)
 
@@ -295,20 +297,23 @@ def pack_lines(
     counter: TokenCounter,
     marker: Callable[[str], str],
     handles: Handles | None = None,
+    *,
+    short_forms: Mapping[int, ShortForm] | None = None,
+    run_ends: Mapping[int, int] | None = None,
+    heads_only: frozenset[int] = frozenset(),
 ) -> Packed:
     """`pack` for a sparse selection of lines (a streaming pass kept only its candidates;
     positions between them count as dropped lines). Each candidate is counted on its own."""
     ordered = sorted(lines, key=lambda line: line.position)
-    positions = [line.position for line in ordered]
-    texts = {line.position: line.text for line in ordered}
     request = PackRequest(
-        positions=positions,
-        texts=texts,
+        positions=[line.position for line in ordered],
+        texts={line.position: line.text for line in ordered},
         ranks={line.position: line.priority for line in ordered},
         costs={line.position: counter.count(line.text + "\n") for line in ordered},
         total_lines=total_lines,
-        short_forms={},
-        templates={line.position: line.template for line in ordered},
+        short_forms=short_forms or {},
+        run_ends=run_ends or {},
+        heads_only=heads_only,
     )
     return pack(request, budget, raw_tokens, counter, marker, handles)
 
@@ -322,7 +327,9 @@ def _ordered_units(request: PackRequest, shorts: Mapping[int, ShortForm]) -> lis
     for position in request.positions:
         rank = request.ranks[position]
         short = shorts.get(position)
-        if short is None:
+        if position in request.heads_only and short is not None:
+            by_rank.setdefault(short.priority, []).append(position * 4 + _SHORT_ONLY)
+        elif short is None:
             by_rank.setdefault(rank, []).append(position * 4 + _WHOLE_ONLY)
         elif short.priority == rank:
             by_rank.setdefault(rank, []).append(position * 4 + _SHORT_THEN_WHOLE)
@@ -380,17 +387,19 @@ def _distance_to_anchors(request: PackRequest) -> dict[int, int]:
     return distance
 
 
-def _all_repeat(
-    templates: Mapping[int, int] | Sequence[int], above: int, first: int, last: int
-) -> bool:
-    """Whether every line from `first` to `last` has the template of line `above`. A sparse
-    selection knows templates only for its candidates, so there any gap holds unknown lines."""
-    if isinstance(templates, Mapping):
-        return False
-    template = templates[above]
-    if template < 0:
-        return False
-    return all(templates[index] == template for index in range(first, last + 1))
+def repeat_runs(templates: Sequence[int]) -> dict[int, int]:
+    """For each line starting a run of lines with its template (-1: none), the run's last
+    line: a dropped stretch inside it repeats the kept line above it."""
+    ends: dict[int, int] = {}
+    start = 0
+    for index in range(1, len(templates) + 1):
+        if index == len(templates) or templates[index] != templates[start]:
+            if index - 1 > start and templates[start] >= 0:
+                end = index - 1
+                for position in range(start, end):
+                    ends[position] = end
+            start = index
+    return ends
 
 
 def line_costs_from_starts(lines: Sequence[str], starts: Sequence[int]) -> list[int]:

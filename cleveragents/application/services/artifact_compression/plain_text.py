@@ -89,7 +89,6 @@ class PlainTextStrategy(ArtifactStrategy):
         return plan_with_short_long_lines(lines, priorities)
 
 
-
 def _rank(line: str, at_an_edge: bool, terms: TaskTerms) -> int:
     """One line's rank (module docstring)."""
     if _TROUBLE.search(line):
