@@ -38,6 +38,7 @@ LONG_LINE_SHARE = 10
 """A line costing more than a tenth of the budget gets a short form (its head) if the strategy
 gave it none: one huge line must not take the budget, nor be lost whole."""
 MIN_SHORT_TOKENS = 48
+"""A head shorter than this (or than an eighth of a small budget) is not worth its line."""
 ANCHOR_RANK = Priority.IMPORTANT
 """Lines ranked this or better are what context is measured from."""
 
@@ -147,7 +148,8 @@ class _Packer:
         few long lines (a stack dump, a minified file) must not leave most of the budget
         unused because none of them fits whole."""
         room = self.budget - estimate
-        if room < MIN_SHORT_TOKENS:
+        worth = min(MIN_SHORT_TOKENS, max(self.budget // 8, 8))
+        if room < worth:
             return
         total = self.request.total_lines
         costs = self.request.costs
@@ -162,9 +164,9 @@ class _Packer:
                 right = position + 1 < total and position + 1 not in kept
                 gaps = (int(left) + int(right) - 1) * gap_cost
             allowance = room + current - gaps - self._short_overhead
-            if allowance < MIN_SHORT_TOKENS or costs[position] <= allowance:
+            if allowance < worth or costs[position] <= allowance:
                 continue  # no room for a head worth a line, or no cut needed
-            short = self._head_within(position, allowance, room + current - gaps)
+            short = self._head_within(position, allowance, room + current - gaps, worth)
             if short is not None:
                 if position not in kept:
                     taken.append(_Choice(position, whole=False, upgraded=False))
@@ -174,14 +176,14 @@ class _Packer:
             return  # one line at most: the most important one that lacked room
 
     def _head_within(
-        self, position: int, allowance: int, limit: int
+        self, position: int, allowance: int, limit: int, worth: int
     ) -> tuple[ShortForm, int] | None:
         """Line `position`'s longest head whose short form costs at most `limit` tokens
         (`allowance`: the first guess of its length), with that cost; None when it is too
         small to be worth a line or the line is not cut at all."""
         text = self.request.texts[position]
         for _ in range(3):
-            if allowance < MIN_SHORT_TOKENS:
+            if allowance < worth:
                 return None
             head = self.counter.prefix_within(text, allowance)
             if not head.strip() or len(head) >= len(text):
@@ -204,6 +206,8 @@ class _Packer:
         last are given back (a line upgraded from its short form goes back to it)."""
         costs = self.request.costs
         while True:
+            # Repeat counts cost a few tokens more than the plain markers the estimate priced;
+            # they are worth more than the least important lines, which go first.
             content = self._render(kept, shorts)
             tokens = self.counter.count(content)
             excess = tokens - self.budget
@@ -247,7 +251,8 @@ class _Packer:
         """The marker of dropped lines `first`..`last` (0-based); `above` is the kept line
         before them, whose repeats it counts when they are all it holds."""
         span = self.handles.lines(first + 1, last + 1)
-        if above >= 0 and self.request.run_ends.get(above, -1) >= last:
+        run_end = self.request.run_ends.get(above, -1) if above >= 0 else -1
+        if run_end >= last:
             return self.marker(f"×{last - first + 2} like the line above: {span}")
         return self.marker(span)
 
