@@ -29,8 +29,9 @@ product's classifiers, and an item survives when it is in the output verbatim:
 * JSON: whether the output parses, and the key paths (``[].owner.login``) seen in it by a
   lenient scanner (so a cut document still shows the paths it kept);
 * markdown: headings (outside code fences), requirement sentences (RFC 2119's words; the corpus
-  RFCs write them lower-case), and the first sentence of every plain paragraph, as whitespace-
-  normalised text;
+  RFCs write them lower-case; a contents entry, a link alone, is none), and the first sentence
+  of every plain paragraph, as whitespace-normalised text (sentences under 12 characters stand
+  for nothing and are left out);
 * code: every ``class``/``def`` line at any depth, from ``ast``, modulo surrounding whitespace;
 * every type: the task items, lines that name the task's term (for JSON, the term's key).
 
@@ -38,7 +39,9 @@ Priority is checked as order: a diff keeps every file and hunk header before any
 def/class line, and those before any other changed line; markdown keeps headings before
 requirement sentences before first sentences before other sentences; code keeps every signature
 before any body line. An output holds the order when, for each tier, it keeps the tier whole or
-nothing of the tiers after it.
+nothing of the tiers after it. Diff headers and code signatures must be kept whole wherever they
+take at most 90% of the budget (the rest is room for the marks of what was left out); JSON must
+parse wherever the budget holds its skeleton (every key path once, leaves null, compact).
 
 Each output is counted with the real tokenizer and checked against its budget; the share of the
 budget it uses is shown beside the survival. (Encode time per type at 1 MB and 10 MB is the
@@ -52,9 +55,11 @@ import json
 import re
 import tempfile
 import time
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from itertools import accumulate
 from pathlib import Path
 from statistics import mean
 from typing import Any, Protocol
@@ -81,7 +86,9 @@ SMART_METHODS = ("smart", "smart+task")
 BUDGET_USE_TARGET = 0.85
 TEMPLATE_TARGET = 90.0
 TEMPLATE_RATIO = 20.0
-SIGNATURE_RATIO = 5.0
+# Headers or signatures must be kept whole when they take at most this share of the budget
+# (the rest leaves room for the marks that say what was left out).
+FIT_SHARE = 0.9
 
 
 # --- counting -----------------------------------------------------------------------------
@@ -145,6 +152,10 @@ class Matters(Protocol):
     task: str
 
     def score(self, content: str) -> dict[str, Count]: ...
+
+    def holds(self, budget: int) -> bool:
+        """Whether `budget` holds what must then be kept whole (see the targets)."""
+        ...
 
 
 def _order_held(tiers: tuple[tuple[str, ...], ...], scores: dict[str, Count]) -> bool | None:
@@ -383,6 +394,9 @@ class LogMatters:
         self.task = f"why does {self.term} fail"
         self.term_lines = _term_lines(text, self.term) if self.term else []
 
+    def holds(self, budget: int) -> bool:
+        return False
+
     def score(self, content: str) -> dict[str, Count]:
         kept = _lines(content)
         seen = set()
@@ -419,9 +433,10 @@ class DiffMatters:
     )
     tiers: tuple[tuple[str, ...], ...] = (("files", "hunks"), ("defs",), ("body",))
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, counter: TokenCounter) -> None:
         self.paths: list[str] = []
         self.hunks: list[str] = []
+        headers: list[str] = []
         self.defs: list[str] = []
         body: list[str] = []
         python = False
@@ -429,6 +444,7 @@ class DiffMatters:
             line = raw.rstrip("\r")
             if match := _DIFF_PATH.match(line):
                 self.paths.append(match[1])
+                headers.append(line)
                 python = match[1].endswith((".py", ".pyi"))
             elif line.startswith("@@"):
                 self.hunks.append(line)
@@ -441,9 +457,14 @@ class DiffMatters:
         # Only lines found once stand for themselves (a "+    return x" may be anywhere).
         counts = Counter(body)
         self.body = [line for line in body if counts[line] == 1]
+        self.header_tokens = counter.count("\n".join(headers + self.hunks))
         self.term = self._term(text)
         self.task = f"review the change to {self.term}"
         self.term_lines = _term_lines(text, self.term)
+
+    def holds(self, budget: int) -> bool:
+        """Whether the file headers and hunk headers fit the budget."""
+        return self.header_tokens <= FIT_SHARE * budget
 
     def _term(self, text: str) -> str:
         """The first def/class a changed line names, else one a hunk header names, else the
@@ -556,6 +577,10 @@ class JsonMatters:
         self.term_key = re.compile(rf"{re.escape(json.dumps(self.term))}\s*:")
         self.term_total = len(self.term_key.findall(text))
 
+    def holds(self, budget: int) -> bool:
+        """Whether the budget holds the document's skeleton (then the output must parse)."""
+        return budget >= self.skeleton_tokens
+
     def score(self, content: str) -> dict[str, Count]:
         found = len(self.term_key.findall(content))
         return {
@@ -571,7 +596,9 @@ _FENCE = re.compile(r"^\s{0,3}(```|~~~)")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}(\s+\S|\s*$)")
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _NOT_PROSE = re.compile(r"^\s*(?:\||>|<|    |\t|\[[^\]]*\]:)")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9`*_\[(\"'])")
+# The end of a sentence: . ! or ? with any closing marks and footnote reference (``.[^1]``).
+_SENTENCE_END = re.compile(r"[.!?][)\]\"'*_]*(?:\[\^[^\]\s]+\])?\s+(?=[A-Z0-9`*_\[(\"'])")
+_LINK_ONLY = re.compile(r"^\[[^\]]*\]\([^)]*\)$")
 _REQUIREMENT = re.compile(r"(?i)\b(?:must|shall|should|required|recommended)\b")
 _HEADING_WORD = re.compile(r"[A-Za-z][a-z]{5,}")
 _HEADING_STOP = frozenset({"summary", "motivation", "alternatives", "drawbacks", "questions"})
@@ -581,18 +608,39 @@ def _normal(text: str) -> str:
     return " ".join(text.split())
 
 
-def markdown_blocks(text: str) -> Iterator[tuple[str, str]]:
-    """(kind, text) of each heading, plain paragraph and list item outside code fences."""
+Block = list[tuple[int, str]]  # (line number, text) of each source line
+
+
+def sentences(block: Block) -> list[tuple[str, frozenset[int]]]:
+    """The sentences of a block, whitespace-normalised, each with the source lines it spans: a
+    sentence ends at . ! or ? (and a closing bracket, quote or footnote reference) before a
+    capital, a digit or an opening mark."""
+    parts = [_normal(text) for _, text in block]
+    starts = list(accumulate((len(part) + 1 for part in parts[:-1]), initial=0))
+    joined = " ".join(parts)
+    cuts = [match.end() for match in _SENTENCE_END.finditer(joined)]
+    found = []
+    for begin, end in zip([0, *cuts], [*cuts, len(joined)], strict=True):
+        sentence = joined[begin:end].strip()
+        if sentence:
+            first = bisect_right(starts, begin) - 1
+            last = bisect_right(starts, max(begin, end - 2)) - 1
+            found.append((sentence, frozenset(block[i][0] for i in range(first, last + 1))))
+    return found
+
+
+def markdown_blocks(text: str) -> Iterator[tuple[str, Block]]:
+    """(kind, lines) of each heading, plain paragraph and list item outside code fences."""
     fenced = False
-    block: list[str] = []
+    block: Block = []
     kind = ""
 
-    def flush() -> Iterator[tuple[str, str]]:
+    def flush() -> Iterator[tuple[str, Block]]:
         if block:
-            yield kind, _normal(" ".join(block))
+            yield kind, list(block)
         block.clear()
 
-    for raw in text.splitlines():
+    for number, raw in enumerate(text.splitlines()):
         line = raw.rstrip("\r")
         if _FENCE.match(line):
             yield from flush()
@@ -603,20 +651,29 @@ def markdown_blocks(text: str) -> Iterator[tuple[str, str]]:
             yield from flush()
         elif _HEADING.match(line):
             yield from flush()
-            yield "heading", line
+            yield "heading", [(number, line)]
         elif match := _LIST_ITEM.match(line):
             yield from flush()
             kind = "item"
-            block.append(line[match.end() :])
+            block.append((number, line[match.end() :]))
         else:
             if not block:
                 kind = "paragraph"
-            block.append(line)
+            block.append((number, line))
     yield from flush()
 
 
+def _apart(items: list[tuple[str, frozenset[int]]], taken: set[int]) -> list[str]:
+    """The items on no line of `taken` (one kept with such a line may have come with it)."""
+    return [sentence for sentence, lines in items if not lines & taken]
+
+
 class MarkdownMatters:
-    """Headings, requirement sentences and first sentences of one markdown document."""
+    """Headings, requirement sentences and first sentences of one markdown document.
+
+    The order is checked on sentences that share no source line with a sentence of an earlier
+    tier: keeping a whole line keeps all its sentences, and that breaks no order.
+    """
 
     metrics: tuple[Metric, ...] = (
         Metric("headings", "headings %"),
@@ -624,29 +681,43 @@ class MarkdownMatters:
         Metric("first", "first sentences %"),
         Metric("task", "task lines kept %"),
     )
-    tiers: tuple[tuple[str, ...], ...] = (("headings",), ("requirements",), ("first",), ("rest",))
+    tiers: tuple[tuple[str, ...], ...] = (
+        ("headings",),
+        ("requirements",),
+        ("first_apart",),
+        ("rest_apart",),
+    )
 
     def __init__(self, text: str) -> None:
         self.headings: list[str] = []
-        self.requirements: list[str] = []
-        self.first: list[str] = []
-        self.rest: list[str] = []
+        requirements: list[tuple[str, frozenset[int]]] = []
+        first: list[tuple[str, frozenset[int]]] = []
+        rest: list[tuple[str, frozenset[int]]] = []
         for kind, block in markdown_blocks(text):
             if kind == "heading":
-                self.headings.append(block)
+                self.headings.append(block[0][1])
                 continue
-            for index, sentence in enumerate(_SENTENCE_END.split(block)):
-                if len(sentence) < DISTINCT_BODY:
-                    continue  # "See below." may be anywhere: it stands for nothing
-                if _REQUIREMENT.search(sentence):
-                    self.requirements.append(sentence)
-                elif index == 0 and kind == "paragraph":
-                    self.first.append(sentence)
+            for index, item in enumerate(sentences(block)):
+                if len(item[0]) < DISTINCT_BODY or _LINK_ONLY.match(item[0]):
+                    continue  # "See below." may be anywhere; a contents entry is a link
+                if _REQUIREMENT.search(item[0]):
+                    requirements.append(item)
+                elif index == 0:  # of a paragraph or of a list item
+                    first.append(item)
                 else:
-                    self.rest.append(sentence)
+                    rest.append(item)
+        self.requirements = [sentence for sentence, _ in requirements]
+        self.first = [sentence for sentence, _ in first]
+        required_lines = {n for _, lines in requirements for n in lines}
+        first_lines = {n for _, lines in first for n in lines}
+        self.first_apart = _apart(first, required_lines)
+        self.rest_apart = _apart(rest, required_lines | first_lines)
         self.term = self._term()
         self.task = f"what does it say about {self.term}"
         self.term_lines = _term_lines(text, self.term)
+
+    def holds(self, budget: int) -> bool:
+        return False
 
     def _term(self) -> str:
         """The word (6+ letters) in most headings, the first seen on a tie."""
@@ -658,7 +729,10 @@ class MarkdownMatters:
 
     def score(self, content: str) -> dict[str, Count]:
         kept = _lines(content)
-        normal = _normal(content)
+        # A sentence is looked for in the prose: "Decisions made internally" as a list item is
+        # not kept by its heading's "### Decisions made internally".
+        prose = (line for line in content.splitlines() if not _HEADING.match(line))
+        normal = _normal("\n".join(prose))
 
         def found(sentences: list[str]) -> Count:
             return _kept(sentences, {s for s in set(sentences) if s in normal})
@@ -667,7 +741,8 @@ class MarkdownMatters:
             "headings": _kept(self.headings, kept),
             "requirements": found(self.requirements),
             "first": found(self.first),
-            "rest": found(self.rest),
+            "first_apart": found(self.first_apart),
+            "rest_apart": found(self.rest_apart),
             "task": _kept(self.term_lines, kept),
         }
 
@@ -698,14 +773,18 @@ class CodeMatters:
     )
     tiers: tuple[tuple[str, ...], ...] = (("signatures",), ("body",))
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, counter: TokenCounter) -> None:
         lines = text.splitlines()
         nodes = [node for node in ast.walk(ast.parse(text)) if isinstance(node, _SIGNATURE)]
         self.signatures = [lines[node.lineno - 1].strip() for node in nodes]
         headers: set[int] = set()
         inside: set[int] = set()
         for node in nodes:
-            body_start = node.body[0].lineno
+            first = node.body[0]
+            # A body on the signature's own last line (``def f(self) -> int: ...``) is the
+            # signature's: the line is a header.
+            shares = lines[first.lineno - 1][: first.col_offset].strip() != ""
+            body_start = first.lineno + 1 if shares else first.lineno
             headers.update(range(node.lineno, body_start))
             headers.update(d.lineno for d in node.decorator_list)
             headers.update(_docstring_lines(node))
@@ -719,9 +798,14 @@ class CodeMatters:
         ]
         counts = Counter(body)
         self.body = [line for line in body if counts[line] == 1]
+        self.signature_tokens = counter.count("\n".join(self.signatures))
         self.term = self._term(text, nodes)
         self.task = f"how does {self.term} work"
         self.term_lines = _term_lines(text, self.term, strip=True)
+
+    def holds(self, budget: int) -> bool:
+        """Whether every signature line fits the budget."""
+        return self.signature_tokens <= FIT_SHARE * budget
 
     @staticmethod
     def _term(text: str, nodes: list[ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef]) -> str:
@@ -795,7 +879,7 @@ class Outcome:
     tokens: int
     scores: dict[str, Count]
     order: bool | None
-    requires_parse: bool = False
+    holds: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -835,12 +919,12 @@ def matters_of(item: Input, counter: TokenCounter) -> Matters:
     if item.kind == "log":
         return LogMatters(item.text)
     if item.kind == "diff":
-        return DiffMatters(item.text)
+        return DiffMatters(item.text, counter)
     if item.kind == "json":
         return JsonMatters(item.text, counter)
     if item.kind == "markdown":
         return MarkdownMatters(item.text)
-    return CodeMatters(item.text)
+    return CodeMatters(item.text, counter)
 
 
 def _compressor(
@@ -880,8 +964,7 @@ def measure(
                     tokens=counter.count(content),
                     scores=scores,
                     order=_order_held(matters.tiers, scores),
-                    requires_parse=isinstance(matters, JsonMatters)
-                    and budget >= matters.skeleton_tokens,
+                    holds=matters.holds(budget),
                     extra={"term": matters.term, "generated": item.generated},
                 )
             )
@@ -1077,7 +1160,7 @@ def log_results(outcomes: list[Outcome]) -> list[Result]:
 
 def json_results(outcomes: list[Outcome]) -> list[Result]:
     results = []
-    required = [o for o in _select(outcomes, kind="json") if o.requires_parse]
+    required = [o for o in _select(outcomes, kind="json") if o.holds]
     seed = _select(required, method="seed")
     seed_parsed = sum(o.scores["parses"].kept for o in seed)
     for method in SMART_METHODS:
@@ -1120,36 +1203,30 @@ def order_results(outcomes: list[Outcome]) -> list[Result]:
                 details={"broken": _misses(broken)},
             )
         )
-    diffs = _select(outcomes, kind="diff", method="smart")
-    seed_diffs = _select(outcomes, kind="diff", method="seed")
-    for key, label in (("files", "files named"), ("hunks", "hunk headers")):
-        smart, counted = _min_pct(diffs, key)
-        results.append(
-            _result(
-                f"survival diff {label}, smart (least, every ratio)",
-                smart,
-                _min_pct(seed_diffs, key)[0],
-                "100%",
-                smart >= 100.0,
-                "seed, least",
-                details={"short": _misses([o for o in counted if not o.scores[key].whole])},
-            )
-        )
-    code = _select(outcomes, kind="code", ratio=SIGNATURE_RATIO, method="smart")
-    smart, counted = _min_pct(code, "signatures")
-    seed_code = _select(outcomes, kind="code", ratio=SIGNATURE_RATIO, method="seed")
-    results.append(
-        _result(
-            f"survival code signatures at {_ratio_label(SIGNATURE_RATIO)}, smart (least)",
-            smart,
-            _min_pct(seed_code, "signatures")[0],
-            "100%",
-            smart >= 100.0,
-            "seed, least",
-            details={"short": _misses([o for o in counted if not o.scores["signatures"].whole])},
-        )
-    )
+    for kind, key, label in (
+        ("diff", "files", "files named"),
+        ("diff", "hunks", "hunk headers"),
+        ("code", "signatures", "signatures"),
+    ):
+        results.append(whole_result(outcomes, kind, key, label))
     return results
+
+
+def whole_result(outcomes: list[Outcome], kind: str, key: str, label: str) -> Result:
+    """`key` kept whole by smart mode wherever the budget holds it (every ratio)."""
+    held = [o for o in _select(outcomes, kind=kind) if o.holds]
+    smart, counted = _min_pct(_select(held, method="smart"), key)
+    seed = _min_pct(_select(held, method="seed"), key)[0]
+    short = [o for o in counted if not o.scores[key].whole]
+    return _result(
+        f"survival {kind} {label}, smart (least, where they fit {FIT_SHARE:.0%} of the budget)",
+        smart,
+        seed,
+        "100%",
+        smart >= 100.0,
+        "seed, least",
+        details={"outputs": len(counted), "short": _misses(short)},
+    )
 
 
 def comparison_results(outcomes: list[Outcome]) -> list[Result]:
