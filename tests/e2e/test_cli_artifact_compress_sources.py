@@ -16,7 +16,7 @@ from tests.secret_samples import fake_aws_access_key_id
 
 FIELDS = ["artifact_name", "raw_tokens", "compacted_tokens", "truncated", "content"]
 SECRET = "OUTSIDE-SECRET-4c1d"
-MARKER = re.compile(r"\[\.\.\. lines? (\d+)(?:-(\d+))? of (\S+) omitted \.\.\.\]")
+MARKER = re.compile(r"\[… lines? (\d+)(?:-(\d+))? of ([0-9A-Z]+)\]")
 
 
 def _parsed(result: Result) -> dict[str, object]:

@@ -111,9 +111,28 @@ class _Packer:
         gap_cost = self.counter.count(self._gap_text(last - 1, last) + "\n")
         trailer = self.counter.count("\n" + truncation_marker(self.raw_tokens))
         estimate = trailer + (gap_cost if request.total_lines else 0)
-        total = request.total_lines
         units = _ordered_units(request, shorts)
-        costs = request.costs
+        estimate = self._take(units, kept, taken, estimate, gap_cost, short_costs)
+        # A dropped line between two kept ones that costs no more than its marker is kept
+        # for free; the room that frees goes to the next lines in order.
+        freed = self._close_small_gaps(kept, gap_cost)
+        if freed:
+            estimate = self._take(units, kept, taken, estimate - freed, gap_cost, short_costs)
+        self._fill_rest(units, kept, taken, estimate, gap_cost, shorts, short_costs)
+        return self._fitted(kept, taken, shorts, short_costs)
+
+    def _take(
+        self,
+        units: list[int],
+        kept: dict[int, bool],
+        taken: list[_Choice],
+        estimate: int,
+        gap_cost: int,
+        short_costs: Mapping[int, int],
+    ) -> int:
+        """Each unit in order that still fits, by the estimate (returned, updated)."""
+        costs = self.request.costs
+        total = self.request.total_lines
         budget = self.budget
         for unit in units:
             position, whole = unit >> 1, unit & 1 == 1
@@ -131,8 +150,25 @@ class _Packer:
                 kept[position] = whole
                 taken.append(_Choice(position, whole, upgraded=held is not None))
                 estimate += cost
-        self._fill_rest(units, kept, taken, estimate, gap_cost, shorts, short_costs)
-        return self._fitted(kept, taken, shorts, short_costs)
+        return estimate
+
+    def _close_small_gaps(self, kept: dict[int, bool], gap_cost: int) -> int:
+        """Keep every candidate line alone between two kept lines whose cost is at most a
+        marker's (a blank line, a brace): the marker would cost more. Returns the tokens
+        saved. These lines are never given back alone: that would cost a marker again."""
+        costs = self.request.costs
+        known = costs.__contains__ if isinstance(costs, Mapping) else range(len(costs)).__contains__
+        saved = 0
+        for position in list(kept):
+            gap = position + 1
+            if gap in kept or gap + 1 not in kept or not known(gap):
+                continue
+            if gap in self.request.heads_only:
+                continue  # only its head is known: it cannot stand whole
+            if costs[gap] <= gap_cost:
+                kept[gap] = True
+                saved += gap_cost - costs[gap]
+        return saved
 
     def _fill_rest(
         self,
