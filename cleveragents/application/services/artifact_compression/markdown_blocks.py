@@ -23,7 +23,7 @@ _HTML = re.compile(r"\s*</?[A-Za-z][A-Za-z0-9-]*(?:[\s/>]|$)")
 _LINK_DEF = re.compile(r" {0,3}\[[^\]]+\]:\s*\S")
 _LIST_ITEM = re.compile(r"(\s*(?:[-*+]|\d{1,9}[.)]))(?:[ \t]+|$)")
 _QUOTE = re.compile(r"\s*>[ \t]?")
-_INDENTED = re.compile(r"(?: {4}|\t)")
+_INDENTS = ("    ", "\t")  # what starts a line of indented code
 
 
 class Kind(Enum):
@@ -72,6 +72,8 @@ def _is_table_start(lines: list[str], index: int) -> bool:
 
 
 def _opens_fence(line: str) -> str | None:
+    if not line.lstrip().startswith(("```", "~~~")):
+        return None  # the pattern could not match: spare most lines its cost
     match = _FENCE.match(line)
     if match is None or (match.group(1)[0] == "`" and "`" in match.group(2)):
         return None
@@ -83,22 +85,27 @@ def _starts_block(lines: list[str], index: int) -> bool:
     line = lines[index]
     if _plain(line):
         return False
-    return bool(
-        _is_blank(line)
-        or _ATX.match(line)
-        or _opens_fence(line)
-        or _THEMATIC.match(line)
-        or _LIST_ITEM.match(line)
-        or _QUOTE.match(line)
-        or _HTML.match(line)
-        or _is_table_start(lines, index)
+    head = line.lstrip()[:1]  # each pattern below is tried only where it can match
+    if not head:
+        return True  # a blank line
+    return (
+        head == ">"  # a block quote
+        or (head == "#" and _ATX.match(line) is not None)
+        or (head in "`~" and _opens_fence(line) is not None)
+        or (head in "-*_" and _THEMATIC.match(line) is not None)
+        or ((head in "-*+" or head.isdigit()) and _LIST_ITEM.match(line) is not None)
+        or (head == "<" and _HTML.match(line) is not None)
+        or ("|" in line and _is_table_start(lines, index))
     )
 
 
 def _plain(line: str) -> bool:
     """A line that can only be prose: it starts with a letter (every block marker starts with
     a space, a digit or punctuation) and has no `|` (no table). Most lines of a document are
-    such lines, and this spares them a dozen pattern matches."""
+    such lines, and this spares them a dozen pattern matches.
+
+    The other tests screen a line by its first non-blank character, the `head`: each pattern
+    of a block starts with optional whitespace and then one of a few characters."""
     return line[:1].isalpha() and "|" not in line
 
 
@@ -128,9 +135,9 @@ def _code(lines: list[str], start: int, indented_ok: bool) -> tuple[Block, int] 
         closed = index < len(lines)
         index += closed
         return Block(Kind.FENCED, tuple(lines[start:index]), closed=closed), index
-    if not (indented_ok and _INDENTED.match(lines[start])):
+    if not (indented_ok and lines[start].startswith(_INDENTS)):
         return None
-    while index < len(lines) and (_INDENTED.match(lines[index]) or _is_blank(lines[index])):
+    while index < len(lines) and (lines[index].startswith(_INDENTS) or _is_blank(lines[index])):
         index += 1
     while _is_blank(lines[index - 1]):
         index -= 1
@@ -141,17 +148,23 @@ def _structure(lines: list[str], start: int) -> tuple[Block, int] | None:
     """A heading, table, HTML comment or other line kept verbatim; None for prose."""
     line = lines[start]
     index = start + 1
-    if _ATX.match(line):
+    stripped = line.lstrip()
+    head = stripped[:1]  # each pattern is tried only where it can match (see `_plain`)
+    if head == "#" and _ATX.match(line):
         return Block(Kind.HEADING, (line,)), index
-    if _is_table_start(lines, start):
+    if "|" in line and _is_table_start(lines, start):
         while index < len(lines) and "|" in lines[index] and not _is_blank(lines[index]):
             index += 1
         return Block(Kind.TABLE, tuple(lines[start:index])), index
-    if line.lstrip().startswith("<!--"):
+    if stripped.startswith("<!--"):
         while "-->" not in lines[index - 1] and index < len(lines):
             index += 1
         return Block(Kind.VERBATIM, tuple(lines[start:index])), index
-    if _THEMATIC.match(line) or _HTML.match(line) or _LINK_DEF.match(line):
+    if (
+        (head in "-*_" and _THEMATIC.match(line))
+        or (head == "<" and _HTML.match(line))
+        or (head == "[" and _LINK_DEF.match(line))
+    ):
         return Block(Kind.VERBATIM, (line,)), index
     return None
 
@@ -192,8 +205,10 @@ def _prose(lines: list[str], start: int) -> tuple[Block, int]:
     """A paragraph, list item or block-quote paragraph starting at `start` (lazy continuation
     lines included), or a setext heading when a plain paragraph is underlined."""
     first = lines[start]
-    quote = _QUOTE.match(first)
-    marker = quote or _LIST_ITEM.match(first)
+    quote = marker = None
+    if not first[:1].isalpha():  # a letter starts neither a quote nor a list item
+        quote = _QUOTE.match(first)
+        marker = quote or _LIST_ITEM.match(first)
     prefix = marker.group(0) if marker else first[: len(first) - len(first.lstrip())]
     parts = [first[marker.end() if marker else 0 :].strip()]
     index = start + 1

@@ -7,9 +7,14 @@ import re
 
 # Sentence ends: terminal punctuation, optional closing quotes/brackets, whitespace, then a
 # character that can start a sentence. Backtick runs are matched too, to skip inline code.
-_BOUNDARY = re.compile(r"`+|[.!?]+[\"')\]]*[ \t]+(?=[^a-z\s])")
+# The patterns read `\`+|[.!?]+...` written to start with one character class (then a
+# backtick's run, or the punctuation's rest: `(?<!`)`, the first was not a backtick), which
+# lets the regex engine skip ahead to the next candidate instead of trying every position.
+_BOUNDARY = re.compile(r"[`.!?](?:(?<=`)`*|(?<!`)[.!?]*[\"')\]]*[ \t]+(?=[^a-z\s]))")
 # The same, and a footnote reference may follow the punctuation (`done.[^note] Next`).
-_REFINED_BOUNDARY = re.compile(r"`+|[.!?]+(?:\[\^[^\]\s]{1,40}\])?[\"')\]]*[ \t]+(?=[^a-z\s])")
+_REFINED_BOUNDARY = re.compile(
+    r"[`.!?](?:(?<=`)`*|(?<!`)[.!?]*(?:\[\^[^\]\s]{1,40}\])?[\"')\]]*[ \t]+(?=[^a-z\s]))"
+)
 _ABBREVIATIONS = frozenset({"e.g", "i.e", "etc", "vs", "cf", "mr", "mrs", "dr", "no", "fig"})
 
 
