@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import json
 import re
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -203,6 +202,8 @@ _AIM = 0.96
 """A candidate is chosen so that its estimated count is this share of the budget."""
 _GOOD_ENOUGH = 0.9
 """A candidate that fits and uses at least this share of the budget is the answer."""
+_ENOUGH = 0.85
+"""The least share of the budget a result should use (when the document is larger)."""
 _SAFE = 0.985
 """A sampled estimate above this share of the budget is not worth an exact count."""
 _SAMPLE_FROM = 1 << 17
@@ -215,12 +216,6 @@ _COMPACT_DISCOUNT = 0.75
 rendering is at least the input's chars times its ratio times this."""
 _MAX_COUNTS = 6
 """Exact counts of candidates per layout once one of them fits."""
-_SPLIT_FROM = 1 << 18
-"""Texts longer than this are counted in two halves at once (the tokenizer releases the GIL)."""
-_SPLIT_ENCODINGS = frozenset({"cl100k_base", "o200k_base"})
-# Between an ASCII letter and a double quote no pre-token of these encodings continues: a
-# letter run ends at the quote, and no other pre-token pattern takes letters and punctuation.
-_SAFE_CUT = re.compile(r'[A-Za-z](?=")')
 
 
 class _Document(NamedTuple):
@@ -288,9 +283,20 @@ class _Fitter:
             # Members must go, or the steps between levels are coarse, when pretty-printed:
             # compact may keep more.
             compact = self._search(pretty=False)
-            if compact is not None and (found is None or compact.choice.richer_than(found.choice)):
+            if compact is not None and (found is None or self._better(compact, found)):
                 found = compact
         return found.text if found is not None else None
+
+    def _better(self, compact: _Fitted, pretty: _Fitted) -> bool:
+        """Whether the compact rendering replaces the pretty one: it keeps more, and (unless
+        members must go) does not leave more than the accepted share of the budget unused
+        where the pretty one uses it."""
+        if not compact.choice.richer_than(pretty.choice):
+            return False
+        if compact.choice.rank >= BREADTH_FIRST_RANK:
+            return True  # once members must go, showing more of them comes first
+        floor = _ENOUGH * self._budget
+        return compact.tokens >= floor or pretty.tokens < floor
 
     def _whole_compact(self) -> str | None:
         """A pretty document that fits once its whitespace is gone, whole. Rendering it is
@@ -304,7 +310,7 @@ class _Fitter:
         text = render(root, pretty=False)
         if len(text) > _SAMPLE_FROM and len(text) * self._sampled(text) > self._budget * _SAFE:
             return None
-        return text if _count(self._counter, text) <= self._budget else None
+        return text if self._counter.count(text) <= self._budget else None
 
     def _search(self, *, pretty: bool) -> _Fitted | None:
         found = self._search_with(self._lines, pretty=pretty)
@@ -335,7 +341,7 @@ class _Fitter:
         return self._ratio
 
     def count(self, text: str) -> int:
-        return _count(self._counter, text)
+        return self._counter.count(text)
 
     def estimate_ratio(self, text: str) -> float:
         return _sample_ratio(self._counter, text)
@@ -405,7 +411,7 @@ class _LayoutSearch:
     def _measure(self, detail: Detail) -> int:
         size = self._sizes.get(detail)
         if size is None:
-            size = self._sizes[detail] = self._pruner.build(detail).chars
+            size = self._sizes[detail] = self._pruner.measure(detail)
         return size
 
     def _next_choice(self) -> Choice | None:
@@ -452,16 +458,3 @@ def _sample_ratio(counter: TokenCounter, text: str) -> float:
     step = (len(text) - _SAMPLE_CHARS) // (_SAMPLE_WINDOWS - 1)
     windows = [text[i * step : i * step + _SAMPLE_CHARS] for i in range(_SAMPLE_WINDOWS)]
     return sum(map(counter.count, windows)) / (_SAMPLE_WINDOWS * _SAMPLE_CHARS)
-
-
-def _count(counter: TokenCounter, text: str) -> int:
-    """The exact count; a long text in two halves at once, cut where no token crosses."""
-    if len(text) < _SPLIT_FROM or counter.encoding_name not in _SPLIT_ENCODINGS:
-        return counter.count(text)
-    match = _SAFE_CUT.search(text, len(text) // 2)
-    if match is None:
-        return counter.count(text)
-    cut = match.end()
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        second = pool.submit(counter.count, text[cut:])
-        return counter.count(text[:cut]) + second.result()

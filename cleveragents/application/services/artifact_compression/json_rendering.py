@@ -32,22 +32,26 @@ from cleveragents.application.services.artifact_compression.json_sampling import
     Facts,
     Survey,
     encode_string,
-    kept_items,
+    kept_runs,
+    runs,
     scalar_text,
 )
 from cleveragents.application.services.artifact_compression.strategy import Handles
 
 ELLIPSIS = "…"
 _SMALL_RUN = 16  # a run this short is measured: kept when it is no longer than its marker
+_SURELY_SHORTER = 64  # cutting this many characters saves more than the marker costs
 
 
 def cut_string(value: str, limit: int) -> str:
     """`value` cut to `limit` characters with ``… (N chars omitted)``; whole when cutting would
-    not make it shorter."""
+    not make it shorter as written in JSON (escapes included)."""
     if len(value) <= limit:
         return value
     cut = f"{value[:limit]}{ELLIPSIS} ({len(value) - limit} chars omitted)"
-    return cut if len(cut) < len(value) else value
+    if len(value) - limit >= _SURELY_SHORTER or not limit:
+        return cut  # (a limit of 0 is a root string's last resort: its marker alone)
+    return cut if len(encode_string(cut)) < len(encode_string(value)) else value
 
 
 def items_marker(count: int, where: str) -> str:
@@ -306,6 +310,9 @@ class Pruner:
         self.pretty = pretty
         self._detail = Detail()
         self._origin: object = survey.root
+        self._sizes: dict[int, tuple[list[int], list[int], list[int]]] = {}
+        self._measuring = False
+        self._measured: dict[tuple[int, int, int | None], int] = {}
         self.claims: list[tuple[int, str]] | None = None
         """When a list: (line, first character) of the first omitted member of each run, for
         checking a line map that was inferred from the layout."""
@@ -315,6 +322,30 @@ class Pruner:
         self._origin = self.survey.root
         value, chars = self._node(self.survey.root, 0, self.lines.root_line, detail)
         return Built(value, chars)
+
+    def measure(self, detail: Detail) -> int:
+        """The length of `build(detail)`'s rendering, without its value: a container whose
+        arrays are all whole at this level (only its strings are cut) has the same size
+        at every level with the same string limit, so it is measured once per limit."""
+        self._measuring = True
+        try:
+            return self.build(detail).chars
+        finally:
+            self._measuring = False
+
+    def _remembered(self, facts: Facts, value: object, depth: int, detail: Detail) -> int | None:
+        if not self._measuring or detail.members is not None:
+            return None
+        if facts.max_items > detail.extra_items + 2:
+            return None
+        return self._measured.get((id(value), depth, detail.string_limit))
+
+    def _remember(
+        self, facts: Facts, value: object, depth: int, detail: Detail, chars: int
+    ) -> None:
+        whole_arrays = facts.max_items <= detail.extra_items + 2
+        if self._measuring and detail.members is None and whole_arrays:
+            self._measured[(id(value), depth, detail.string_limit)] = chars
 
     def _node(self, value: object, depth: int, line: int, detail: Detail) -> tuple[object, int]:
         if isinstance(value, dict):
@@ -370,39 +401,101 @@ class Pruner:
         facts = self.survey.of(value)
         if detail.keeps_whole(facts):
             return value, self._whole(facts, depth)
+        remembered = self._remembered(facts, value, depth, detail)
+        if remembered is not None:
+            return None, remembered
+        result, chars = self._cut_array(value, facts, depth, line, detail)
+        self._remember(facts, value, depth, detail, chars)
+        return result, chars
+
+    def _cut_array(
+        self, value: list[object], facts: Facts, depth: int, line: int, detail: Detail
+    ) -> tuple[object, int]:
         count = len(value)
         partial: int | None = None
         if detail.members is None:
-            kept, last_extra = kept_items(facts, count, detail)
+            kept, last_extra = kept_runs(facts, count, detail)
             if detail.partial is not None and facts.ordinal == detail.partial_ordinal:
                 partial = last_extra
         else:
-            kept = self.survey.admitted(value, detail.members, self._origin)
-            if not kept:
+            admitted = self.survey.admitted(value, detail.members, self._origin)
+            if not admitted:
                 return self._collapsed(value, self._where(value, line, 0, count - 1), depth)
+            kept = runs(admitted)
+        # Items that are all written whole (only this array is cut) are copied and measured
+        # a run at a time, from the sizes of the array's items summed once.
+        whole_items = (
+            detail.members is None
+            and partial is None
+            and facts.inner_items <= detail.extra_items + 2
+            and (detail.string_limit is None or facts.max_string <= detail.string_limit)
+        )
         result: list[object] = []
         chars = 0
         previous = -1
-        for index in [*kept, count]:
-            if index > previous + 1:
-                first, last = previous + 1, index - 1
-                marker = items_marker(last - first + 1, self._where(value, line, first, last))
-                marker_chars = len(encode_string(marker))
-                if self._short_run(value, first, last, marker_chars):
-                    result.extend(value[first : last + 1])
-                    chars += sum(
-                        self._whole_value(item, depth + 1) for item in result[-(last - first + 1) :]
-                    )
-                else:
-                    self._claim(value, line, first)
-                    result.append(marker)
-                    chars += marker_chars
-            if index < count and index == partial and detail.partial is not None:
-                chars += self._append_partial(result, value, index, depth, line, detail.partial)
-            elif index < count:
-                chars += self._append(result, value, index, depth, line, detail)
-            previous = index
+        for first, last in kept:
+            if first > previous + 1:
+                chars += self._omitted(result, value, previous + 1, first - 1, depth, line)
+            if whole_items:
+                result.extend(value[first : last + 1])
+                chars += self._run_chars(value, first, last, depth + 1)
+            else:
+                for index in range(first, last + 1):
+                    if index == partial and detail.partial is not None:
+                        inner = detail.partial
+                        chars += self._append_partial(result, value, index, depth, line, inner)
+                    else:
+                        chars += self._append(result, value, index, depth, line, detail)
+            previous = last
+        if previous < count - 1:
+            chars += self._omitted(result, value, previous + 1, count - 1, depth, line)
         return result, self._container_chars(chars, len(result), depth)
+
+    def _omitted(
+        self,
+        result: list[object],
+        value: list[object],
+        first: int,
+        last: int,
+        depth: int,
+        line: int,
+    ) -> int:
+        """Items `first`..`last` replaced by their marker, or kept whole when no longer."""
+        marker = items_marker(last - first + 1, self._where(value, line, first, last))
+        marker_chars = len(encode_string(marker))
+        if self._short_run(value, first, last, marker_chars):
+            result.extend(value[first : last + 1])
+            return self._run_chars(value, first, last, depth + 1)
+        self._claim(value, line, first)
+        result.append(marker)
+        return marker_chars
+
+    def _run_chars(self, value: list[object], first: int, last: int, depth: int) -> int:
+        """Characters of items `first`..`last` written whole at `depth`."""
+        compact, pretty, newlines = self._item_sizes(value)
+        if not self.pretty:
+            return compact[last + 1] - compact[first]
+        lines = newlines[last + 1] - newlines[first]
+        return pretty[last + 1] - pretty[first] + 2 * depth * lines
+
+    def _item_sizes(self, value: list[object]) -> tuple[list[int], list[int], list[int]]:
+        """Running sums of the items' whole sizes (compact, pretty at depth 0, newlines),
+        computed once per array."""
+        sizes = self._sizes.get(id(value))
+        if sizes is None:
+            compact, pretty, newlines = [0], [0], [0]
+            for item in value:
+                if isinstance(item, dict | list):
+                    facts = self.survey.of(item)
+                    c, p, n = facts.compact, facts.pretty, facts.newlines
+                else:
+                    c = p = len(scalar_text(item))
+                    n = 0
+                compact.append(compact[-1] + c)
+                pretty.append(pretty[-1] + p)
+                newlines.append(newlines[-1] + n)
+            sizes = self._sizes[id(value)] = (compact, pretty, newlines)
+        return sizes
 
     def _append(
         self,
@@ -458,6 +551,16 @@ class Pruner:
         facts = self.survey.of(value)
         if detail.keeps_whole(facts):
             return value, self._whole(facts, depth)
+        remembered = self._remembered(facts, value, depth, detail)
+        if remembered is not None:
+            return None, remembered
+        result, chars = self._cut_object(value, facts, depth, line, detail)
+        self._remember(facts, value, depth, detail, chars)
+        return result, chars
+
+    def _cut_object(
+        self, value: dict[str, object], facts: Facts, depth: int, line: int, detail: Detail
+    ) -> tuple[object, int]:
         count = len(value)
         if detail.members is None:
             kept = list(range(count))

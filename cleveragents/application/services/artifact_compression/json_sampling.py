@@ -50,6 +50,7 @@ class Facts(NamedTuple):
     task_items: tuple[int, ...] = ()  # items (arrays) or members (objects) mentioning the task
     task_ranks: tuple[int, ...] = ()  # arrays: the items' places among all task items
     ordinal: int = 0  # arrays: 0, 1, 2... in the order the survey met them
+    inner_items: int = 0  # arrays: the longest array inside the items (this one left out)
 
 
 def scalar_text(value: object) -> str:
@@ -272,7 +273,7 @@ class Survey:
         seen = self._seen
         terms = self.terms if self.terms else None
         compact = widened = newlines = longest = keys = 0
-        items = count
+        items = 0  # the longest array inside the items
         shapes: list[tuple[int, int]] = []
         task: list[tuple[int, int]] = []
         for index in _first_last_then_middle(count):
@@ -319,7 +320,7 @@ class Survey:
             compact=compact + count + 1,  # ',' per item, the brackets
             pretty=compact + widened + 4 * count + 2,  # newline and indent per item
             newlines=newlines + count + 1,
-            max_items=items,
+            max_items=max(items, count),
             max_string=longest,
             max_keys=keys,
             matched=bool(task),
@@ -328,6 +329,7 @@ class Survey:
             task_items=tuple(index for index, _ in task),
             task_ranks=tuple(rank for _, rank in task),
             ordinal=ordinal,
+            inner_items=items,
         )
 
     def _nested_item(
@@ -426,6 +428,36 @@ def kept_items(facts: Facts, count: int, detail: Detail) -> tuple[list[int], int
     return sorted(kept), extras[-1] if extras else None
 
 
+def kept_runs(facts: Facts, count: int, detail: Detail) -> tuple[list[tuple[int, int]], int | None]:
+    """`kept_items` as runs of consecutive indices, [(first, last), ...]. An array with no
+    task or new-shape item to keep and no item shown less richly keeps a head and a tail,
+    found without listing them."""
+    extra = detail.extra_items + (facts.ordinal < detail.one_more_below)
+    plain = (
+        facts.ordinal != detail.partial_ordinal
+        and (detail.task == 0 or not facts.task_items)
+        and (detail.shapes == 0 or not facts.shape_items)
+    )
+    if not plain:
+        kept, partial = kept_items(facts, count, detail)
+        return runs(kept), partial
+    if count <= extra + 2:
+        return [(0, count - 1)], None
+    head_end, tail_start = (extra + 1) // 2, count - 1 - extra // 2
+    return [(0, head_end), (tail_start, count - 1)], None
+
+
+def runs(indices: list[int]) -> list[tuple[int, int]]:
+    """Ascending `indices` as runs of consecutive ones: [(first, last), ...]."""
+    found: list[tuple[int, int]] = []
+    for index in indices:
+        if found and found[-1][1] == index - 1:
+            found[-1] = (found[-1][0], index)
+        else:
+            found.append((index, index))
+    return found
+
+
 def _ranked(items: tuple[int, ...], ranks: tuple[int, ...], below: int | None) -> list[int]:
     """The `items` whose rank is below `below` (all of them for None)."""
     if below is None:
@@ -487,9 +519,8 @@ def ladder(survey: Survey) -> list[Family]:
     """Every family of levels, richest first:
 
     0. first, last, task and new-shape items, plus `t` more items per array (both ends
-       inwards), strings cut at 160 * (t + 1): the whole document at the top. The knob is
-       `t` times the number of arrays plus how many of them get one more item, and the string
-       limit grows in proportion;
+       inwards), strings cut at about 160 * (t + 1): the whole document at the top. The knob
+       is `t` times the number of arrays plus how many of them get one more item;
     1. first, last, task and new-shape items, strings cut at 160 down to 16;
     2. the first `k` new-shape items, the last ones found going first;
     3. the first `k` task items (with a task);
@@ -542,13 +573,17 @@ class _Levels:
         self.survey = survey
         facts = survey.of(survey.root)
         self.arrays = max(survey.arrays, 1)
-        self.top = max(facts.max_items, -(-facts.max_string // STRING_STEP)) * self.arrays
+        whole_strings = 2 * -(-facts.max_string // STRING_STEP)  # a power of two above needed
+        self.top = max(facts.max_items, whole_strings) * self.arrays
         self.longest = facts.max_string
         self.bare = Detail(string_limit=STRING_FLOOR, shapes=0, task=0)
 
     def sampled(self, knob: int) -> Detail:
+        """`t` = knob // arrays more items per array, strings cut at 160 times the largest
+        power of two up to t + 1: the limit changes rarely, so measurements of the parts
+        where only strings are cut are reused (`Pruner.measure`)."""
         extra, one_more = divmod(knob, self.arrays)
-        limit = STRING_STEP * (knob + self.arrays) // self.arrays
+        limit = STRING_STEP << ((extra + 1).bit_length() - 1)
         return Detail(extra_items=extra, one_more_below=one_more, string_limit=limit)
 
     def cut(self, limit: int) -> Detail:
