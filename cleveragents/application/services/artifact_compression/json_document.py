@@ -209,11 +209,9 @@ _SAFE = 0.985
 _SAMPLE_FROM = 1 << 17
 """Candidates longer than this (characters) are estimated from samples before being counted."""
 _SAMPLE_WINDOWS = 8
-_SAMPLE_CHARS = 4096
+_MAX_SAMPLE_WINDOWS = 32
+_SAMPLE_CHARS = 2048
 _MAX_SAMPLINGS = 3
-_COMPACT_DISCOUNT = 0.75
-"""Dropping indentation saves at most this share of the tokens per character: a compact
-rendering is at least the input's chars times its ratio times this."""
 _MAX_COUNTS = 6
 """Exact counts of candidates per layout once one of them fits."""
 
@@ -266,10 +264,11 @@ class _Fitter:
         self._budget = budget
         self._counter = counter
         self._handles = handles
-        self._ratio = _sample_ratio(counter, text)
+        self._pretty = "\n" in text.strip()
+        self._ratios = _layout_ratios(counter, text, pretty=self._pretty)
 
     def fit(self) -> str | None:
-        pretty = "\n" in self._text.strip()
+        pretty = self._pretty
         if pretty:
             whole = self._whole_compact()
             if whole is not None:
@@ -299,17 +298,14 @@ class _Fitter:
         return compact.tokens >= floor or pretty.tokens < floor
 
     def _whole_compact(self) -> str | None:
-        """A pretty document that fits once its whitespace is gone, whole. Rendering it is
-        skipped when even a generous estimate (the input's tokens per character, less a
-        quarter) is over the budget."""
+        """A pretty document that fits once its whitespace is gone, whole: rendered and
+        counted only when the estimate from the compacted samples fits."""
         root = self._survey.root
         if not isinstance(root, dict | list):
             return None
-        if self._survey.of(root).compact * self._ratio * _COMPACT_DISCOUNT > self._budget:
+        if self._survey.of(root).compact * self._ratios[False] > self._budget:
             return None
         text = render(root, pretty=False)
-        if len(text) > _SAMPLE_FROM and len(text) * self._sampled(text) > self._budget * _SAFE:
-            return None
         return text if self._counter.count(text) <= self._budget else None
 
     def _search(self, *, pretty: bool) -> _Fitted | None:
@@ -335,13 +331,23 @@ class _Fitter:
     def budget(self) -> int:
         return self._budget
 
-    @property
-    def ratio(self) -> float:
-        """Tokens per character of the input, from samples."""
-        return self._ratio
+    def ratio(self, *, pretty: bool) -> float:
+        """Tokens per character of the input written in that layout, from samples."""
+        return self._ratios[pretty]
 
     def count(self, text: str) -> int:
         return self._counter.count(text)
+
+    def samples_match(self, *, pretty: bool) -> bool:
+        """Whether the input's samples are written as the output will be: compact (the
+        compacted samples of a pretty input are), or pretty the usual way with 2 spaces."""
+        if not pretty:
+            return True
+        text = self._text
+        start = text.find("\n", len(text) - len(text.lstrip())) + 1
+        second_line = text[start : start + 64] if start else ""
+        indent = len(second_line) - len(second_line.lstrip(" "))
+        return isinstance(self._lines, UsualLayout) and indent == 2
 
     def estimate_ratio(self, text: str) -> float:
         return _sample_ratio(self._counter, text)
@@ -377,7 +383,7 @@ class _LayoutSearch:
         self._families = families
         self._fitter = fitter
         self._sizes: dict[Detail, int] = {}
-        self._ratio = fitter.ratio
+        self._ratio = fitter.ratio(pretty=pruner.pretty)
         self._best: _Fitted | None = None
         self._fits_below = 0  # characters: a candidate this long fitted; look for longer
         self._over_from = float("inf")  # characters: a candidate this long was over
@@ -432,9 +438,12 @@ class _LayoutSearch:
     def _estimate_is_off(self, choice: Choice, text: str) -> bool:
         """Whether a long candidate, estimated from samples of its own text, is surely over
         the budget or well under it: then the next choice uses that estimate instead of
-        counting this one (a few times at most)."""
+        counting this one (a few times at most). Only when the input's samples were not
+        written as the output is: otherwise their ratio is as good, and sampling again
+        only adds noise."""
         if (
-            len(text) <= _SAMPLE_FROM
+            self._fitter.samples_match(pretty=self._pruner.pretty)
+            or len(text) <= _SAMPLE_FROM
             or choice.detail in self._sampled
             or len(self._sampled) >= _MAX_SAMPLINGS
         ):
@@ -455,6 +464,47 @@ def _sample_ratio(counter: TokenCounter, text: str) -> float:
         return 1.0
     if len(text) <= 2 * _SAMPLE_WINDOWS * _SAMPLE_CHARS:
         return counter.count(text) / len(text)
-    step = (len(text) - _SAMPLE_CHARS) // (_SAMPLE_WINDOWS - 1)
-    windows = [text[i * step : i * step + _SAMPLE_CHARS] for i in range(_SAMPLE_WINDOWS)]
-    return sum(map(counter.count, windows)) / (_SAMPLE_WINDOWS * _SAMPLE_CHARS)
+    return _ratio_of(counter, _windows(text, lines=False))
+
+
+def _layout_ratios(counter: TokenCounter, text: str, *, pretty: bool) -> dict[bool, float]:
+    """Tokens per character of the document written pretty (True) and compact (False), from
+    windows of the input: a pretty input's windows are whole lines, whose strings are whole,
+    so their whitespace outside strings can be dropped to see the compact ratio."""
+    if not pretty:
+        ratio = _sample_ratio(counter, text)
+        return {True: ratio, False: ratio}
+    windows = _windows(text, lines=True)
+    compacted = [_INSIGNIFICANT.sub(_keep_strings, window) for window in windows]
+    return {True: _ratio_of(counter, windows), False: _ratio_of(counter, compacted)}
+
+
+_INSIGNIFICANT = re.compile(r'("(?:[^"\\]|\\.)*")|[ \t\n\r]+')
+
+
+def _keep_strings(match: re.Match[str]) -> str:
+    return match.group(1) or ""
+
+
+def _windows(text: str, *, lines: bool) -> list[str]:
+    """Pieces of about `_SAMPLE_CHARS` evenly spread over `text` (all of it when short):
+    `_SAMPLE_WINDOWS`, or one every 64 KiB of a long text (`_MAX_SAMPLE_WINDOWS` at most),
+    cut at line ends when `lines`."""
+    if len(text) <= 2 * _SAMPLE_WINDOWS * _SAMPLE_CHARS:
+        return [text]
+    count = min(_MAX_SAMPLE_WINDOWS, max(_SAMPLE_WINDOWS, len(text) >> 16))
+    step = (len(text) - _SAMPLE_CHARS) // (count - 1)
+    windows = []
+    for index in range(count):
+        start, end = index * step, index * step + _SAMPLE_CHARS
+        if lines:
+            start = text.find("\n", start) + 1 if index else 0
+            found = text.find("\n", end)
+            end = found if found != -1 else len(text)
+        windows.append(text[start:end])
+    return [window for window in windows if window]
+
+
+def _ratio_of(counter: TokenCounter, windows: list[str]) -> float:
+    chars = sum(map(len, windows))
+    return sum(map(counter.count, windows)) / chars if chars else 1.0

@@ -312,7 +312,7 @@ class Pruner:
         self._origin: object = survey.root
         self._sizes: dict[int, tuple[list[int], list[int], list[int]]] = {}
         self._measuring = False
-        self._measured: dict[tuple[int, int, int | None], int] = {}
+        self._measured: dict[object, int] = {}
         self.claims: list[tuple[int, str]] | None = None
         """When a list: (line, first character) of the first omitted member of each run, for
         checking a line map that was inferred from the layout."""
@@ -324,28 +324,20 @@ class Pruner:
         return Built(value, chars)
 
     def measure(self, detail: Detail) -> int:
-        """The length of `build(detail)`'s rendering, without its value: a container whose
-        arrays are all whole at this level (only its strings are cut) has the same size
-        at every level with the same string limit, so it is measured once per limit."""
+        """The length of `build(detail)`'s rendering, without its value. A subtree has the
+        same size at every level that agrees on what it depends on (`Detail.seen_by`), so
+        levels that differ in one array measure again only the containers around it."""
         self._measuring = True
         try:
             return self.build(detail).chars
         finally:
             self._measuring = False
 
-    def _remembered(self, facts: Facts, value: object, depth: int, detail: Detail) -> int | None:
-        if not self._measuring or detail.members is not None:
+    def _memo_key(self, facts: Facts, value: object, depth: int, detail: Detail) -> object:
+        if not self._measuring:
             return None
-        if facts.max_items > detail.extra_items + 2:
-            return None
-        return self._measured.get((id(value), depth, detail.string_limit))
-
-    def _remember(
-        self, facts: Facts, value: object, depth: int, detail: Detail, chars: int
-    ) -> None:
-        whole_arrays = facts.max_items <= detail.extra_items + 2
-        if self._measuring and detail.members is None and whole_arrays:
-            self._measured[(id(value), depth, detail.string_limit)] = chars
+        seen = detail.seen_by(facts)
+        return None if seen is None else (id(value), depth, seen)
 
     def _node(self, value: object, depth: int, line: int, detail: Detail) -> tuple[object, int]:
         if isinstance(value, dict):
@@ -401,11 +393,12 @@ class Pruner:
         facts = self.survey.of(value)
         if detail.keeps_whole(facts):
             return value, self._whole(facts, depth)
-        remembered = self._remembered(facts, value, depth, detail)
-        if remembered is not None:
-            return None, remembered
+        key = self._memo_key(facts, value, depth, detail)
+        if key is not None and key in self._measured:
+            return None, self._measured[key]
         result, chars = self._cut_array(value, facts, depth, line, detail)
-        self._remember(facts, value, depth, detail, chars)
+        if key is not None:
+            self._measured[key] = chars
         return result, chars
 
     def _cut_array(
@@ -551,11 +544,12 @@ class Pruner:
         facts = self.survey.of(value)
         if detail.keeps_whole(facts):
             return value, self._whole(facts, depth)
-        remembered = self._remembered(facts, value, depth, detail)
-        if remembered is not None:
-            return None, remembered
+        key = self._memo_key(facts, value, depth, detail)
+        if key is not None and key in self._measured:
+            return None, self._measured[key]
         result, chars = self._cut_object(value, facts, depth, line, detail)
-        self._remember(facts, value, depth, detail, chars)
+        if key is not None:
+            self._measured[key] = chars
         return result, chars
 
     def _cut_object(

@@ -49,8 +49,12 @@ class Facts(NamedTuple):
     shape_ranks: tuple[int, ...] = ()  # their places in the document's order of new shapes
     task_items: tuple[int, ...] = ()  # items (arrays) or members (objects) mentioning the task
     task_ranks: tuple[int, ...] = ()  # arrays: the items' places among all task items
-    ordinal: int = 0  # arrays: 0, 1, 2... in the order the survey met them
+    ordinal: int = -1  # arrays of 3+ items: 0, 1, 2... in the order the survey met them
     inner_items: int = 0  # arrays: the longest array inside the items (this one left out)
+    ranges: tuple[int, int, int, int, int, int] = (0, 0, 0, 0, 0, 0)
+    """The ordinals of the arrays in the subtree, the ranks of its new-shape items and of its
+    task items, each as [from, to): the survey numbers them as it walks, so each subtree's
+    are consecutive."""
 
 
 def scalar_text(value: object) -> str:
@@ -115,7 +119,8 @@ class Survey:
         self.task_places: dict[int, tuple[int, int]] = {}
         """Where each task item is, by rank: (its array's ordinal, its index)."""
         self.arrays = 0
-        """How many non-empty arrays the document has."""
+        """How many arrays of three items or more the document has (the others are never
+        cut)."""
         self._arrays: list[list[object]] = []
         self.shape_items = 0
         """How many middle items show a new shape, in all."""
@@ -208,7 +213,11 @@ class Survey:
         return hit
 
     def _visit(self, value: dict[str, object] | list[object], path: int) -> Facts:
+        arrays, shapes, tasks = self.arrays, self.shape_items, self.task_items
         facts = self._object(value, path) if isinstance(value, dict) else self._array(value, path)
+        facts = facts._replace(
+            ranges=(arrays, self.arrays, shapes, self.shape_items, tasks, self.task_items)
+        )
         self.facts[id(value)] = facts
         return facts
 
@@ -267,9 +276,7 @@ class Survey:
         if not count:
             return Facts(2, 2, 0, 0, 0, 0, False)
         item_path = self._path(path, _ITEM)
-        ordinal = self.arrays
-        self.arrays += 1
-        self._arrays.append(value)
+        ordinal = self._number(value)
         seen = self._seen
         terms = self.terms if self.terms else None
         compact = widened = newlines = longest = keys = 0
@@ -311,11 +318,9 @@ class Survey:
                     hit = terms is not None and terms.matches(spelling)
             if hit:
                 task.append((index, self.task_items))
-                self.task_places[self.task_items] = (ordinal, index)
                 self.task_items += 1
         task.sort()
-        for index, rank in shapes:
-            self.shape_places[rank] = (ordinal, index)
+        self._place(ordinal, shapes, task)
         return Facts(
             compact=compact + count + 1,  # ',' per item, the brackets
             pretty=compact + widened + 4 * count + 2,  # newline and indent per item
@@ -331,6 +336,26 @@ class Survey:
             ordinal=ordinal,
             inner_items=items,
         )
+
+    def _number(self, value: list[object]) -> int:
+        """The array's ordinal; -1 for one of one or two items, which is never cut."""
+        if len(value) < 3:
+            return -1
+        self._arrays.append(value)
+        self.arrays += 1
+        return self.arrays - 1
+
+    def _place(
+        self, ordinal: int, shapes: list[tuple[int, int]], task: list[tuple[int, int]]
+    ) -> None:
+        """Where the array's new-shape and task items are, by rank (for showing one of them
+        less richly)."""
+        if ordinal < 0:
+            return
+        for index, rank in shapes:
+            self.shape_places[rank] = (ordinal, index)
+        for index, rank in task:
+            self.task_places[rank] = (ordinal, index)
 
     def _nested_item(
         self, item: dict[str, object] | list[object], path: int, shape: int, middle: bool
@@ -399,8 +424,27 @@ class Detail:
     members: int | None = None
     where: bool = True
     partial: Detail | None = None
-    partial_ordinal: int = -1
+    partial_ordinal: int | None = None
     partial_index: int | None = None
+
+    def seen_by(self, facts: Facts) -> tuple[object, ...] | None:
+        """What of this level a subtree with `facts` depends on: two levels with the same
+        answer render it alike (None: breadth-first levels, not compared)."""
+        if self.members is not None:
+            return None
+        arrays_from, arrays_to, shapes_from, shapes_to, tasks_from, tasks_to = facts.ranges
+        partial = None
+        if self.partial_ordinal is not None and arrays_from <= self.partial_ordinal < arrays_to:
+            partial = (self.partial, self.partial_ordinal, self.partial_index)
+        return (
+            self.extra_items,
+            min(max(self.one_more_below, arrays_from), arrays_to),
+            self.string_limit,
+            None if self.shapes is None else min(max(self.shapes, shapes_from), shapes_to),
+            None if self.task is None else min(max(self.task, tasks_from), tasks_to),
+            self.where,
+            partial,
+        )
 
     def keeps_whole(self, facts: Facts) -> bool:
         """Whether a container with `facts` is rendered exactly as it is."""
@@ -611,7 +655,6 @@ class _Levels:
             return [longer]
         richer = [
             Family(0, 0, lambda: knob, self.sampled),
-            Family(1, STRING_FLOOR, lambda: STRING_STEP, self.cut),
         ]
         return [*self._partly(base, ordinal, None, array[index], richer), longer]
 
@@ -657,8 +700,10 @@ BREADTH_FIRST_RANK = 4
 """The rank of the first family that drops members of objects."""
 
 
-CLOSE_ENOUGH = 0.995
+CLOSE_ENOUGH = 0.97
 """A level this close to the size limit ends the search of a family's knob."""
+SEARCH_STEPS = 16
+"""At most this many measurements search one family's knob."""
 
 
 def richest(families: list[Family], measure: Callable[[Detail], int], limit: float) -> Choice:
@@ -692,8 +737,10 @@ def richest(families: list[Family], measure: Callable[[Detail], int], limit: flo
 
 def _richest_in(family: Family, measure: Callable[[Detail], int], limit: float) -> Choice | None:
     """The largest knob of `family` whose level fits `limit` (or is within `CLOSE_ENOUGH` of
-    it): interpolating between the sizes known to fit and not to fit, every other step
-    halving instead, so a few measurements do where a plain halving takes twenty."""
+    it, or the best after `SEARCH_STEPS` measurements: sizes can jump, and the levels between
+    knobs fill what is left): interpolating between the sizes known to fit and not to fit,
+    every other step halving instead, so a few measurements do where a plain halving takes
+    twenty."""
     low, high = family.low, family.high()
     low_chars = measure(family.detail(low))
     if low_chars > limit:
@@ -702,7 +749,9 @@ def _richest_in(family: Family, measure: Callable[[Detail], int], limit: float) 
     if high_chars <= limit:
         return Choice(family.rank, high, family.detail(high), high_chars)
     halve = False
-    while high - low > 1 and low_chars < limit * CLOSE_ENOUGH:
+    for _ in range(SEARCH_STEPS):
+        if high - low <= 1 or low_chars >= limit * CLOSE_ENOUGH:
+            break
         if halve or high_chars <= low_chars:
             middle = (low + high) // 2
         else:
