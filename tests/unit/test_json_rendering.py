@@ -1,0 +1,192 @@
+"""The JSON renderer behind smart mode: sizes measured without rendering equal the rendering's
+length, line maps name the lines of the original, the positions parser reads what `json.loads`
+reads, and markers have their documented form."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cleveragents.application.services.artifact_compression.json_rendering import (
+    OneLine,
+    Positions,
+    Pruner,
+    UsualLayout,
+    cut_string,
+    items_marker,
+    keys_marker,
+    parse_with_positions,
+    render,
+    structural_line_map,
+)
+from cleveragents.application.services.artifact_compression.json_sampling import (
+    Detail,
+    Survey,
+    ladder,
+)
+from cleveragents.application.services.artifact_compression.strategy import Handles
+from cleveragents.application.services.artifact_compression.task_terms import TaskTerms
+
+NO_TERMS = TaskTerms()
+SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=300),
+    lambda children: (
+        st.lists(children, max_size=12) | st.dictionaries(st.text(max_size=6), children, max_size=6)
+    ),
+    max_leaves=80,
+)
+CONTAINERS = st.one_of(
+    st.lists(JSON_VALUES, min_size=1, max_size=12),
+    st.dictionaries(st.text(max_size=6), JSON_VALUES, min_size=1, max_size=6),
+)
+
+
+def levels(survey: Survey) -> list[Detail]:
+    """A few levels of every family of the ladder, and some between knobs."""
+    found: list[Detail] = []
+    for family in ladder(survey):
+        high = family.high()
+        for knob in sorted({family.low, high, (family.low + high) // 2, family.low + 1}):
+            if knob > high:
+                continue
+            found.append(family.detail(knob))
+            if family.between is not None and knob < high:
+                for inner in family.between(knob):
+                    found.append(inner.detail(inner.low))
+                    found.append(inner.detail(inner.high()))
+    return found
+
+
+@SETTINGS
+@given(CONTAINERS, st.booleans(), st.booleans(), st.booleans())
+def test_measured_sizes_are_the_rendered_lengths(
+    value: object, pretty_input: bool, pretty: bool, with_task: bool
+) -> None:
+    """Every level, measured in any order (the measurements of parts are reused between
+    levels) and built, has the length its rendering has."""
+    text = json.dumps(value, indent=2 if pretty_input else None, ensure_ascii=False)
+    terms = TaskTerms.from_task("needle true 0") if with_task else NO_TERMS
+    survey = Survey(json.loads(text), terms)
+    lines = structural_line_map(text, survey) or Positions(text, parse_with_positions(text)[1])
+    pruner = Pruner(survey, lines, Handles("sha256:ab"), pretty=pretty)
+    details = levels(survey)
+    for detail in [*details, *reversed(details)]:
+        built = pruner.build(detail)
+        out = render(built.value, pretty=pretty)
+        assert built.chars == len(out)
+        assert pruner.measure(detail) == len(out)
+        json.loads(out)
+
+
+@SETTINGS
+@given(JSON_VALUES, st.sampled_from([None, 1, 2, 4]))
+def test_the_positions_parser_reads_what_json_loads_reads(
+    value: object, indent: int | None
+) -> None:
+    text = json.dumps(value, indent=indent)
+    parsed, spans = parse_with_positions(text)
+    assert parsed == json.loads(text)
+    for container in _containers(parsed):
+        starts, ends = spans[id(container)]
+        assert len(starts) == len(ends) == len(container)
+        members = container.values() if isinstance(container, dict) else container
+        for start, end, member in zip(starts, ends, members, strict=True):
+            piece = text[start:end]
+            if isinstance(container, dict):
+                piece = piece.split(":", 1)[1] if not piece.startswith('"') else _after_key(piece)
+            assert json.loads(piece) == member
+
+
+def _after_key(piece: str) -> str:
+    _, end = json.decoder.scanstring(piece, 1)  # type: ignore[attr-defined]
+    return piece[end:].lstrip().removeprefix(":")
+
+
+def _containers(value: object) -> list[dict[str, object] | list[object]]:
+    found: list[dict[str, object] | list[object]] = []
+    if isinstance(value, dict):
+        found.append(value)
+        for item in value.values():
+            found += _containers(item)
+    elif isinstance(value, list):
+        found.append(value)
+        for item in value:
+            found += _containers(item)
+    return found
+
+
+@pytest.mark.parametrize(
+    "text", ["", "{", "[1,]", "[1 2]", '{"a" 1}', '{"a":1,}', "[1] x", "nul", '"\x01"', "01"]
+)
+def test_the_positions_parser_refuses_what_json_loads_refuses(text: str) -> None:
+    with pytest.raises(json.JSONDecodeError):
+        json.loads(text)
+    with pytest.raises((ValueError, IndexError)):
+        parse_with_positions(text)
+
+
+def test_the_positions_parser_reads_literals_and_duplicates_as_json_loads_does() -> None:
+    text = '{"a": NaN, "b": -Infinity, "c": [true, false, null, 1.5e3, -0], "a": 2}'
+    parsed, spans = parse_with_positions(text)
+    assert parsed == {"a": 2, "b": float("-inf"), "c": [True, False, None, 1500.0, 0]}
+    assert isinstance(parsed, dict)
+    assert list(parsed) == ["a", "b", "c"]
+    starts, _ = spans[id(parsed)]
+    assert text[starts[0] :].startswith('"a": 2')  # the last value, in the first one's place
+
+
+@SETTINGS
+@given(CONTAINERS, st.sampled_from([1, 2, 4]))
+def test_the_usual_layout_map_gives_the_lines_the_positions_give(
+    value: object, indent: int
+) -> None:
+    text = json.dumps(value, indent=indent) + "\n"
+    survey = Survey(json.loads(text), NO_TERMS)
+    usual = structural_line_map(text, survey)
+    if "\n" not in text.strip():
+        assert isinstance(usual, OneLine)
+        return
+    assert isinstance(usual, UsualLayout)
+    parsed, spans = parse_with_positions(text)
+    _compare_lines(usual, Positions(text, spans), survey.root, parsed, usual.root_line)
+
+
+def _compare_lines(
+    usual: UsualLayout, exact: Positions, mine: object, theirs: object, line: int
+) -> None:
+    """Walk the two parses side by side: every member starts and ends on the same lines."""
+    if not isinstance(mine, dict | list) or not mine:
+        return
+    assert isinstance(theirs, dict | list)
+    members = list(mine.values() if isinstance(mine, dict) else mine)
+    others = list(theirs.values() if isinstance(theirs, dict) else theirs)
+    for index, (member, other) in enumerate(zip(members, others, strict=True)):
+        start = usual.child_line(mine, line, index)
+        assert start == exact.child_line(theirs, 0, index)
+        assert usual.span(mine, line, index, index) == exact.span(theirs, 0, index, index)
+        _compare_lines(usual, exact, member, other, start)
+
+
+def test_a_layout_of_its_own_is_not_taken_for_the_usual_one() -> None:
+    text = '{\n  "a": [1, 2, 3],\n  "b": {"c": 1}\n}'
+    survey = Survey(json.loads(text), NO_TERMS)
+    assert structural_line_map(text, survey) is None
+    assert isinstance(structural_line_map('  {"a": 1}\n', survey), OneLine)
+
+
+def test_markers_and_cut_strings() -> None:
+    assert items_marker(1, "line 4") == "… 1 item omitted (line 4)"
+    assert items_marker(35, "lines 120-340") == "… 35 items omitted (lines 120-340)"
+    assert items_marker(35, "") == "… 35 items omitted"
+    assert (
+        keys_marker(12, "lines 40-90 of sha256:ab") == "12 keys omitted (lines 40-90 of sha256:ab)"
+    )
+    assert keys_marker(1, "") == "1 key omitted"
+    assert cut_string("x" * 1000, 10) == "x" * 10 + "… (990 chars omitted)"
+    assert cut_string("x" * 20, 10) == "x" * 20  # the marker would be longer than the cut
+    assert cut_string("short", 0) == "… (5 chars omitted)"  # the last resort of a root string
+    assert cut_string("\x01" * 30, 16) == "\x01" * 16 + "… (14 chars omitted)"  # escapes count

@@ -1,0 +1,158 @@
+"""What smart mode for JSON knows of a document: the survey's sizes are those `json.dumps`
+writes, new-shape items show every key path, and the levels of detail keep what they say."""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cleveragents.application.services.artifact_compression.json_rendering import (
+    OneLine,
+    Pruner,
+    render,
+)
+from cleveragents.application.services.artifact_compression.json_sampling import (
+    Detail,
+    Survey,
+    ends_inwards,
+    kept_items,
+    kept_runs,
+    ladder,
+    runs,
+)
+from cleveragents.application.services.artifact_compression.strategy import Handles
+from cleveragents.application.services.artifact_compression.task_terms import TaskTerms
+
+NO_TERMS = TaskTerms()
+SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=60),
+    lambda children: (
+        st.lists(children, max_size=10) | st.dictionaries(st.text(max_size=5), children, max_size=6)
+    ),
+    max_leaves=60,
+)
+
+
+def containers(value: object) -> list[dict[str, object] | list[object]]:
+    found: list[dict[str, object] | list[object]] = []
+    if isinstance(value, dict | list):
+        found.append(value)
+        for item in value.values() if isinstance(value, dict) else value:
+            found += containers(item)
+    return found
+
+
+def key_paths(value: object, path: tuple[str, ...] = ()) -> set[tuple[str, ...]]:
+    found: set[tuple[str, ...]] = set()
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found.add((*path, key))
+            found |= key_paths(item, (*path, key))
+    elif isinstance(value, list):
+        for item in value:
+            found |= key_paths(item, path)
+    return found
+
+
+@SETTINGS
+@given(JSON_VALUES)
+def test_recorded_sizes_are_what_json_dumps_writes(value: object) -> None:
+    survey = Survey(value, NO_TERMS)
+    for container in containers(value):
+        facts = survey.of(container)
+        compact = json.dumps(container, ensure_ascii=False, separators=(",", ":"))
+        pretty = json.dumps(container, ensure_ascii=False, indent=2)
+        assert facts.compact == len(compact)
+        assert facts.pretty == len(pretty)
+        assert facts.newlines == pretty.count("\n")
+
+
+def test_extremes_below_a_container() -> None:
+    value = {"a": [1, 2, 3, [4, 5, 6, 7]], "b": {"c": "x" * 30, "d": {}, "e": 1, "f": 2}}
+    facts = Survey(value, NO_TERMS).of(value)
+    assert (facts.max_items, facts.max_string, facts.max_keys) == (4, 30, 4)
+
+
+@SETTINGS
+@given(st.lists(JSON_VALUES, min_size=3, max_size=30))
+def test_new_shape_items_show_every_key_path(items: list[object]) -> None:
+    """First, last and new-shape items (with theirs, inside) hold every key path."""
+    survey = Survey(items, NO_TERMS)
+    pruner = Pruner(survey, OneLine(1), Handles(), pretty=False)
+    coverage = Detail(string_limit=16, task=0)
+    shown = json.loads(render(pruner.build(coverage).value, pretty=False))
+    assert key_paths(items) <= key_paths(shown)
+
+
+def test_a_middle_item_is_kept_for_a_new_key_or_a_new_kind_only() -> None:
+    items = [{"a": 1}, {"a": 2}, {"a": None}, {"a": 3}, {"a": 4, "b": 1}, {"a": 5}, {"a": 6}]
+    facts = Survey(items, NO_TERMS).of(items)
+    assert facts.shape_items == (2, 4)
+    assert facts.shape_ranks == (0, 1)
+
+
+def test_items_and_members_that_mention_the_task() -> None:
+    document = {"list": ["a", "needle b", "c", {"deep": "Needle"}], "needle_key": 1, "x": 2}
+    survey = Survey(document, TaskTerms.from_task("needle"))
+    assert survey.of(document["list"]).task_items == (1, 3)
+    assert survey.of(document).task_items == (0, 1)
+    assert survey.task_items == 2
+
+
+def test_ends_inwards() -> None:
+    assert list(ends_inwards(5)) == [0, 4, 1, 3, 2]
+    assert list(ends_inwards(1)) == [0]
+    assert list(ends_inwards(0)) == []
+
+
+@SETTINGS
+@given(
+    st.integers(min_value=3, max_value=60),
+    st.integers(min_value=0, max_value=70),
+    st.lists(st.integers(min_value=1, max_value=58), max_size=6),
+    st.integers(min_value=0, max_value=4),
+)
+def test_runs_of_kept_items_are_the_kept_items(
+    count: int, extra: int, specials: list[int], shapes: int
+) -> None:
+    items: list[object] = [{"a": index} for index in range(count)]
+    for index in specials:
+        if index < count - 1:
+            items[index] = {"new": index}
+    survey = Survey(items, NO_TERMS)
+    facts = survey.of(items)
+    detail = Detail(extra_items=extra, shapes=shapes)
+    kept, _ = kept_items(facts, count, detail)
+    assert kept_runs(facts, count, detail)[0] == runs(kept)
+    assert kept[0] == 0
+    assert kept[-1] == count - 1
+    assert len(kept) == min(count, 2 + extra + len([r for r in facts.shape_ranks if r < shapes]))
+
+
+def test_breadth_first_members_start_with_the_root() -> None:
+    first: dict[str, object] = {"x": 1, "y": 2}
+    second: list[object] = [{"z": 1}, {"z": 2}, {"z": 3}]
+    document: dict[str, object] = {"a": first, "b": second, "c": 3}
+    survey = Survey(document, NO_TERMS)
+    assert survey.root_members() == 3
+    assert survey.admitted(document, 2, document) == [0, 1]
+    assert survey.admitted(first, 3, document) == []  # its members rank 3 and 4
+    assert survey.admitted(first, 4, document) == [0]
+    assert survey.admitted(second, 6, document) == [0]  # first and last, after a's
+    assert survey.admission_size(document) == 3 + 2 + 2 + 1 + 1
+
+
+def test_the_ladder_starts_with_the_whole_document_and_ends_with_its_marker() -> None:
+    document = {"rows": [{"id": index, "text": "t" * 300} for index in range(50)]}
+    survey = Survey(document, NO_TERMS)
+    pruner = Pruner(survey, OneLine(1), Handles(), pretty=False)
+    families = ladder(survey)
+    richest = families[0].detail(families[0].high())
+    assert json.loads(render(pruner.build(richest).value, pretty=False)) == document
+    poorest = families[-1].detail(families[-1].low)
+    assert json.loads(render(pruner.build(poorest).value, pretty=False)) == {"…": "1 key omitted"}
+    ranks = [family.rank for family in families]
+    assert ranks == sorted(ranks)
