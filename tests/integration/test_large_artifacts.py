@@ -18,6 +18,7 @@ from cleveragents.domain.artifact import CompressionMode
 from tests.secret_samples import fake_aws_access_key_id
 
 GAP = re.compile(r"\[… (?:×\d+ like the line above: )?lines? (\d+)(?:-(\d+))?\]")
+CUT = re.compile(r" \[… rest of line (\d+)\]$")
 COUNTER = TiktokenCounter("cl100k_base")
 
 
@@ -46,12 +47,13 @@ def _log(key: str) -> str:
 def _reassembled(content: str, original: list[str]) -> list[str]:
     out: list[str] = []
     for line in content.split("\n")[:-1]:
-        found = GAP.fullmatch(line)
+        found = GAP.fullmatch(line) or CUT.search(line)
         if found is None:
             out.append(line)
         else:
             first = int(found.group(1))
-            out.extend(original[first - 1 : int(found.group(2) or first)])
+            last = int(found.group(2) or first) if found.re is GAP else first
+            out.extend(original[first - 1 : last])
     return out
 
 

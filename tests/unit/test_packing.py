@@ -197,3 +197,13 @@ def test_any_lines_any_budget(texts: list[str], budget: int, rng: object) -> Non
     content = packed(texts, ranks, budget)
     if COUNTER.count(content) > 20:
         assert reassembled(content, texts) == texts
+
+
+def test_no_line_of_a_worse_rank_is_taken_once_a_better_one_did_not_fit() -> None:
+    """Ranks are tiers: a small context line never takes the place of a better-ranked line
+    that did not fit; the room left goes to that line's head instead."""
+    texts = [f"heading {i}" for i in range(5)] + ["x " * 400] + ["tiny"] * 5
+    ranks = [0] * 5 + [1] + [5] * 5
+    content = packed(texts, ranks, 120)
+    assert "tiny" not in content
+    assert "[… rest of line 6]" in content

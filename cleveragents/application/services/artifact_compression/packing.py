@@ -95,13 +95,14 @@ class _Packer:
     marker: Callable[[str], str]
     handles: Handles
     _short_overhead: int = 0  # the tokens a short form's marker and newline add
+    _shorts: dict[int, ShortForm] = field(default_factory=dict)  # every line's short form
 
     def run(self) -> Packed:
         request = self.request
         self._short_overhead = self.counter.count(
             self._short_text(request.total_lines, ShortForm("", 0)) + "\n"
         )
-        shorts = dict(request.short_forms)
+        shorts = self._shorts = dict(request.short_forms)
         shorts.update(self._heads_of_long_lines(shorts))
         short_costs = {position: self._short_cost(position, s) for position, s in shorts.items()}
         kept: dict[int, bool] = {}  # position -> kept whole (else as its short form)
@@ -130,15 +131,24 @@ class _Packer:
         gap_cost: int,
         short_costs: Mapping[int, int],
     ) -> int:
-        """Each unit in order that still fits, by the estimate (returned, updated)."""
-        costs = self.request.costs
-        total = self.request.total_lines
+        """Each unit in order that still fits, by the estimate (returned, updated). Once a
+        unit does not fit, no unit of a worse rank is taken (smaller ones of the same rank
+        still are): what ranks better always comes first, and the room left goes to that
+        unit's head (`_fill_rest`)."""
+        request = self.request
+        costs = request.costs
+        ranks = request.ranks
+        total = request.total_lines
         budget = self.budget
+        stop_after: int | None = None
         for unit in units:
             position, whole = unit >> 1, unit & 1 == 1
             held = kept.get(position)
             if held or (held is not None and not whole):
                 continue  # already whole, or already short and offered short again
+            rank = ranks[position] if whole else self._short_rank(position)
+            if stop_after is not None and rank > stop_after:
+                break
             if held is not None:  # short now, offered whole: the difference
                 cost = costs[position] - short_costs[position]
             else:
@@ -150,7 +160,12 @@ class _Packer:
                 kept[position] = whole
                 taken.append(_Choice(position, whole, upgraded=held is not None))
                 estimate += cost
+            elif stop_after is None:
+                stop_after = rank
         return estimate
+
+    def _short_rank(self, position: int) -> int:
+        return self._shorts[position].priority
 
     def _close_small_gaps(self, kept: dict[int, bool], gap_cost: int) -> int:
         """Keep every candidate line alone between two kept lines whose cost is at most a
