@@ -366,3 +366,23 @@ def test_documents_with_many_items_use_most_of_the_budget(
     out = fit(text, budget)
     if not is_whole(out, text):
         assert COUNTER.count(out) >= 0.85 * budget
+
+
+def test_a_layout_that_only_has_the_usual_number_of_lines_is_found_out() -> None:
+    """One array written on one line (four newlines fewer) and four empty objects written
+    over two lines (four more): the count of newlines is the usual one, the lines are not.
+    The rows between the two are four lines higher than the usual layout puts them: the
+    markers' lines are checked against the text, and found by a parse with positions."""
+    document = {"short": [1, 2, 3], "rows": records(300), "empty": [{}, {}, {}, {}]}
+    usual = json.dumps(document, indent=2)
+    text = usual.replace("[\n    1,\n    2,\n    3\n  ]", "[1, 2, 3]").replace("{}", "{\n}")
+    assert text.count("\n") == usual.count("\n")
+    out = json.loads(fit(text, 600))
+    marker = next(item for item in out["rows"] if isinstance(item, str))
+    match = ITEMS_MARKER.match(marker)
+    assert match
+    first, last = map(int, re.findall(r"\d+", match.group(2)))
+    lines = text.split("\n")
+    assert lines[first - 1].strip() == "{"
+    assert lines[first].strip().startswith('"id": ')
+    assert lines[last - 1].strip() in ("},", "}")

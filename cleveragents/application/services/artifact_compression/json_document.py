@@ -210,6 +210,7 @@ _SAMPLE_FROM = 1 << 17
 """Candidates longer than this (characters) are estimated from samples before being counted."""
 _SAMPLE_WINDOWS = 8
 _MAX_SAMPLE_WINDOWS = 32
+_CLAIMS_CHECKED = 16
 _SAMPLE_CHARS = 2048
 _MAX_SAMPLINGS = 3
 _MAX_COUNTS = 6
@@ -225,6 +226,7 @@ class _Fitted(NamedTuple):
     text: str
     tokens: int
     choice: Choice
+    claims: list[tuple[int, str]]  # where its markers say omitted members start
 
 
 def _read(text: str, terms: TaskTerms) -> _Document | None:
@@ -312,7 +314,7 @@ class _Fitter:
         found = self._search_with(self._lines, pretty=pretty)
         if found is None or not isinstance(self._lines, UsualLayout):
             return found
-        if self._confirms_layout(found.choice.detail, pretty=pretty):
+        if self._confirms_layout(found.claims):
             return found
         # The newlines matched by chance, not the layout: find the real lines and start over.
         value, spans = parse_with_positions(self._text)
@@ -352,22 +354,23 @@ class _Fitter:
     def estimate_ratio(self, text: str) -> float:
         return _sample_ratio(self._counter, text)
 
-    def _confirms_layout(self, detail: Detail, *, pretty: bool) -> bool:
-        """Whether the first omitted member of each run (up to 32) really starts the line the
-        usual layout puts it on."""
-        pruner = Pruner(self._survey, self._lines, self._handles, pretty=pretty)
-        pruner.claims = []
-        pruner.build(detail)
-        claims = pruner.claims[:32]
+    def _confirms_layout(self, claims: list[tuple[int, str]]) -> bool:
+        """Whether the first omitted member of each run (up to `_CLAIMS_CHECKED`) really
+        starts the line the usual layout puts it on."""
+        claims = claims[:_CLAIMS_CHECKED]
         if not claims:
             return True
-        starts = [0, *(match.end() for match in re.finditer("\n", self._text))]
+        last = max(line for line, _ in claims)
+        starts = [0]
+        for match in re.finditer("\n", self._text):
+            if len(starts) >= last:
+                break
+            starts.append(match.end())
         for line, first in claims:
             if line > len(starts):
                 return False
             start = starts[line - 1]
-            content = self._text[start : start + 256].lstrip(" \t")
-            if not content.startswith(first):
+            if not self._text[start : start + 256].lstrip(" \t").startswith(first):
                 return False
         return True
 
@@ -397,7 +400,9 @@ class _LayoutSearch:
             choice = self._next_choice()
             if choice is None:
                 return self._best
+            self._pruner.claims = []
             text = render(self._pruner.build(choice.detail).value, pretty=self._pruner.pretty)
+            claims, self._pruner.claims = self._pruner.claims, None
             if self._estimate_is_off(choice, text):
                 continue
             tokens = self._fitter.count(text)
@@ -405,7 +410,7 @@ class _LayoutSearch:
             self._ratio = tokens / max(len(text), 1)
             if tokens <= budget:
                 if self._best is None or tokens > self._best.tokens:
-                    self._best = _Fitted(text, tokens, choice)
+                    self._best = _Fitted(text, tokens, choice, claims)
                 if tokens >= _GOOD_ENOUGH * budget:
                     return self._best
                 self._fits_below = max(self._fits_below, len(text))
@@ -488,11 +493,11 @@ def _keep_strings(match: re.Match[str]) -> str:
 
 def _windows(text: str, *, lines: bool) -> list[str]:
     """Pieces of about `_SAMPLE_CHARS` evenly spread over `text` (all of it when short):
-    `_SAMPLE_WINDOWS`, or one every 64 KiB of a long text (`_MAX_SAMPLE_WINDOWS` at most),
+    `_SAMPLE_WINDOWS`, or one every 128 KiB of a long text (`_MAX_SAMPLE_WINDOWS` at most),
     cut at line ends when `lines`."""
     if len(text) <= 2 * _SAMPLE_WINDOWS * _SAMPLE_CHARS:
         return [text]
-    count = min(_MAX_SAMPLE_WINDOWS, max(_SAMPLE_WINDOWS, len(text) >> 16))
+    count = min(_MAX_SAMPLE_WINDOWS, max(_SAMPLE_WINDOWS, len(text) >> 17))
     step = (len(text) - _SAMPLE_CHARS) // (count - 1)
     windows = []
     for index in range(count):
