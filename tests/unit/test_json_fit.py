@@ -386,3 +386,12 @@ def test_a_layout_that_only_has_the_usual_number_of_lines_is_found_out() -> None
     assert lines[first - 1].strip() == "{"
     assert lines[first].strip().startswith('"id": ')
     assert lines[last - 1].strip() in ("},", "}")
+
+
+def test_a_document_too_deep_to_walk_still_gives_valid_json() -> None:
+    value: object = list(range(50))
+    for _ in range(300):
+        value = [value, "x" * 100, {"k": 1}]
+    text = json.dumps(value, indent=2)
+    out = fit(text, 500)
+    assert json.loads(out) == [f"… 3 items omitted (lines 1-{text.count(chr(10)) + 1})"]

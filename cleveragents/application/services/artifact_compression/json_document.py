@@ -28,10 +28,13 @@ from typing import NamedTuple
 
 from cleveragents.application.ports.token_counter import TokenCounter
 from cleveragents.application.services.artifact_compression.json_rendering import (
+    ELLIPSIS,
     LineMap,
     Positions,
     Pruner,
     UsualLayout,
+    items_marker,
+    keys_marker,
     parse_with_positions,
     render,
     structural_line_map,
@@ -188,12 +191,16 @@ class JsonStrategy(ArtifactStrategy):
         counter: TokenCounter,
         handles: Handles,
     ) -> str | None:
-        """The richest valid rendering of the document within `budget` (see `json_fitting`);
-        None when `text` is not valid JSON or not even the root's marker fits."""
-        document = _read(text, terms)
-        if document is None:
-            return None
-        return _Fitter(text, document, budget, counter, handles).fit()
+        """The richest valid rendering of the document within `budget` (`_Fitter`); None when
+        `text` is not valid JSON, nests too deep to walk, or not even the root's marker fits
+        (the lines are then packed). A document too deep to walk gets its root's marker."""
+        try:
+            document = _read(text, terms)
+            if document is None:
+                return None
+            return _Fitter(text, document, budget, counter, handles).fit()
+        except RecursionError:
+            return _root_marker(text, budget, counter, handles)
 
 
 # --- smart mode -------------------------------------------------------------------------------
@@ -244,13 +251,37 @@ def _read(text: str, terms: TaskTerms) -> _Document | None:
     return _Document(survey, lines)
 
 
+def _root_marker(text: str, budget: int, counter: TokenCounter, handles: Handles) -> str | None:
+    """For a document too deep to walk level by level: its root as one marker, with the lines
+    it spans, or without them, when that fits."""
+    try:
+        root = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(root, dict | list) or not root:
+        return None
+    body = text.strip()
+    first = text.count("\n", 0, text.index(body[0])) + 1
+    where = handles.lines(first, first + body.count("\n"))
+    for marker in (where, ""):
+        if isinstance(root, dict):
+            value: object = {ELLIPSIS: keys_marker(len(root), marker)}
+        else:
+            value = [items_marker(len(root), marker)]
+        out = render(value, pretty="\n" in body)
+        if counter.count(out) <= budget:
+            return out
+    return None
+
+
 class _Fitter:
     """Finds the richest level of detail whose rendering fits the budget.
 
     Levels are compared by size in characters (exact, from the survey, no rendering), and
-    characters turn into tokens by a ratio: first the input's (from samples), then that of
-    the last candidate counted. A large candidate is first estimated from samples of its own
-    text, so that usually only the answer is counted whole."""
+    characters turn into tokens by a ratio: first the input's, from samples written in the
+    output's layout, then that of the last candidate counted; so usually only the answer is
+    counted whole. A pretty document is first tried whole and compact, and compact output
+    is also tried when pretty output must drop members or fits poorly."""
 
     def __init__(
         self,
@@ -325,9 +356,6 @@ class _Fitter:
     def _search_with(self, lines: LineMap, *, pretty: bool) -> _Fitted | None:
         pruner = Pruner(self._survey, lines, self._handles, pretty=pretty)
         return _LayoutSearch(pruner, ladder(self._survey), self).run()
-
-    def _sampled(self, text: str) -> float:
-        return _sample_ratio(self._counter, text)
 
     @property
     def budget(self) -> int:

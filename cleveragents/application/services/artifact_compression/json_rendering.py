@@ -44,13 +44,20 @@ _SURELY_SHORTER = 64  # cutting this many characters saves more than the marker 
 
 
 def cut_string(value: str, limit: int) -> str:
-    """`value` cut to `limit` characters with ``… (N chars omitted)``; whole when cutting would
-    not make it shorter as written in JSON (escapes included)."""
+    """`value` cut to `limit` characters with ``… (N chars omitted)``; whole when the cut
+    would save less than twice its marker (about as many tokens as the marker costs: the
+    text would be lost for nothing)."""
     if len(value) <= limit:
         return value
-    cut = f"{value[:limit]}{ELLIPSIS} ({len(value) - limit} chars omitted)"
-    if len(value) - limit >= _SURELY_SHORTER or not limit:
-        return cut  # (a limit of 0 is a root string's last resort: its marker alone)
+    omitted = len(value) - limit
+    marker = f"{ELLIPSIS} ({omitted} chars omitted)"
+    if not limit:
+        return marker  # a root string's last resort: its marker alone
+    if omitted < 2 * len(marker):
+        return value
+    cut = value[:limit] + marker
+    if omitted >= _SURELY_SHORTER:
+        return cut
     return cut if len(encode_string(cut)) < len(encode_string(value)) else value
 
 
