@@ -217,6 +217,9 @@ _SAMPLE_FROM = 1 << 17
 """Candidates longer than this (characters) are estimated from samples before being counted."""
 _SAMPLE_WINDOWS = 8
 _MAX_SAMPLE_WINDOWS = 32
+_COMPACT_RATIO_FLOOR = 0.75
+"""A compact rendering has at least this share of the pretty one's tokens per character
+(indentation runs are cheap, but so are the short lines of small values they start)."""
 _CLAIMS_CHECKED = 16
 _SAMPLE_CHARS = 2048
 _MAX_SAMPLINGS = 3
@@ -298,7 +301,7 @@ class _Fitter:
         self._counter = counter
         self._handles = handles
         self._pretty = "\n" in text.strip()
-        self._ratios = _layout_ratios(counter, text, pretty=self._pretty)
+        self._ratios = _LayoutRatios(counter, text, pretty=self._pretty)
 
     def fit(self) -> str | None:
         pretty = self._pretty
@@ -336,7 +339,10 @@ class _Fitter:
         root = self._survey.root
         if not isinstance(root, dict | list):
             return None
-        if self._survey.of(root).compact * self._ratios[False] > self._budget:
+        compact = self._survey.of(root).compact
+        if compact * self._ratios[True] * _COMPACT_RATIO_FLOOR > self._budget:
+            return None  # surely over: the compact samples need not be counted
+        if compact * self._ratios[False] > self._budget:
             return None
         text = render(root, pretty=False)
         return text if self._counter.count(text) <= self._budget else None
@@ -500,16 +506,32 @@ def _sample_ratio(counter: TokenCounter, text: str) -> float:
     return _ratio_of(counter, _windows(text, lines=False))
 
 
-def _layout_ratios(counter: TokenCounter, text: str, *, pretty: bool) -> dict[bool, float]:
-    """Tokens per character of the document written pretty (True) and compact (False), from
-    windows of the input: a pretty input's windows are whole lines, whose strings are whole,
-    so their whitespace outside strings can be dropped to see the compact ratio."""
-    if not pretty:
-        ratio = _sample_ratio(counter, text)
-        return {True: ratio, False: ratio}
-    windows = _windows(text, lines=True)
-    compacted = [_INSIGNIFICANT.sub(_keep_strings, window) for window in windows]
-    return {True: _ratio_of(counter, windows), False: _ratio_of(counter, compacted)}
+class _LayoutRatios:
+    """Tokens per character of the document written pretty and compact, from windows of the
+    input, each counted when first needed: a pretty input's windows are whole lines, whose
+    strings are whole, so dropping their whitespace outside strings shows the compact ratio."""
+
+    def __init__(self, counter: TokenCounter, text: str, *, pretty: bool) -> None:
+        self._counter = counter
+        self._text = text
+        self._pretty_input = pretty
+        self._windows: list[str] | None = None
+        self._ratios: dict[bool, float] = {}
+
+    def __getitem__(self, pretty: bool) -> float:
+        if pretty not in self._ratios:
+            self._ratios[pretty] = self._measure(pretty=pretty)
+        return self._ratios[pretty]
+
+    def _measure(self, *, pretty: bool) -> float:
+        if not self._pretty_input:
+            return _sample_ratio(self._counter, self._text)
+        if self._windows is None:
+            self._windows = _windows(self._text, lines=True)
+        if pretty:
+            return _ratio_of(self._counter, self._windows)
+        compacted = [_INSIGNIFICANT.sub(_keep_strings, window) for window in self._windows]
+        return _ratio_of(self._counter, compacted)
 
 
 _INSIGNIFICANT = re.compile(r'("(?:[^"\\]|\\.)*")|[ \t\n\r]+')
