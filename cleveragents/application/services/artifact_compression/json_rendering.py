@@ -507,12 +507,19 @@ class Pruner:
         detail: Detail,
     ) -> int:
         item = value[index]
-        child_line = (
-            self.lines.child_line(value, line, index) if isinstance(item, dict | list) else line
-        )
+        child_line = self._child_line(value, line, index, item, detail)
         new, chars = self._node(item, depth + 1, child_line, detail)
         result.append(new)
         return chars
+
+    def _child_line(
+        self, container: object, line: int, index: int, item: object, detail: Detail
+    ) -> int:
+        """The first line of member `index`, when it may need one: a container this level
+        cuts (a kept one, or a scalar, places no marker)."""
+        if not isinstance(item, dict | list) or detail.keeps_whole(self.survey.of(item)):
+            return line
+        return self.lines.child_line(container, line, index)
 
     def _append_partial(
         self,
@@ -588,11 +595,7 @@ class Pruner:
             if index in whole:
                 result[key], item_chars = item, self._whole_value(item, depth + 1)
             else:
-                child_line = (
-                    self.lines.child_line(value, line, index)
-                    if isinstance(item, dict | list)
-                    else line
-                )
+                child_line = self._child_line(value, line, index, item, detail)
                 result[key], item_chars = self._node(item, depth + 1, child_line, detail)
             chars += self.survey.key_length(key) + separator + item_chars
         if marker is not None:
