@@ -1,7 +1,7 @@
 """Smart mode for JSON, part 1: what a document holds, measured once, and which of its array
 items and object members a given level of detail keeps.
 
-`survey` walks the parsed document once and records, for every array and object, the sizes of
+`Survey` walks the parsed document once and records, for every array and object, the sizes of
 its full rendering in both layouts and the extremes below it (longest array, longest string,
 largest object). A rendering at any level of detail then reuses an untouched container's
 recorded size instead of walking it again, so measuring a candidate costs in proportion to what
@@ -145,7 +145,7 @@ class Survey:
         return sorted(order[: max(0, min(members - first_rank, len(order)))])
 
     def array(self, ordinal: int) -> list[object]:
-        """The non-empty array the survey met `ordinal`-th."""
+        """The array of three items or more that the survey met `ordinal`-th."""
         return self._arrays[ordinal]
 
     def root_members(self) -> int:
@@ -429,17 +429,20 @@ class Detail:
 
     def seen_by(self, facts: Facts) -> tuple[object, ...] | None:
         """What of this level a subtree with `facts` depends on: two levels with the same
-        answer render it alike (None: breadth-first levels, not compared)."""
+        answer render it alike (None: breadth-first levels, not compared). When all its
+        arrays are whole, only the string limit is."""
         if self.members is not None:
             return None
         arrays_from, arrays_to, shapes_from, shapes_to, tasks_from, tasks_to = facts.ranges
         partial = None
         if self.partial_ordinal is not None and arrays_from <= self.partial_ordinal < arrays_to:
             partial = (self.partial, self.partial_ordinal, self.partial_index)
+        if facts.max_items <= self.extra_items + 2 and partial is None:
+            return (self.string_limit,)
         return (
+            self.string_limit,
             self.extra_items,
             min(max(self.one_more_below, arrays_from), arrays_to),
-            self.string_limit,
             None if self.shapes is None else min(max(self.shapes, shapes_from), shapes_to),
             None if self.task is None else min(max(self.task, tasks_from), tasks_to),
             self.where,
@@ -648,6 +651,8 @@ class _Levels:
         if not self.survey.arrays:
             return [longer]
         array = self.survey.array(ordinal)
+        if len(array) <= knob // self.arrays + 2:
+            return [longer]  # the array is whole before the step already: it adds nothing
         _, index = kept_items(
             self.survey.of(array), len(array), replace(base, partial_ordinal=ordinal)
         )
