@@ -15,8 +15,21 @@ Decisions the seed leaves open, documented here because they are visible in the 
   place of the first omitted item; N counts only the items really omitted.
 
 Smart mode (`fit`) never packs the lines of a JSON document, which would not parse: it picks
-the richest level of detail (`json_sampling`) whose rendering (`json_rendering`) fits, in the
-input's layout; see `JsonStrategy.fit`.
+the richest level of detail (`json_sampling`) whose rendering (`json_rendering`) fits, counted
+with the real tokenizer, and uses most of the budget. What its output shows:
+
+- arrays keep their first and last items, the items that mention the task, those that show a
+  key path or a kind of value not seen before, then more from both ends inwards; each run of
+  omitted items is one string item, ``"… 35 items omitted (lines 120-340)"`` (the lines of
+  the original that hold them, ``of ID`` after them when the artifact is stored);
+- a long string keeps its head: ``"the first part… (1234 chars omitted)"``;
+- object members go last (after arrays are down to first and last items), breadth-first from
+  the root, the task's first; the rest of an object is one member,
+  ``"…": "12 keys omitted (lines 40-90)"``, and an object or array with nothing left is that
+  marker alone;
+- the layout is the input's (pretty with 2 spaces when it spans lines, else compact); a pretty
+  document that fits whole once compact is returned compact, and compact output is also
+  chosen when it keeps more once members must go (or pretty steps are too coarse).
 """
 
 from __future__ import annotations
@@ -192,8 +205,8 @@ class JsonStrategy(ArtifactStrategy):
         handles: Handles,
     ) -> str | None:
         """The richest valid rendering of the document within `budget` (`_Fitter`); None when
-        `text` is not valid JSON, nests too deep to walk, or not even the root's marker fits
-        (the lines are then packed). A document too deep to walk gets its root's marker."""
+        `text` is not valid JSON or not even the root's marker fits (the lines are then
+        packed). A document too deep to walk level by level gets its root's marker."""
         try:
             document = _read(text, terms)
             if document is None:
