@@ -156,3 +156,11 @@ def test_the_ladder_starts_with_the_whole_document_and_ends_with_its_marker() ->
     assert json.loads(render(pruner.build(poorest).value, pretty=False)) == {"…": "1 key omitted"}
     ranks = [family.rank for family in families]
     assert ranks == sorted(ranks)
+
+
+@SETTINGS
+@given(st.lists(st.text(max_size=40), min_size=1, max_size=20), st.text(max_size=30))
+def test_task_items_are_those_the_task_terms_match(items: list[str], task: str) -> None:
+    terms = TaskTerms.from_task(task)
+    expected = tuple(index for index, item in enumerate(items) if terms.matches(item))
+    assert Survey(items, terms).of(items).task_items == expected

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
@@ -76,6 +77,15 @@ def scalar_text(value: object) -> str:
     return int.__repr__(value)
 
 
+def _mention_test(terms: TaskTerms) -> Callable[[str], bool]:
+    """`terms.matches` as one pattern search: the survey asks it of every string of the
+    document, and a search in C is several times faster than a loop over the terms."""
+    if not terms:
+        return lambda _: False
+    pattern = re.compile("|".join(map(re.escape, terms.terms)))
+    return lambda text: pattern.search(text.lower()) is not None
+
+
 _KIND_OF: dict[type, int] = {
     dict: _OBJECT,
     list: _ARRAY,
@@ -108,6 +118,7 @@ class Survey:
     def __init__(self, root: object, terms: TaskTerms) -> None:
         self.root = root
         self.terms = terms
+        self._mentions = _mention_test(terms)
         self.facts: dict[int, Facts] = {}
         self._paths: dict[tuple[int, str | None], int] = {}
         self._seen: set[int] = set()
@@ -209,7 +220,7 @@ class Survey:
     def _key_mentions_task(self, key: str) -> bool:
         hit = self._key_matches.get(key)
         if hit is None:
-            hit = self._key_matches[key] = self.terms.matches(key)
+            hit = self._key_matches[key] = self._mentions(key)
         return hit
 
     def _visit(self, value: dict[str, object] | list[object], path: int) -> Facts:
@@ -229,7 +240,7 @@ class Survey:
         if not count:
             return Facts(2, 2, 0, 0, 0, 0, False)
         paths, seen, key_lengths = self._paths, self._seen, self._key_lengths
-        terms = self.terms if self.terms else None
+        mentions = self._mentions if self.terms else None
         compact = widened = newlines = items = longest = 0
         keys = count
         task: list[int] = []
@@ -253,12 +264,12 @@ class Survey:
             elif kind == _STRING:
                 compact += key_length + len(encode_string(item))  # type: ignore[arg-type]
                 longest = max(longest, len(item))  # type: ignore[arg-type]
-                hit = terms is not None and terms.matches(item)  # type: ignore[arg-type]
+                hit = mentions is not None and mentions(item)  # type: ignore[arg-type]
             else:
                 spelling = scalar_text(item)
                 compact += key_length + len(spelling)
-                hit = terms is not None and terms.matches(spelling)
-            if terms is not None and (hit or self._key_mentions_task(key)):
+                hit = mentions is not None and mentions(spelling)
+            if mentions is not None and (hit or self._key_mentions_task(key)):
                 task.append(index)
         return Facts(
             compact=compact + 2 * count + 1,  # ':' and ',' per member, the braces
@@ -278,7 +289,7 @@ class Survey:
         item_path = self._path(path, _ITEM)
         ordinal = self._number(value)
         seen = self._seen
-        terms = self.terms if self.terms else None
+        mentions = self._mentions if self.terms else None
         compact = widened = newlines = longest = keys = 0
         items = 0  # the longest array inside the items
         shapes: list[tuple[int, int]] = []
@@ -311,11 +322,11 @@ class Survey:
                 if kind == _STRING:
                     compact += len(encode_string(item))  # type: ignore[arg-type]
                     longest = max(longest, len(item))  # type: ignore[arg-type]
-                    hit = terms is not None and terms.matches(item)  # type: ignore[arg-type]
+                    hit = mentions is not None and mentions(item)  # type: ignore[arg-type]
                 else:
                     spelling = scalar_text(item)
                     compact += len(spelling)
-                    hit = terms is not None and terms.matches(spelling)
+                    hit = mentions is not None and mentions(spelling)
             if hit:
                 task.append((index, self.task_items))
                 self.task_items += 1
