@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import re
 from abc import ABC, abstractmethod
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from itertools import accumulate
 from json.decoder import scanstring  # type: ignore[attr-defined]
@@ -300,6 +300,17 @@ _LITERALS: tuple[tuple[str, object], ...] = (
 # --- building a level of detail ---------------------------------------------------------------
 
 
+class _ObjectPlan(NamedTuple):
+    """An object's members sorted out for measuring (`Pruner._plan`)."""
+
+    members: list[tuple[str, object]]
+    plain: int  # the members that are neither strings nor containers, written out
+    lengths: list[int]  # the string members' lengths, ascending
+    prefix: list[int]  # running sums of those members' sizes (key and separator included)
+    by_length: list[int]  # their indices, in that order
+    containers: list[int]  # the indices of the members that are arrays or objects
+
+
 class Built(NamedTuple):
     """A pruned document and the exact length of its rendering."""
 
@@ -320,6 +331,7 @@ class Pruner:
         self._sizes: dict[int, tuple[list[int], list[int], list[int]]] = {}
         self._measuring = False
         self._measured: dict[object, int] = {}
+        self._plans: dict[int, _ObjectPlan] = {}
         self.claims: list[tuple[int, str]] | None = None
         """When a list: (line, first character) of the first omitted member of each run, for
         checking a line map that was inferred from the layout."""
@@ -570,6 +582,8 @@ class Pruner:
         self, value: dict[str, object], facts: Facts, depth: int, line: int, detail: Detail
     ) -> tuple[object, int]:
         count = len(value)
+        if self._measuring and detail.members is None:
+            return None, self._measured_object(value, depth, line, detail)
         if detail.members is None:
             kept = list(range(count))
         else:
@@ -605,6 +619,54 @@ class Pruner:
             result[marker_key] = marker
             chars += self.survey.key_length(marker_key) + separator + len(encode_string(marker))
         return result, self._container_chars(chars, len(result), depth)
+
+    def _measured_object(
+        self, value: dict[str, object], depth: int, line: int, detail: Detail
+    ) -> int:
+        """The size of an object that keeps all its members, from its plan: only its
+        containers and its strings over the limit are looked at one by one."""
+        plan = self._plan(value)
+        separator = 2 if self.pretty else 1
+        limit = detail.string_limit
+        whole = len(plan.by_length) if limit is None else bisect_right(plan.lengths, limit)
+        chars = plan.plain + plan.prefix[whole]
+        for index in plan.by_length[whole:]:  # (only with a limit)
+            key, item = plan.members[index]
+            cut = cut_string(str(item), limit or 0)
+            chars += self.survey.key_length(key) + separator + len(encode_string(cut))
+        for index in plan.containers:
+            key, item = plan.members[index]
+            child_line = self._child_line(value, line, index, item, detail)
+            chars += self.survey.key_length(key) + separator
+            chars += self._node(item, depth + 1, child_line, detail)[1]
+        return self._container_chars(chars, len(value), depth)
+
+    def _plan(self, value: dict[str, object]) -> _ObjectPlan:
+        """An object's members sorted out once: the size of its other scalars, its strings
+        by length with their sizes summed, its containers."""
+        plan = self._plans.get(id(value))
+        if plan is None:
+            members = list(value.items())
+            separator = 2 if self.pretty else 1
+            plain = 0
+            strings: list[tuple[int, int, int]] = []  # length, member size, index
+            containers: list[int] = []
+            for index, (key, item) in enumerate(members):
+                if isinstance(item, dict | list):
+                    containers.append(index)
+                    continue
+                size = self.survey.key_length(key) + separator + len(scalar_text(item))
+                if isinstance(item, str):
+                    strings.append((len(item), size, index))
+                else:
+                    plain += size
+            strings.sort()
+            prefix = [0, *accumulate(size for _, size, _ in strings)]
+            lengths = [length for length, _, _ in strings]
+            by_length = [index for _, _, index in strings]
+            plan = _ObjectPlan(members, plain, lengths, prefix, by_length, containers)
+            self._plans[id(value)] = plan
+        return plan
 
     def _short_members(
         self, members: list[tuple[str, object]], omitted: list[int], room: int
