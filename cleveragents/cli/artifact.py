@@ -68,7 +68,8 @@ def compress(
         Mode,
         typer.Option(
             "--mode",
-            help="seed: the seed's three tiers (default). smart: structure-aware at any size.",
+            help="seed: three tiers, whole / type strategy / head cut (default). smart: fills "
+            "the budget by value at any size, markers name the omitted lines.",
         ),
     ] = Mode.SEED,
     artifact_id: Annotated[
@@ -93,10 +94,10 @@ def compress(
         bool, typer.Option("--json", help="Accepted for symmetry: the output is always JSON.")
     ] = False,
 ) -> None:
-    """Print the seed's JSON: artifact_name, raw_tokens, compacted_tokens, truncated, content.
+    """Print the five-field JSON: artifact_name, raw_tokens, compacted_tokens, truncated, content.
 
     content always fits the budget, counted with the real tokenizer. A missing artifact (or a
-    path that escapes the work directory) prints the seed's not-found JSON and exits 2; so does
+    path that escapes the work directory) prints the not-found JSON and exits 2; so does
     a binary file (with an error JSON of the same shape).
 
     ARTIFACT_PATH is relative to the work directory or absolute inside it; - reads standard
