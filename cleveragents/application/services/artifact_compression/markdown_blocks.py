@@ -10,7 +10,7 @@ everything else is prose. Lines are split on "\\n" only.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from enum import Enum, auto
 from typing import NamedTuple
 
@@ -48,6 +48,14 @@ class Block(NamedTuple):
     text: str = ""  # prose only: the lines joined without their markers
 
 
+Segment = tuple[Kind, int, int, bool, str, str, Sequence[str]]
+"""A block as `scan` finds it: its kind, the `start` and `end` of its lines (`lines[start:end]`),
+`closed`, `prefix` and `text` as in `Block`, and a prose block's `parts`: each line's content
+(without indentation, marker or `>`; only the first can be empty, an empty item), which `text`
+joins. A plain tuple: smart mode ranks the lines of the segments without building blocks,
+which costs a good share of the parse."""
+
+
 def split_lines(text: str) -> list[str]:
     lines = text.split("\n")
     if text.endswith("\n"):
@@ -83,16 +91,20 @@ def _opens_fence(line: str) -> str | None:
 def _starts_block(lines: list[str], index: int) -> bool:
     """Whether `lines[index]` interrupts a paragraph (CommonMark-like, plus tables)."""
     line = lines[index]
-    if _plain(line):
-        return False
-    head = line.lstrip()[:1]  # each pattern below is tried only where it can match
+    return not _plain(line) and _interrupts(lines, index, line.lstrip()[:1])
+
+
+def _interrupts(lines: list[str], index: int, head: str) -> bool:
+    """`_starts_block` of a line that is not `_plain`, whose first non-blank character is
+    `head` (empty: the line is blank). Each pattern is tried only where it can match."""
+    line = lines[index]
     if not head:
         return True  # a blank line
     return (
         head == ">"  # a block quote
         or (head == "#" and _ATX.match(line) is not None)
         or (head in "`~" and _opens_fence(line) is not None)
-        or (head in "-*_" and _THEMATIC.match(line) is not None)
+        or (head in "-*_" and _is_thematic(line))
         or ((head in "-*+" or head.isdigit()) and _LIST_ITEM.match(line) is not None)
         or (head == "<" and _HTML.match(line) is not None)
         or ("|" in line and _is_table_start(lines, index))
@@ -107,6 +119,12 @@ def _plain(line: str) -> bool:
     The other tests screen a line by its first non-blank character, the `head`: each pattern
     of a block starts with optional whitespace and then one of a few characters."""
     return line[:1].isalpha() and "|" not in line
+
+
+def _is_thematic(line: str) -> bool:
+    """A thematic break (`---`, `* * *`). Only such marks and blanks make one: testing that
+    first spares the pattern the list items, which start like one."""
+    return not line.strip("-*_ \t") and _THEMATIC.match(line) is not None
 
 
 def looks_like_block(text: str) -> bool:
@@ -125,127 +143,157 @@ def _front_matter(lines: list[str]) -> int:
     return 0
 
 
-def _code(lines: list[str], start: int, indented_ok: bool) -> tuple[Block, int] | None:
-    """A fenced code block (unclosed: to the end) or, where allowed, an indented one."""
-    fence = _opens_fence(lines[start])
+def _code(lines: list[str], start: int, head: str, indented_ok: bool) -> Segment | None:
+    """A fenced code block (unclosed: to the end) or, where allowed, an indented one. `head`:
+    the line's first non-blank character."""
+    fence = _opens_fence(lines[start]) if head in "`~" else None
     index = start + 1
     if fence is not None:
-        while index < len(lines) and not _fence_closes(lines[index], fence):
+        count = len(lines)
+        # A line without the fence in it (most lines of code) is spared the call.
+        while index < count and (
+            fence not in lines[index] or not _fence_closes(lines[index], fence)
+        ):
             index += 1
         closed = index < len(lines)
-        index += closed
-        return Block(Kind.FENCED, tuple(lines[start:index]), closed=closed), index
+        return Kind.FENCED, start, index + closed, closed, "", "", ()
     if not (indented_ok and lines[start].startswith(_INDENTS)):
         return None
     while index < len(lines) and (lines[index].startswith(_INDENTS) or _is_blank(lines[index])):
         index += 1
     while _is_blank(lines[index - 1]):
         index -= 1
-    return Block(Kind.INDENTED, tuple(lines[start:index])), index
+    return Kind.INDENTED, start, index, True, "", "", ()
 
 
-def _structure(lines: list[str], start: int) -> tuple[Block, int] | None:
-    """A heading, table, HTML comment or other line kept verbatim; None for prose."""
+def _structure(lines: list[str], start: int, head: str) -> Segment | None:
+    """A heading, table, HTML comment or other line kept verbatim; None for prose. Each
+    pattern is tried only where the line's first non-blank character, `head`, can start it."""
     line = lines[start]
     index = start + 1
-    stripped = line.lstrip()
-    head = stripped[:1]  # each pattern is tried only where it can match (see `_plain`)
     if head == "#" and _ATX.match(line):
-        return Block(Kind.HEADING, (line,)), index
+        return Kind.HEADING, start, index, True, "", "", ()
     if "|" in line and _is_table_start(lines, start):
         while index < len(lines) and "|" in lines[index] and not _is_blank(lines[index]):
             index += 1
-        return Block(Kind.TABLE, tuple(lines[start:index])), index
-    if stripped.startswith("<!--"):
+        return Kind.TABLE, start, index, True, "", "", ()
+    if head == "<" and line.lstrip().startswith("<!--"):
         while "-->" not in lines[index - 1] and index < len(lines):
             index += 1
-        return Block(Kind.VERBATIM, tuple(lines[start:index])), index
+        return Kind.VERBATIM, start, index, True, "", "", ()
     if (
-        (head in "-*_" and _THEMATIC.match(line))
+        (head in "-*_" and _is_thematic(line))
         or (head == "<" and _HTML.match(line))
         or (head == "[" and _LINK_DEF.match(line))
     ):
-        return Block(Kind.VERBATIM, (line,)), index
+        return Kind.VERBATIM, start, index, True, "", "", ()
     return None
 
 
 def parse(lines: list[str]) -> Iterator[Block]:
-    """Blocks in order; every input line belongs to exactly one block. Linear: each line is
-    looked at a bounded number of times.
+    """Blocks in order; every input line belongs to exactly one block (see `scan`)."""
+    for kind, start, end, closed, prefix, text, _ in scan(lines):
+        yield Block(kind, tuple(lines[start:end]), closed, prefix, text)
+
+
+def scan(lines: list[str]) -> Iterator[Segment]:
+    """The blocks of `lines` in order, as segments (`parse` makes them blocks). Linear: each
+    line is looked at a bounded number of times.
 
     Indented code needs a blank line before it and no list item above it, since indented
     lines after a list item continue the item."""
     index = _front_matter(lines)
     if index:
-        yield Block(Kind.FRONT_MATTER, tuple(lines[:index]))
+        yield Kind.FRONT_MATTER, 0, index, True, "", "", ()
+    count = len(lines)
     after_blank = True
     in_list = False
-    while index < len(lines):
-        if _is_blank(lines[index]):
-            after_blank = True
-            yield Block(Kind.BLANK, (lines[index],))
-            index += 1
-            continue
-        found = None
-        if not _plain(lines[index]):
-            found = _code(lines, index, after_blank and not in_list) or _structure(lines, index)
-        if found is None:
+    while index < count:
+        line = lines[index]
+        if line[:1].isalpha() and "|" not in line:  # `_plain`: a paragraph, whatever is above
             found = _prose(lines, index)
-            in_list = bool(_LIST_ITEM.match(found[0].prefix)) or (
-                in_list and not found[0].prefix.strip() and bool(found[0].prefix)
+        else:
+            head = line.lstrip()[:1]
+            if not head:  # a blank line
+                after_blank = True
+                yield Kind.BLANK, index, index + 1, True, "", "", ()
+                index += 1
+                continue
+            found = (
+                _code(lines, index, head, after_blank and not in_list)
+                or _structure(lines, index, head)
+                or _prose(lines, index)
             )
+        # The prefix of a prose block: a list item's marker, `>`, indentation (which goes on
+        # with a list item above it) or nothing, as for every other block.
+        prefix = found[4]
+        if prefix:
+            marker = prefix.lstrip()
+            in_list = marker[0] != ">" if marker else in_list
         else:
             in_list = False
-        block, index = found
+        index = found[2]
         after_blank = False
-        yield block
+        yield found
 
 
-def _prose(lines: list[str], start: int) -> tuple[Block, int]:
+def _prose(lines: list[str], start: int) -> Segment:
     """A paragraph, list item or block-quote paragraph starting at `start` (lazy continuation
     lines included), or a setext heading when a plain paragraph is underlined."""
     first = lines[start]
     quote = marker = None
-    if not first[:1].isalpha():  # a letter starts neither a quote nor a list item
-        quote = _QUOTE.match(first)
-        marker = quote or _LIST_ITEM.match(first)
-    prefix = marker.group(0) if marker else first[: len(first) - len(first.lstrip())]
-    parts = [first[marker.end() if marker else 0 :].strip()]
+    if first[:1].isalpha():  # no indentation, marker nor `>`: most paragraphs
+        prefix = ""
+        parts = [first.rstrip()]
+    else:
+        head = first.lstrip()[:1]
+        quote = _QUOTE.match(first) if head == ">" else None
+        marker = quote or (_LIST_ITEM.match(first) if head in "-*+" or head.isdigit() else None)
+        prefix = marker.group() if marker else first[: len(first) - len(first.lstrip())]
+        parts = [first[marker.end() if marker else 0 :].strip()]
     index = start + 1
-    while index < len(lines):
+    count = len(lines)
+    while index < count:
         line = lines[index]
-        if _plain(line):  # can neither end the paragraph nor be quoted or underlined
-            parts.append(line.strip())
+        if line[:1].isalpha() and "|" not in line:  # `_plain`: it can neither end the
+            parts.append(line.rstrip())  # paragraph nor be quoted or underlined
             index += 1
             continue
-        quoted = _QUOTE.match(line) if quote else None
+        head = line.lstrip()[:1]  # each pattern is tried only where it can match
+        if not head:
+            break  # a blank line, which `_interrupts` would find; spared the other tests
+        quoted = _QUOTE.match(line) if quote and head == ">" else None
         if quoted is not None:
             if _is_blank(line[quoted.end() :]):
                 break  # an empty `>` line ends the quoted paragraph
             parts.append(line[quoted.end() :].strip())
-        elif marker is None and _SETEXT.match(line):
-            return Block(Kind.HEADING, tuple(lines[start : index + 1])), index + 1
-        elif _starts_block(lines, index) or _LINK_DEF.match(line):
+        elif marker is None and head in "=-" and _SETEXT.match(line):
+            return Kind.HEADING, start, index + 1, True, "", "", ()
+        elif _interrupts(lines, index, head) or (head == "[" and _LINK_DEF.match(line)):
             break
         else:
             parts.append(line.strip())
         index += 1
     if marker is not None and not prefix.endswith((" ", "\t")):
         prefix += " "  # an empty item (`-`) or `>` without a space
-    text = " ".join(part for part in parts if part)
-    return Block(Kind.PROSE, tuple(lines[start:index]), prefix=prefix, text=text), index
+    if len(parts) == 1:
+        return Kind.PROSE, start, index, True, prefix, parts[0], parts
+    # Only the first part can be empty (an empty item): each later line has text, or it would
+    # have ended the paragraph.
+    text = " ".join(parts if parts[0] else parts[1:])
+    return Kind.PROSE, start, index, True, prefix, text, parts
 
 
-def prose_content_start(block: Block, position: int) -> int:
-    """Where the text of line `position` of a prose block begins: after its indentation, list
-    marker or `>` (the parts `_prose` joins into `block.text`)."""
-    line = block.lines[position]
+def prose_content_start(lines: Sequence[str], start: int, index: int) -> int:
+    """Where the text of line `index` of the prose block that starts at line `start` begins:
+    after its indentation, list marker or `>` (the parts `_prose` joins into its text)."""
+    line = lines[index]
     if line[:1].isalpha():  # no indentation, marker nor `>`: most lines
         return 0
     marker: re.Match[str] | None = None
-    if position == 0:
+    if index == start:
         marker = _QUOTE.match(line) or _LIST_ITEM.match(line)
-    elif _QUOTE.match(block.lines[0]):
+    elif _QUOTE.match(lines[start]):
         marker = _QUOTE.match(line)
-    start = marker.end() if marker else 0
-    return start + len(line[start:]) - len(line[start:].lstrip())
+    begin = marker.end() if marker else 0
+    return begin + len(line[begin:]) - len(line[begin:].lstrip())

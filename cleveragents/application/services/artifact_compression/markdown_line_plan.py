@@ -21,15 +21,14 @@ it in the original.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 
 from cleveragents.application.services.artifact_compression.markdown_blocks import (
     ALIGNMENT,
-    Block,
     Kind,
-    parse,
     prose_content_start,
+    scan,
 )
 from cleveragents.application.services.artifact_compression.markdown_sentences import (
     sentence_spans,
@@ -88,19 +87,27 @@ def has_obligation(text: str) -> bool:
     return _OBLIGATION.search(text) is not None
 
 
+def _keywords(text: str) -> list[int]:
+    """Where each requirement keyword of `text` starts."""
+    return [match.start() for match in _OBLIGATION.finditer(text)]
+
+
 _Piece = tuple[int, int, int]
-"""The part of one sentence on one line: `line[start:end]`, and its rank."""
+"""The part of one sentence on one line: `start` and `end` in the block's joined text, and its
+rank."""
 
 
 def markdown_line_plan(lines: list[str], terms: TaskTerms) -> LinePlan:
     """One rank per line (see the module docstring), and short forms for long prose lines."""
     priorities: list[int] = []
     short_forms: dict[int, ShortForm] = {}
-    for block in parse(lines):
-        if block.kind is Kind.PROSE:
-            _rank_prose(block, len(priorities), terms, priorities, short_forms)
+    for kind, start, end, closed, _, text, parts in scan(lines):
+        if kind is Kind.PROSE:
+            _rank_prose(lines, start, text, parts, terms, priorities, short_forms)
+        elif kind is Kind.BLANK:  # a third of all blocks: spared a call
+            priorities.extend([BLANK] * (end - start))
         else:
-            priorities.extend(_block_ranks(block, terms))
+            priorities.extend(_block_ranks(kind, lines[start:end], closed, terms))
     _space_out(priorities)
     return LinePlan(priorities, short_forms)
 
@@ -109,42 +116,51 @@ def _space_out(priorities: list[int]) -> None:
     """A run of blank lines takes the rank of the less important of the lines around it: it
     only spaces them out, so it is wanted once both are, and then it costs a token and saves
     the packer a marker. Ranked last instead, it would come after the budget was given out,
-    when the markers it saves can no longer buy the lines they cost."""
-    above = BLANK
-    pending: list[int] = []  # the blank lines since the last other line
-    for index, rank in enumerate(priorities):
-        if rank == BLANK:
-            pending.append(index)
-            continue
-        for blank in pending:
-            priorities[blank] = max(rank, above) if above != BLANK else rank
-        pending.clear()
-        above = rank
-    for blank in pending:
-        priorities[blank] = above
+    when the markers it saves can no longer buy the lines they cost. (The runs are found with
+    `list.index`, which spares the other lines a step each.)"""
+    count = len(priorities)
+    if BLANK not in priorities:
+        return
+    first = priorities.index(BLANK)
+    while True:
+        last = first + 1  # the run is priorities[first:last]
+        while last < count and priorities[last] == BLANK:
+            last += 1
+        above = priorities[first - 1] if first else BLANK
+        if last == count:
+            priorities[first:] = [above] * (last - first)
+            return
+        below = priorities[last]
+        rank = max(below, above) if above != BLANK else below
+        priorities[first:last] = [rank] * (last - first)
+        try:
+            first = priorities.index(BLANK, last + 1)
+        except ValueError:
+            return
 
 
-def _block_ranks(block: Block, terms: TaskTerms) -> list[int]:
-    """Ranks of a block that is not prose; a line naming a task term is raised to its rank."""
-    count = len(block.lines)
-    if block.kind is Kind.HEADING:
+def _block_ranks(kind: Kind, lines: list[str], closed: bool, terms: TaskTerms) -> list[int]:
+    """Ranks of the `lines` of a block that is not prose; a line naming a task term is raised
+    to its rank."""
+    count = len(lines)
+    if kind is Kind.HEADING:
         return [HEADING] * count
-    if block.kind is Kind.BLANK:
+    if kind is Kind.BLANK:
         return [BLANK] * count
-    if block.kind is Kind.TABLE:
-        ranks = _table_ranks(block.lines)
-    elif block.kind is Kind.FENCED:
+    if kind is Kind.TABLE:
+        ranks = _table_ranks(lines)
+    elif kind is Kind.FENCED:
         ranks = [STRUCTURE] + [CODE] * (count - 1)
-        if block.closed and count > 1:
+        if closed and count > 1:
             ranks[-1] = STRUCTURE
-    elif block.kind is Kind.INDENTED:
+    elif kind is Kind.INDENTED:
         ranks = [CODE] * count
-    elif block.kind is Kind.FRONT_MATTER:
+    elif kind is Kind.FRONT_MATTER:
         ranks = [STRUCTURE] * count
     else:
         ranks = [PROSE] * count
-    if terms:
-        for position, line in enumerate(block.lines):
+    if terms.terms:
+        for position, line in enumerate(lines):
             if terms.matches(line):
                 ranks[position] = min(ranks[position], FIRST_SENTENCE)
     return ranks
@@ -165,82 +181,72 @@ def _table_ranks(rows: Sequence[str]) -> list[int]:
 
 
 def _rank_prose(
-    block: Block,
-    first_index: int,
+    lines: list[str],
+    start: int,
+    text: str,
+    parts: Sequence[str],
     terms: TaskTerms,
     priorities: list[int],
     short_forms: dict[int, ShortForm],
 ) -> None:
-    """Rank each line of a paragraph, list item or quote by the sentences on it."""
-    rank = _SentenceRanks(block.text, terms)
-    if not rank.varies:
-        _rank_by_first_sentence(block, first_index, priorities, short_forms)
+    """Rank each line of the paragraph, list item or quote that starts at line `start` by the
+    sentences on it; `parts`: its lines' contents, `text`: them joined. The text is screened
+    once: most blocks hold no requirement keyword and name no task term, and then no sentence
+    of theirs does."""
+    keywords = _keywords(text)
+    mentioned = bool(terms.terms) and terms.matches(text)
+    if not (keywords or mentioned):
+        _rank_by_first_sentence(lines, start, text, parts, priorities, short_forms)
         return
-    for position, line_pieces in enumerate(_pieces(block, rank)):
-        if not line_pieces:  # an empty list item
-            priorities.append(PROSE)
-            continue
-        best = min(piece[2] for piece in line_pieces)
-        full = max(piece[2] for piece in line_pieces)
-        line = block.lines[position]
-        short = None
-        if best != full and len(line) > _WRAPPED_WIDTH:
-            prefix_end = prose_content_start(block, position)
-            short = _short_text(line, prefix_end, line_pieces, best)
-        if short is None or len(line) - len(short) < _MIN_SAVING:
-            priorities.append(best)
-        else:
-            short_forms[first_index + position] = ShortForm(short, best)
-            priorities.append(full)
+    block_terms = terms if mentioned else _NO_TERMS
+    _rank_by_sentences(lines, start, text, parts, keywords, block_terms, priorities, short_forms)
 
 
 def _rank_by_first_sentence(
-    block: Block, first_index: int, priorities: list[int], short_forms: dict[int, ShortForm]
+    lines: list[str],
+    start: int,
+    text: str,
+    parts: Sequence[str],
+    priorities: list[int],
+    short_forms: dict[int, ShortForm],
 ) -> None:
-    """The ranks (and short form) `_pieces` gives a block with no requirement keyword and no
-    task term, found faster: such a block ranks its first sentence FIRST_SENTENCE and all the
-    rest PROSE, so only the lines up to the end of that sentence are measured, and the rest is
-    not split. Most blocks are such blocks.
-
-    The sentence is found in `block.text`, which joins the lines' contents with spaces as the
-    text of `_pieces` does (without the space that text starts with after an empty first
-    line: an empty list item)."""
-    lines = block.lines
-    text = block.text
-    ranks = [PROSE] * len(lines)
+    """The ranks (and short form) `_rank_by_sentences` gives a block with no requirement
+    keyword and no task term, found faster: such a block ranks its first sentence
+    FIRST_SENTENCE and all the rest PROSE, so only the lines up to the end of that sentence are
+    measured, and the rest is not split. Most blocks are such blocks."""
+    if len(parts) == 1 and len(lines[start]) <= _WRAPPED_WIDTH and not text.startswith("["):
+        # A short line ranks whole, by its first sentence (which is no link to a heading:
+        # it does not start with `[`); where that sentence ends does not matter.
+        priorities.append(FIRST_SENTENCE if text else PROSE)
+        return
+    ranks = [PROSE] * len(parts)
     spans = sentence_spans(text, refined=True, limit=1)
     if not spans:  # an empty list item and nothing else
         priorities.extend(ranks)
         return
-    end = spans[0][1]  # the first sentence is text[:end]
-    # Its lines: from `first` (the first with content) to `last`, whose content starts at
-    # `cursor` in `text` and ends at `content_end`; counted no further than makes it spread.
-    first = 0 if _content_length(block, 0) else 1
+    sentence_end = spans[0][1]  # the sentence is text[:sentence_end]
+    # Its lines: from `first` (the first with content: `text` joins the others) to `last`,
+    # whose part starts at `cursor` in `text` and ends at `part_end`; counted no further than
+    # makes it spread.
+    first = 0 if parts[0] else 1
     last, cursor = first, 0
-    content_end = first_end = _content_length(block, first)
-    while content_end < end and last - first < _MAX_SENTENCE_LINES:
-        cursor = content_end + 1
+    part_end = first_end = len(parts[first])
+    while part_end < sentence_end and last - first < _MAX_SENTENCE_LINES:
+        cursor = part_end + 1
         last += 1
-        content_end = cursor + _content_length(block, last)
+        part_end = cursor + len(parts[last])
     if last - first >= _MAX_SENTENCE_LINES:  # spread: each line's piece ranked on its own
         ranks[first] = _first_sentence_rank(text[:first_end])
-    elif _first_sentence_rank(text[:end]) == FIRST_SENTENCE:
+    elif _first_sentence_rank(text[:sentence_end]) == FIRST_SENTENCE:
         ranks[first : last + 1] = [FIRST_SENTENCE] * (last - first + 1)
-        line = lines[last]
-        if end < content_end and len(line) > _WRAPPED_WIDTH:  # the rest starts on it too
-            short = line[: prose_content_start(block, last) + end - cursor]
+        line = lines[start + last]
+        if sentence_end < part_end and len(line) > _WRAPPED_WIDTH:  # the rest starts on it
+            prefix_end = prose_content_start(lines, start, start + last)
+            short = line[: prefix_end + sentence_end - cursor]
             if len(line) - len(short) >= _MIN_SAVING:
-                short_forms[first_index + last] = ShortForm(short, FIRST_SENTENCE)
+                short_forms[start + last] = ShortForm(short, FIRST_SENTENCE)
                 ranks[last] = PROSE
     priorities.extend(ranks)
-
-
-def _content_length(block: Block, position: int) -> int:
-    """The length of line `position`'s part of `block.text` (0 for an empty list item)."""
-    if len(block.lines) == 1:
-        return len(block.text)
-    line = block.lines[position]
-    return max(len(line.rstrip()) - prose_content_start(block, position), 0)
 
 
 def _first_sentence_rank(sentence: str) -> int:
@@ -251,55 +257,78 @@ def _first_sentence_rank(sentence: str) -> int:
     return FIRST_SENTENCE
 
 
-def _pieces(block: Block, rank: _SentenceRanks) -> list[list[_Piece]]:
-    """Each line's pieces of sentences, ranked. The sentences are those of the block's lines
-    joined with spaces (a sentence may go on over a line break), each piece in its line's own
-    offsets. (Pieces are plain tuples: there are several per line of prose.)"""
-    starts = [prose_content_start(block, position) for position in range(len(block.lines))]
-    contents = [line[start:].rstrip() for line, start in zip(block.lines, starts, strict=True)]
-    text = " ".join(contents)
-    spans = _spans(_sentences(text, rank.varies), text)
-    if len(contents) == 1:  # most paragraphs of a document written a paragraph per line
-        base = starts[0]
-        return [[(base + s, base + e, rank(text[s:e], n == 0)) for n, (s, e) in spans]]
+def _rank_by_sentences(
+    lines: list[str],
+    start: int,
+    text: str,
+    parts: Sequence[str],
+    keywords: list[int],
+    terms: TaskTerms,
+    priorities: list[int],
+    short_forms: dict[int, ShortForm],
+) -> None:
+    """Rank each line of a block by its pieces of sentences: the best they hold, or the best
+    in a short form and the whole line at the worst when the line is long. `keywords`: where
+    the requirement keywords of `text` start; `terms`: empty unless the text names one."""
+    # The parts joined with a space between each two, which puts one at the start after an
+    # empty first line (`text` has none): the offsets of the pieces are in this text.
+    joined = " ".join(parts)
+    lead = len(joined) - len(text)
+    rank = _SentenceRanks(joined, [keyword + lead for keyword in keywords], terms)
+    pieces, offsets = _pieces(joined, parts, rank)
+    for position, line_pieces in enumerate(pieces):
+        if len(line_pieces) < 2:  # no sentence to cut (or an empty list item)
+            priorities.append(line_pieces[0][2] if line_pieces else PROSE)
+            continue
+        ranks = [piece[2] for piece in line_pieces]
+        best = min(ranks)
+        full = max(ranks)
+        index = start + position
+        line = lines[index]
+        short = None
+        if best != full and len(line) > _WRAPPED_WIDTH:
+            prefix_end = prose_content_start(lines, start, index)
+            shift = prefix_end - offsets[position]  # from the joined text to the line
+            short = _short_text(line, prefix_end, shift, line_pieces, best)
+        if short is None or len(line) - len(short) < _MIN_SAVING:
+            priorities.append(best)
+        else:
+            short_forms[index] = ShortForm(short, best)
+            priorities.append(full)
+
+
+def _pieces(
+    text: str, parts: Sequence[str], rank: _SentenceRanks
+) -> tuple[list[list[_Piece]], list[int]]:
+    """Each line's pieces of the sentences of `text` (the `parts` joined by spaces: a sentence
+    may go on over a line break), ranked, and where each line's part starts in `text`."""
+    spans = _spans(sentence_spans(text, refined=True), text)
+    if len(parts) == 1:  # most paragraphs of a document written a paragraph per line
+        return [[(s, e, rank(s, e, n == 0)) for n, (s, e) in spans]], [0]
     offsets: list[int] = []
     cursor = 0
-    for content in contents:
+    for part in parts:
         offsets.append(cursor)
-        cursor += len(content) + 1
-    pieces: list[list[_Piece]] = [[] for _ in contents]
-    for number, (start, end) in spans:
-        first = bisect_right(offsets, start) - 1
-        last = bisect_right(offsets, end - 1) - 1
-        sentence_rank = rank(text[start:end], number == 0)
+        cursor += len(part) + 1
+    pieces: list[list[_Piece]] = [[] for _ in parts]
+    for number, (sentence_start, sentence_end) in spans:
+        first = bisect_right(offsets, sentence_start) - 1
+        last = bisect_right(offsets, sentence_end - 1) - 1
+        sentence_rank = rank(sentence_start, sentence_end, number == 0)
         if first == last:
-            shift = starts[first] - offsets[first]
-            pieces[first].append((start + shift, end + shift, sentence_rank))
+            pieces[first].append((sentence_start, sentence_end, sentence_rank))
             continue
         spread = last - first + 1 > _MAX_SENTENCE_LINES
         for position in range(first, last + 1):
-            low = max(start, offsets[position])
-            high = min(end, offsets[position] + len(contents[position]))
+            low = max(sentence_start, offsets[position])
+            high = min(sentence_end, offsets[position] + len(parts[position]))
             if low >= high:
                 continue
             piece_rank = sentence_rank
             if spread:
-                piece_rank = rank(text[low:high], number == 0 and position == first)
-            shift = starts[position] - offsets[position]
-            pieces[position].append((low + shift, high + shift, piece_rank))
-    return pieces
-
-
-def _sentences(text: str, each: bool) -> list[tuple[int, int]]:
-    """The spans of the sentences of `text`; unless `each`, of the first and of all the rest as
-    one: when only the first sentence stands out, the rest need not be split."""
-    if each:
-        return sentence_spans(text, refined=True)
-    spans = sentence_spans(text, refined=True, limit=1)
-    if spans and spans[-1][1] < len(text):
-        rest = len(text) - len(text[spans[-1][1] :].lstrip())
-        spans.append((rest, len(text)))
-    return spans
+                piece_rank = rank(low, high, number == 0 and position == first)
+            pieces[position].append((low, high, piece_rank))
+    return pieces, offsets
 
 
 def _spans(spans: list[tuple[int, int]], text: str) -> list[tuple[int, tuple[int, int]]]:
@@ -313,29 +342,37 @@ def _spans(spans: list[tuple[int, int]], text: str) -> list[tuple[int, tuple[int
 
 
 class _SentenceRanks:
-    """The rank of each sentence of one block. The block's text is screened once: most blocks
-    hold no requirement keyword and name no task term, and then no sentence of theirs does."""
+    """The rank of each sentence (or piece of one) of a block's joined `text`, given where its
+    requirement keywords start and the task's terms (empty unless the text names one).
 
-    def __init__(self, text: str, terms: TaskTerms) -> None:
-        self._obligations = has_obligation(text)
-        self._terms = terms if terms.matches(text) else _NO_TERMS
-        self.varies = self._obligations or bool(self._terms)
-        """Whether sentences after the first may rank differently from each other."""
+    A sentence or a piece of one is bounded by spaces or the ends of the text, and a keyword is
+    a whole word, so the keyword is in it exactly when one of the text's starts in it: the text
+    is searched once, not each sentence again."""
 
-    def __call__(self, sentence: str, first: bool) -> int:
-        mentioned = bool(self._terms) and self._terms.matches(sentence)
-        if sentence.startswith("[") and _ANCHOR_LINK.fullmatch(sentence) and not mentioned:
+    def __init__(self, text: str, keywords: list[int], terms: TaskTerms) -> None:
+        self._text = text
+        self._keywords = keywords
+        self._terms = terms
+
+    def __call__(self, start: int, end: int, first: bool) -> int:
+        """The rank of `text[start:end]`; `first`: the first sentence, or its first piece."""
+        text = self._text
+        mentioned = bool(self._terms.terms) and self._terms.matches(text[start:end])
+        anchor = text.startswith("[", start) and _ANCHOR_LINK.fullmatch(text, start, end)
+        if anchor and not mentioned:
             return PROSE
-        if self._obligations and has_obligation(sentence):
+        keyword = bisect_left(self._keywords, start)
+        if keyword < len(self._keywords) and self._keywords[keyword] < end:
             return REQUIREMENT
         if first or mentioned:
             return FIRST_SENTENCE
         return PROSE
 
 
-def _short_text(line: str, prefix_end: int, pieces: Sequence[_Piece], rank: int) -> str:
-    """The line's indentation and marker, then its pieces of `rank`: neighbouring pieces as the
-    one verbatim stretch they are, ``…`` where something lies cut before or between them."""
+def _short_text(line: str, prefix_end: int, shift: int, pieces: Sequence[_Piece], rank: int) -> str:
+    """The line's indentation and marker, then its pieces of `rank` (at `shift` from their
+    offsets in the line): neighbouring pieces as the one verbatim stretch they are, ``…``
+    where something lies cut before or between them."""
     stretches: list[tuple[int, int]] = []
     cut_before_first = False
     cut_before_next = False
@@ -350,5 +387,5 @@ def _short_text(line: str, prefix_end: int, pieces: Sequence[_Piece], rank: int)
             stretches.append((start, end))
             cut_before_next = False
     head = f"{_CUT} " if cut_before_first else ""
-    kept = f" {_CUT} ".join(line[start:end] for start, end in stretches)
+    kept = f" {_CUT} ".join(line[start + shift : end + shift] for start, end in stretches)
     return line[:prefix_end] + head + kept

@@ -32,8 +32,8 @@ def sentence_spans(
     start = 0
     open_ticks = 0
     for match in (_REFINED_BOUNDARY if refined else _BOUNDARY).finditer(text):
-        token = match.group(0)
-        if token.startswith("`"):
+        token = match.group()
+        if token[0] == "`":
             if open_ticks == 0:
                 open_ticks = len(token)
             elif len(token) == open_ticks:
@@ -41,12 +41,13 @@ def sentence_spans(
             continue
         if open_ticks:
             continue
-        if token.startswith("."):
-            word = text[text.rfind(" ", 0, match.start()) + 1 : match.start()].lstrip("(\"'[")
+        at = match.start()
+        if token[0] == ".":
+            word = text[text.rfind(" ", 0, at) + 1 : at].lstrip("(\"'[")
             initial = len(word) == 1 and not (refined and word.isdigit())
             if initial or word.lower() in _ABBREVIATIONS:
                 continue  # an initial or an abbreviation, not the end of a sentence
-        spans.append((start, match.start() + len(token.rstrip())))
+        spans.append((start, at + len(token.rstrip())))
         start = match.end()
         if len(spans) == limit:
             return spans
