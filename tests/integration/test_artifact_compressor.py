@@ -320,3 +320,17 @@ def test_surrogates_in_a_python_string_are_compressed_as_the_tokenizer_sees_them
             assert "\ud800" not in content
             assert ("error \U0001f600" in content) == ("error " in content)
             assert ("good here \ufffd" in content) == ("good here" in content)
+
+
+def test_json_that_fits_once_compacted_is_whole_and_not_truncated(
+    service: ArtifactCompressorService,
+) -> None:
+    document = {"items": [{"id": i, "name": f"n{i}"} for i in range(50)]}
+    text = json.dumps(document, indent=2)
+    raw = service.compress_text("a.json", text, 10**9).raw_tokens
+    whole = service.compress_text("a.json", text, raw - 5, mode=CompressionMode.SMART)
+    assert json.loads(whole.content) == document
+    assert whole.truncated is False
+    cut = service.compress_text("a.json", text, raw // 3, mode=CompressionMode.SMART)
+    assert cut.truncated is True
+    assert json.loads(cut.content)["items"][0] == document["items"][0]

@@ -382,7 +382,9 @@ def _smart(
     if fitted is not None:
         tokens = counter.count(fitted)
         if tokens <= budget:
-            return _Body(fitted, True, tokens)
+            # Every omission the fit makes leaves a marker with an ellipsis; a document that
+            # only changed its layout (compacted to fit) lost nothing.
+            return _Body(fitted, fitted.count("…") > text.count("…"), tokens)
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()  # the final newline ends the last line; it starts no other
