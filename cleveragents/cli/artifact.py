@@ -166,18 +166,8 @@ def _check_source(
 def _compress_stdin(
     service: ArtifactCompressorService, budget: int, task: str | None, mode: CompressionMode
 ) -> CompressionOutcome:
-    """Standard input, read as a file is: invalid UTF-8 as U+FFFD, binary data refused."""
-    from cleveragents.application.services.artifact_compression.artifact_reading import (
-        artifact_from_bytes,
-        binary_refusal,
-    )
-    from cleveragents.application.services.artifact_compressor import CompressionOutcome
-
-    with artifact_from_bytes(_read_stdin()) as artifact:
-        if artifact.is_binary():
-            return CompressionOutcome(*binary_refusal(STDIN, artifact.location))
-        text = artifact.read_text()
-    return CompressionOutcome(service.compress_text(STDIN, text, budget, task=task, mode=mode))
+    """Standard input, compressed by the rules of a file (the service's `compress_input`)."""
+    return service.compress_input(STDIN, _read_stdin(), budget, task=task, mode=mode)
 
 
 def _read_stdin() -> bytes:

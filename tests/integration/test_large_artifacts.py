@@ -97,3 +97,14 @@ def test_a_streamed_file_in_seed_mode_is_cut_at_its_head(tmp_path: Path) -> None
     assert result.truncated
     assert result.content.startswith("2024-05-01 10:00:00 INFO worker batch 0 done")
     assert result.compacted_tokens == COUNTER.count(result.content) <= 300
+
+
+def test_large_standard_input_is_streamed_like_a_file(tmp_path: Path) -> None:
+    text = _log(fake_aws_access_key_id())
+    (tmp_path / "big.log").write_text(text)
+    service = _service()
+    from_file = service.compress("big.log", 400, workdir=str(tmp_path), mode=CompressionMode.SMART)
+    from_input = service.compress_input("big.log", text.encode(), 400, mode=CompressionMode.SMART)
+    assert from_input.result == from_file.result
+    binary = service.compress_input("-", b"\0\x01\x02", 400)
+    assert binary.error == "standard input is a binary file, not text"

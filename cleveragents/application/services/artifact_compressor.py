@@ -27,6 +27,7 @@ from cleveragents.application.ports.source_skeleton import SourceSkeletonizer
 from cleveragents.application.ports.token_counter import TokenCounter
 from cleveragents.application.services.artifact_compression.artifact_reading import (
     ReadableArtifact,
+    artifact_from_bytes,
     binary_refusal,
     open_artifact,
 )
@@ -145,20 +146,27 @@ class ArtifactCompressorService:
         except ArtifactNotFoundError as missing:
             content = f"[ERROR: artifact not found at {missing.location}]"
             return CompressionOutcome(_error_result(artifact_path, content), str(missing))
-        with artifact:
-            if artifact.is_binary():
-                return _binary(artifact_path, artifact.location)
-            if not store:
-                if artifact.size_bytes > self._large_bytes:
-                    return CompressionOutcome(
-                        self._compress_large(artifact_path, artifact, budget, task, mode, None)
-                    )
-                text = artifact.read_text()
         if store:
+            with artifact:
+                if artifact.is_binary():
+                    return _binary(artifact_path, artifact.location)
             return self._import_and_compress(artifact_path, budget, workdir, task, mode)
-        return CompressionOutcome(
-            self.compress_text(artifact_path, text, budget, task=task, mode=mode)
-        )
+        return self._compress_readable(artifact_path, artifact, budget, task, mode, None)
+
+    def compress_input(
+        self,
+        name: str,
+        data: bytes,
+        budget: int,
+        *,
+        task: str | None = None,
+        mode: CompressionMode = CompressionMode.SEED,
+    ) -> CompressionOutcome:
+        """Compress bytes already read (standard input) by the rules of a file: binary data
+        refused, invalid UTF-8 as U+FFFD, large input streamed."""
+        _check_budget(budget)
+        artifact = artifact_from_bytes(data)
+        return self._compress_readable(name, artifact, budget, task, mode, None)
 
     def compress_stored(
         self,
@@ -181,16 +189,11 @@ class ArtifactCompressorService:
         mode: CompressionMode,
     ) -> CompressionOutcome:
         store = self._require_store()
-        artifact = store.get(artifact_id)
-        name = name or artifact.workspace_path or artifact.id
-        data = store.read(artifact.id, 0, artifact.byte_count)
-        if b"\0" in data[:8192]:
-            return _binary(name, f"artifact {artifact.id}")
-        text = data.decode("utf-8", errors="replace")
-        handles = Handles(artifact.id)
-        return CompressionOutcome(
-            self.compress_text(name, text, budget, task=task, mode=mode, handles=handles)
-        )
+        stored = store.get(artifact_id)
+        data = store.read(stored.id, 0, stored.byte_count)
+        artifact = artifact_from_bytes(data, f"artifact {stored.id}")
+        name = name or stored.workspace_path or stored.id
+        return self._compress_readable(name, artifact, budget, task, mode, Handles(stored.id))
 
     def _import_and_compress(
         self, artifact_path: str, budget: int, workdir: str, task: str | None, mode: CompressionMode
@@ -202,10 +205,30 @@ class ArtifactCompressorService:
         if not imported.blocked:
             return self._compress_stored(imported.artifact.id, artifact_path, budget, task, mode)
         artifact = open_artifact(self._files, workdir, artifact_path)
+        outcome = self._compress_readable(artifact_path, artifact, budget, task, mode, None)
+        return CompressionOutcome(outcome.result, outcome.error, f"not stored: {imported.notice}")
+
+    def _compress_readable(
+        self,
+        name: str,
+        artifact: ReadableArtifact,
+        budget: int,
+        task: str | None,
+        mode: CompressionMode,
+        handles: Handles | None,
+    ) -> CompressionOutcome:
+        """One open artifact, closed after: refused when binary, streamed when large, else
+        read whole and compressed."""
         with artifact:
+            if artifact.is_binary():
+                return _binary(name, artifact.location)
+            if artifact.size_bytes > self._large_bytes:
+                result = self._compress_large(name, artifact, budget, task, mode, handles)
+                return CompressionOutcome(result)
             text = artifact.read_text()
-        result = self.compress_text(artifact_path, text, budget, task=task, mode=mode)
-        return CompressionOutcome(result, notice=f"not stored: {imported.notice}")
+        return CompressionOutcome(
+            self.compress_text(name, text, budget, task=task, mode=mode, handles=handles)
+        )
 
     def compress_text(
         self,
