@@ -48,7 +48,8 @@ CUT_STRING = re.compile(r"… \((\d+) chars omitted\)$")
 def fit(text: str, budget: int, terms: TaskTerms = NO_TERMS, handles: Handles = HANDLES) -> str:
     out = STRATEGY.fit(text, terms, budget, COUNTER, handles)
     assert out is not None
-    return out
+    assert out.tokens == COUNTER.count(out.text)  # the count it hands back is exact
+    return out.text
 
 
 def key_paths(value: object, path: tuple[str, ...] = ()) -> set[tuple[str, ...]]:
@@ -334,8 +335,8 @@ def test_any_document_at_any_budget_gives_valid_json_within_it(
     if out is None:  # only when not even the root's marker fits
         assert budget < 12
         return
-    json.loads(out)
-    assert COUNTER.count(out) <= budget
+    json.loads(out.text)
+    assert out.tokens == COUNTER.count(out.text) <= budget
     assert out == STRATEGY.fit(text, terms, budget, COUNTER, HANDLES)
 
 

@@ -402,12 +402,11 @@ def _smart(
     """The type's own fit when it has one and it fits; else the lines packed by rank."""
     counter = counted.counter
     fitted = strategy.fit(text, terms, budget, counter, handles)
-    if fitted is not None:
-        tokens = counter.count(fitted)
-        if tokens <= budget:
-            # Every omission the fit makes leaves a marker with an ellipsis; a document that
-            # only changed its layout (compacted to fit) lost nothing.
-            return _Body(fitted, fitted.count("…") > text.count("…"), tokens)
+    if fitted is not None and fitted.tokens <= budget:
+        # Every omission the fit makes leaves a marker with an ellipsis; a document that
+        # only changed its layout (compacted to fit) lost nothing.
+        omitted = fitted.text.count("…") > text.count("…")
+        return _Body(fitted.text, omitted, fitted.tokens)
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()  # the final newline ends the last line; it starts no other

@@ -63,6 +63,7 @@ from cleveragents.application.services.artifact_compression.json_sampling import
 )
 from cleveragents.application.services.artifact_compression.strategy import (
     ArtifactStrategy,
+    FittedText,
     Handles,
     LinePlan,
     MalformedCompressionError,
@@ -203,8 +204,9 @@ class JsonStrategy(ArtifactStrategy):
         budget: int,
         counter: TokenCounter,
         handles: Handles,
-    ) -> str | None:
-        """The richest valid rendering of the document within `budget` (`_Fitter`); None when
+    ) -> FittedText | None:
+        """The richest valid rendering of the document within `budget` (`_Fitter`), with its
+        exact count; None when
         `text` is not valid JSON or not even the root's marker fits (the lines are then
         packed). A document too deep to walk level by level gets its root's marker."""
         try:
@@ -213,7 +215,8 @@ class JsonStrategy(ArtifactStrategy):
                 return None
             return _Fitter(text, document, budget, counter, handles).fit()
         except RecursionError:
-            return _root_marker(text, budget, counter, handles)
+            marker = _root_marker(text, budget, counter, handles)
+            return FittedText(marker, counter.count(marker)) if marker is not None else None
 
 
 # --- smart mode -------------------------------------------------------------------------------
@@ -316,7 +319,7 @@ class _Fitter:
         self._pretty = "\n" in text.strip()
         self._ratios = _LayoutRatios(counter, text, pretty=self._pretty)
 
-    def fit(self) -> str | None:
+    def fit(self) -> FittedText | None:
         pretty = self._pretty
         if pretty:
             whole = self._whole_compact()
@@ -333,7 +336,7 @@ class _Fitter:
             compact = self._search(pretty=False)
             if compact is not None and (found is None or self._better(compact, found)):
                 found = compact
-        return found.text if found is not None else None
+        return FittedText(found.text, found.tokens) if found is not None else None
 
     def _better(self, compact: _Fitted, pretty: _Fitted) -> bool:
         """Whether the compact rendering replaces the pretty one: it keeps more, and (unless
@@ -346,7 +349,7 @@ class _Fitter:
         floor = _ENOUGH * self._budget
         return compact.tokens >= floor or pretty.tokens < floor
 
-    def _whole_compact(self) -> str | None:
+    def _whole_compact(self) -> FittedText | None:
         """A pretty document that fits once its whitespace is gone, whole: rendered and
         counted only when the estimate from the compacted samples fits."""
         root = self._survey.root
@@ -358,7 +361,8 @@ class _Fitter:
         if compact * self._ratios[False] > self._budget:
             return None
         text = render(root, pretty=False)
-        return text if self._counter.count(text) <= self._budget else None
+        tokens = self._counter.count(text)
+        return FittedText(text, tokens) if tokens <= self._budget else None
 
     def _search(self, *, pretty: bool) -> _Fitted | None:
         found = self._search_with(self._lines, pretty=pretty)

@@ -63,6 +63,15 @@ class Handles:
         return f"{span} of {self.artifact_id}" if self.artifact_id else span
 
 
+@dataclass(frozen=True, slots=True)
+class FittedText:
+    """A type's own rendering within a budget, and its exact count by the counter it was
+    fitted with (so it is not encoded again)."""
+
+    text: str
+    tokens: int
+
+
 class MalformedCompressionError(ValueError):
     """A Tier 2 result that is not a valid artifact of its kind (e.g. JSON that does not parse).
     The seed then falls back to Tier 3."""
@@ -96,8 +105,8 @@ class ArtifactStrategy(ABC):
         budget: int,
         counter: TokenCounter,
         handles: Handles,
-    ) -> str | None:
+    ) -> FittedText | None:
         """Smart mode for a type that is not packed line by line (JSON: the output must
-        parse): a rendering of `text` whose count is <= `budget`, using most of it. None:
-        pack lines instead (the default, and e.g. for JSON that does not parse)."""
+        parse): a rendering of `text` whose count is <= `budget`, using most of it, with that
+        count. None: pack lines instead (the default, and e.g. for JSON that does not parse)."""
         return None
