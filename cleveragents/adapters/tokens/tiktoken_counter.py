@@ -119,18 +119,28 @@ class TiktokenCounter(TokenCounter):
         return total
 
     def token_starts(self, text: str) -> list[int]:
+        return self.token_starts_later(text)()
+
+    def token_starts_later(self, text: str) -> Callable[[], list[int]]:
+        """A long text is encoded in two pieces on the adapter's two threads, each cut where
+        no token crosses it; this returns once both have begun (a caller that then parses
+        in Python, holding the interpreter lock, no longer keeps them from starting). The
+        second piece's offsets are moved by the first piece's length in bytes."""
         encoding = load_encoding(self._encoding_name, self._cache_dir)
         if len(text) < PARALLEL_MIN_CHARS:
-            return _starts(encoding, text)
-        # In two pieces on two threads, each cut where no token crosses it; the second
-        # piece's offsets are moved by the first piece's length in bytes.
+            starts = _starts(encoding, text)
+            return lambda: starts
         pieces = list(exact_pieces(text, len(text) // 2))
-        located = _in_parallel(lambda piece: _starts(encoding, piece), pieces)
-        joined: list[int] = []
-        offset = 0
-        for piece, starts in zip(pieces, located, strict=True):
-            joined.extend([start + offset for start in starts] if offset else starts)
-            offset += len(piece.encode("utf-8", errors="surrogatepass"))
+        located = _begun_in_parallel(lambda piece: _starts(encoding, piece), pieces)
+
+        def joined() -> list[int]:
+            result: list[int] = []
+            offset = 0
+            for piece, starts in zip(pieces, located(), strict=True):
+                result.extend([start + offset for start in starts] if offset else starts)
+                offset += len(piece.encode("utf-8", errors="surrogatepass"))
+            return result
+
         return joined
 
     def prefix_within(self, text: str, max_tokens: int) -> str:
@@ -162,16 +172,35 @@ _pools: dict[str, ThreadPoolExecutor] = {}
 
 
 def _in_parallel(work: Callable[[str], _Result], pieces: list[str]) -> list[_Result]:
-    """`work` on each piece, in order, on the adapter's two encoding threads. The threads live
-    as long as the process: a tokenizer's regex caches are per thread, and a fresh thread
-    encodes at half speed until they are warm."""
+    """`work` on each piece, in order, on the adapter's two encoding threads."""
+    return _begun_in_parallel(work, pieces)()
+
+
+def _begun_in_parallel(
+    work: Callable[[str], _Result], pieces: list[str]
+) -> Callable[[], list[_Result]]:
+    """`work` on each piece on the adapter's encoding threads, returned once every piece has
+    begun; call the result for the results, in order. The threads live as long as the
+    process: a tokenizer's regex caches are per thread, and a fresh thread encodes at half
+    speed until they are warm. A piece waiting for a thread (more pieces than threads) is not
+    waited for."""
     if len(pieces) < 2:
-        return [work(piece) for piece in pieces]
+        results = [work(piece) for piece in pieces]
+        return lambda: results
     with _cache_lock:
         if "encode" not in _pools:
             _pools["encode"] = ThreadPoolExecutor(max_workers=2, thread_name_prefix="tiktoken")
         pool = _pools["encode"]
-    return list(pool.map(work, pieces))
+    started = [threading.Event() for _ in pieces]
+
+    def begun(index: int) -> _Result:
+        started[index].set()
+        return work(pieces[index])
+
+    futures = [pool.submit(begun, index) for index in range(len(pieces))]
+    for event in started[:2]:
+        event.wait()
+    return lambda: [future.result() for future in futures]
 
 
 def _encode(encoding: tiktoken.Encoding, text: str) -> list[int]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 
 class TokenCounter(ABC):
@@ -36,3 +36,19 @@ class TokenCounter(ABC):
     def token_starts(self, text: str) -> list[int]:
         """The UTF-8 byte offset in `text` where each of its tokens starts (one encode: lets a
         caller estimate the count of any prefix without encoding it again)."""
+
+    def token_starts_later(self, text: str) -> Callable[[], list[int]]:
+        """`token_starts(text)`, begun now and returned by calling the result, so the caller
+        can do other work meanwhile (an adapter whose tokenizer runs outside the
+        interpreter lock encodes on other threads). Errors are raised by the call. This
+        default counts at once."""
+        try:
+            starts = self.token_starts(text)
+        except Exception as error:  # raised where the result is asked for, as promised
+            failure = error
+
+            def fail() -> list[int]:
+                raise failure
+
+            return fail
+        return lambda: starts

@@ -48,6 +48,7 @@ from cleveragents.application.services.artifact_compression.strategies import st
 from cleveragents.application.services.artifact_compression.strategy import (
     ArtifactStrategy,
     Handles,
+    LinePlan,
     MalformedCompressionError,
 )
 from cleveragents.application.services.artifact_compression.streaming_logs import (
@@ -245,10 +246,19 @@ class ArtifactCompressorService:
         text = redact_artifact(_as_tokenized(text), self._scanner)
         strategy = strategy_for(detect(name, text[:SNIFF_CHARS]), self._skeletonizer)
         terms = TaskTerms.from_task(task)
+        if mode is CompressionMode.SMART:
+            # The lines are ranked while the tokenizer counts (on its own threads when it has
+            # them); a text that surely fits (a token is at least one byte) is not ranked.
+            counting = self._count_later(text)
+            ranked = None if _surely_fits(text, budget) else _ranked_lines(text, strategy, terms)
+            counted = counting()
+        else:
+            ranked = None
+            counted = self._count(text)
         smart = mode is CompressionMode.SMART
-        counted = self._count(text, with_starts=smart)
+        run = _Run(text, strategy, terms, handles or Handles(), smart, ranked)
         try:
-            return self._tiers(name, text, budget, strategy, terms, smart, counted, handles)
+            return self._tiers(name, budget, run, counted)
         except TokenCountingError:
             if isinstance(counted.counter, HeuristicTokenCounter):
                 raise  # the heuristic never fails: a bug, let it show
@@ -256,33 +266,22 @@ class ArtifactCompressorService:
         # the whole compression, as if the raw count had failed.
         heuristic = HeuristicTokenCounter()
         fallback = _Counted(heuristic, HEURISTIC_WARNING, heuristic.count(text), None)
-        return self._tiers(name, text, budget, strategy, terms, smart, fallback, handles)
+        return self._tiers(name, budget, run, fallback)
 
     # -- the tiers -------------------------------------------------------------------------------
 
-    def _tiers(
-        self,
-        name: str,
-        text: str,
-        budget: int,
-        strategy: ArtifactStrategy,
-        terms: TaskTerms,
-        smart: bool,
-        counted: _Counted,
-        handles: Handles | None,
-    ) -> CompressedArtifact:
+    def _tiers(self, name: str, budget: int, run: _Run, counted: _Counted) -> CompressedArtifact:
         counter = counted.counter
+        text = run.text
         body_budget = budget - (counter.count(counted.preamble) if counted.preamble else 0)
         if body_budget <= 0:
             body = _Body("", True, 0)
         elif counted.tokens <= body_budget:
             body = _Body(text, False, counted.tokens)  # Tier 1: the whole artifact
-        elif smart:
-            body = _smart(text, body_budget, strategy, terms, counted, handles or Handles())
+        elif run.smart:
+            body = _smart(run, body_budget, counted)
         else:
-            body = _tier2(text, body_budget, strategy, terms, counted) or _tier3(
-                text, body_budget, counted
-            )
+            body = _tier2(run, body_budget, counted) or _tier3(text, body_budget, counted)
         content = _with_preamble(counted.preamble, body.content, budget, counter)
         return CompressedArtifact(
             artifact_name=name,
@@ -292,17 +291,34 @@ class ArtifactCompressorService:
             content=content,
         )
 
-    def _count(self, text: str, *, with_starts: bool) -> _Counted:
-        """The raw count with the real tokenizer (and where its tokens start, the same
-        encode); after a tokenizer failure, the heuristic's, with the warning."""
+    def _count(self, text: str) -> _Counted:
+        """The raw count with the real tokenizer; after a tokenizer failure, the
+        heuristic's, with the warning."""
         try:
-            if with_starts:
-                starts = self._counter.token_starts(text)
-                return _Counted(self._counter, "", len(starts), starts)
             return _Counted(self._counter, "", self._counter.count(text), None)
         except TokenCountingError:
             heuristic = HeuristicTokenCounter()
             return _Counted(heuristic, HEURISTIC_WARNING, heuristic.count(text), None)
+
+    def _count_later(self, text: str) -> Callable[[], _Counted]:
+        """The raw count and where its tokens start (one encode), begun now; after a
+        tokenizer failure, the heuristic's, with the warning."""
+        pending = self._counter.token_starts_later(text)
+
+        def counted() -> _Counted:
+            try:
+                starts = pending()
+            except TokenCountingError:
+                heuristic = HeuristicTokenCounter()
+                return _Counted(
+                    heuristic,
+                    HEURISTIC_WARNING,
+                    heuristic.count(text),
+                    heuristic.token_starts(text),
+                )
+            return _Counted(self._counter, "", len(starts), starts)
+
+        return counted
 
     # -- large files and the store ---------------------------------------------------------------
 
@@ -371,15 +387,13 @@ class ArtifactCompressorService:
         return self._store()
 
 
-def _tier2(
-    text: str, budget: int, strategy: ArtifactStrategy, terms: TaskTerms, counted: _Counted
-) -> _Body | None:
+def _tier2(run: _Run, budget: int, counted: _Counted) -> _Body | None:
     """Tier 2, when the artifact is at most 1.5 times the budget (in integers: no rounding at
     the edge) and the type's result is well-formed and fits."""
     if counted.tokens * 2 > budget * 3:
         return None
     try:
-        compressed = strategy.tier2(text, terms)
+        compressed = run.strategy.tier2(run.text, run.terms)
     except MalformedCompressionError:
         return None
     tokens = counted.counter.count(compressed)
@@ -391,28 +405,63 @@ def _tier3(text: str, budget: int, counted: _Counted) -> _Body:
     return _Body(cut.content, True, cut.tokens)
 
 
-def _smart(
-    text: str,
-    budget: int,
-    strategy: ArtifactStrategy,
-    terms: TaskTerms,
-    counted: _Counted,
-    handles: Handles,
-) -> _Body:
+@dataclass(frozen=True, slots=True)
+class _Ranked:
+    """The artifact's lines (without the final newline's empty one) and their ranks."""
+
+    lines: list[str]
+    plan: LinePlan
+
+
+@dataclass(frozen=True, slots=True)
+class _Run:
+    """One compression's input: the text, its type's strategy, the task, the markers'
+    handles and, in smart mode, its ranked lines (None for a text that surely fits, and for
+    a type that fits itself)."""
+
+    text: str
+    strategy: ArtifactStrategy
+    terms: TaskTerms
+    handles: Handles
+    smart: bool
+    ranked: _Ranked | None
+
+
+def _surely_fits(text: str, budget: int) -> bool:
+    """A token is at least one byte: a text of at most `budget` bytes fits."""
+    return (len(text) if text.isascii() else len(text.encode("utf-8"))) <= budget
+
+
+def _ranked_lines(
+    text: str, strategy: ArtifactStrategy, terms: TaskTerms, *, json_too: bool = False
+) -> _Ranked | None:
+    """The lines smart mode packs, ranked; None for texts too short to pack, and for JSON
+    unless `json_too` (it fits itself; a document that does not parse is ranked when that
+    turns out)."""
+    if strategy.kind is ArtifactKind.JSON and not json_too:
+        return None
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()  # the final newline ends the last line; it starts no other
+    if len(lines) < PACKABLE_MIN_LINES:
+        return None
+    return _Ranked(lines, strategy.line_plan([line.removesuffix("\r") for line in lines], terms))
+
+
+def _smart(run: _Run, budget: int, counted: _Counted) -> _Body:
     """The type's own fit when it has one and it fits; else the lines packed by rank."""
     counter = counted.counter
-    fitted = strategy.fit(text, terms, budget, counter, handles)
+    text = run.text
+    fitted = run.strategy.fit(text, run.terms, budget, counter, run.handles)
     if fitted is not None and fitted.tokens <= budget:
         # Every omission the fit makes leaves a marker with an ellipsis; a document that
         # only changed its layout (compacted to fit) lost nothing.
         omitted = fitted.text.count("…") > text.count("…")
         return _Body(fitted.text, omitted, fitted.tokens)
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()  # the final newline ends the last line; it starts no other
-    if len(lines) < PACKABLE_MIN_LINES:
+    ranked = run.ranked or _ranked_lines(text, run.strategy, run.terms, json_too=True)
+    if ranked is None:
         return _tier3(text, budget, counted)
-    plan = strategy.line_plan([line.removesuffix("\r") for line in lines], terms)
+    lines, plan = ranked.lines, ranked.plan
     starts = counted.starts if counted.starts is not None else counter.token_starts(text)
     request = PackRequest(
         positions=range(len(lines)),
@@ -423,7 +472,7 @@ def _smart(
         short_forms=plan.short_forms,
         run_ends=repeat_runs(plan.templates) if plan.templates is not None else {},
     )
-    packed = pack(request, budget, counted.tokens, counter, strategy.marker, handles)
+    packed = pack(request, budget, counted.tokens, counter, run.strategy.marker, run.handles)
     return _Body(packed.content, True, packed.tokens)
 
 
