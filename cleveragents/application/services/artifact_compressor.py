@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from contextlib import closing
 from dataclasses import dataclass
+from functools import partial
 
 from cleveragents.application.ports.contained_files import ContainedFiles
 from cleveragents.application.ports.secret_scanner import SecretScanner
@@ -43,10 +44,14 @@ from cleveragents.application.services.artifact_compression.packing import (
     pack_lines,
     repeat_runs,
 )
-from cleveragents.application.services.artifact_compression.redaction import redact_artifact
+from cleveragents.application.services.artifact_compression.redaction import (
+    redact_artifact,
+    without_key_bodies,
+)
 from cleveragents.application.services.artifact_compression.strategies import strategy_for
 from cleveragents.application.services.artifact_compression.strategy import (
     ArtifactStrategy,
+    FittedText,
     Handles,
     LinePlan,
     MalformedCompressionError,
@@ -71,6 +76,10 @@ LARGE_ARTIFACT_BYTES = 32 << 20
 """Above this size an artifact is streamed: counted in chunks, and only what the output needs
 is held (a head for Tier 3; bounded candidate buffers for smart-mode logs)."""
 SNIFF_CHARS = 16_384
+REFIT_MARGIN = 8
+"""Tokens a fit is given back below the budget when its redacted rendering overflowed."""
+HEAD_LINE_LIMIT = 1 << 16
+"""How far a streamed head may run past its cut to end its last line."""
 PACKABLE_MIN_LINES = 3
 """Fewer lines than this are cut like Tier 3: there is nothing to choose between."""
 
@@ -256,7 +265,8 @@ class ArtifactCompressorService:
             ranked = None
             counted = self._count(text)
         smart = mode is CompressionMode.SMART
-        run = _Run(text, strategy, terms, handles or Handles(), smart, ranked)
+        redact = partial(redact_artifact, scanner=self._scanner)
+        run = _Run(text, strategy, terms, handles or Handles(), smart, ranked, redact)
         try:
             return self._tiers(name, budget, run, counted)
         except TokenCountingError:
@@ -348,7 +358,7 @@ class ArtifactCompressorService:
             content = ""
         elif mode is CompressionMode.SMART and strategy.kind is ArtifactKind.LOG:
             candidates = collect_log_candidates(
-                artifact.iter_lines(), TaskTerms.from_task(task), body_budget
+                without_key_bodies(artifact.iter_lines()), TaskTerms.from_task(task), body_budget
             )
             lines = [
                 line._replace(text=redact_artifact(line.text, self._scanner))
@@ -368,9 +378,10 @@ class ArtifactCompressorService:
             )
             content = packed.content
         else:
-            head = redact_artifact(
-                _head(artifact, body_budget * HEURISTIC_CHARS_PER_TOKEN), self._scanner
-            )
+            # The head runs on to the end of its last line before it is redacted: a
+            # credential cut in two by the head's end would no longer be recognised.
+            head = _head(artifact, body_budget * HEURISTIC_CHARS_PER_TOKEN, whole_lines=True)
+            head = redact_artifact(head, self._scanner)
             content = truncate_to_budget(head, body_budget, raw_tokens, counter).content
         content = _with_preamble(preamble, content, budget, counter)
         return CompressedArtifact(
@@ -396,6 +407,8 @@ def _tier2(run: _Run, budget: int, counted: _Counted) -> _Body | None:
         compressed = run.strategy.tier2(run.text, run.terms)
     except MalformedCompressionError:
         return None
+    if run.strategy.kind is ArtifactKind.JSON:  # re-serialised: escapes are decoded
+        compressed = run.redact(compressed)
     tokens = counted.counter.count(compressed)
     return _Body(compressed, False, tokens) if tokens <= budget else None
 
@@ -425,6 +438,7 @@ class _Run:
     handles: Handles
     smart: bool
     ranked: _Ranked | None
+    redact: Callable[[str], str]  # credentials out of a text that was rewritten (JSON)
 
 
 def _surely_fits(text: str, budget: int) -> bool:
@@ -448,11 +462,33 @@ def _ranked_lines(
     return _Ranked(lines, strategy.line_plan([line.removesuffix("\r") for line in lines], terms))
 
 
+def _fit_redacted(run: _Run, budget: int, counter: TokenCounter) -> FittedText | None:
+    """The type's own fit, with the credentials its rendering revealed redacted: a JSON
+    string written with escapes (``AKIA\\u0051...``) is decoded when the document is
+    rendered again, and only then recognisable. When the placeholders make it longer than
+    the budget, it is fitted again to a smaller one."""
+    room = budget
+    for _ in range(3):
+        fitted = run.strategy.fit(run.text, run.terms, room, counter, run.handles)
+        if fitted is None:
+            return None
+        clean = run.redact(fitted.text)
+        if clean == fitted.text:
+            return fitted
+        tokens = counter.count(clean)
+        if tokens <= budget:
+            return FittedText(clean, tokens)
+        room -= tokens - budget + REFIT_MARGIN
+        if room < 1:
+            return None
+    return None
+
+
 def _smart(run: _Run, budget: int, counted: _Counted) -> _Body:
     """The type's own fit when it has one and it fits; else the lines packed by rank."""
     counter = counted.counter
     text = run.text
-    fitted = run.strategy.fit(text, run.terms, budget, counter, run.handles)
+    fitted = _fit_redacted(run, budget, counter)
     if fitted is not None and fitted.tokens <= budget:
         # Every omission the fit makes leaves a marker with an ellipsis; a document that
         # only changed its layout (compacted to fit) lost nothing.
@@ -517,13 +553,22 @@ def _binary(name: str, location: str) -> CompressionOutcome:
     return CompressionOutcome(refusal, message)
 
 
-def _head(artifact: ReadableArtifact, characters: int) -> str:
+def _head(artifact: ReadableArtifact, characters: int, *, whole_lines: bool = False) -> str:
+    """The first `characters` of the artifact; with `whole_lines`, on to the end of the last
+    line begun (up to `HEAD_LINE_LIMIT` more)."""
     parts: list[str] = []
     held = 0
+    limit = characters + (HEAD_LINE_LIMIT if whole_lines else 0)
     with closing(artifact.iter_text(min(max(characters, 1), 1 << 20))) as chunks:
         for chunk in chunks:
             parts.append(chunk)
             held += len(chunk)
-            if held >= characters:
+            if held >= limit or (held >= characters and not whole_lines):
                 break
-    return "".join(parts)[:characters]
+            if held >= characters and "".join(parts).find("\n", characters) >= 0:
+                break
+    head = "".join(parts)
+    if not whole_lines:
+        return head[:characters]
+    end = head.find("\n", characters)
+    return head[: end + 1] if end >= 0 else head[:limit]
