@@ -396,3 +396,11 @@ def test_a_document_too_deep_to_walk_still_gives_valid_json() -> None:
     text = json.dumps(value, indent=2)
     out = fit(text, 500)
     assert json.loads(out) == [f"… 3 items omitted (lines 1-{text.count(chr(10)) + 1})"]
+
+
+@pytest.mark.parametrize("depth", [300, 600, 900])
+def test_a_document_too_deep_to_survey_is_its_roots_marker(depth: int) -> None:
+    text = "[" * depth + '"' + "w " * 3000 + '"' + "]" * depth
+    out = STRATEGY.fit(text, NO_TERMS, 2_000, COUNTER, HANDLES)
+    assert out is not None
+    assert json.loads(out.text) == ["… 1 item omitted (line 1)"]

@@ -256,16 +256,21 @@ class _Fitted(NamedTuple):
 
 
 def _read(text: str, terms: TaskTerms) -> _Document | None:
-    """The parsed document with its survey and line map; None when it is not valid JSON (or
-    nests deeper than the recursion limit)."""
+    """The parsed document with its survey and line map; None when it is not valid JSON.
+    A valid document nested too deep to survey raises `RecursionError` (its root's marker
+    is the answer then, not packed lines)."""
     try:
-        survey = Survey(json.loads(text), terms)
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    try:
+        survey = Survey(value, terms)
         lines = structural_line_map(text, survey)
         if lines is None:
             value, spans = parse_with_positions(text)
             survey = Survey(value, terms)
             lines = Positions(text, spans)
-    except (ValueError, IndexError, RecursionError):
+    except (ValueError, IndexError):
         return None
     return _Document(survey, lines)
 

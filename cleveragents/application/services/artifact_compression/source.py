@@ -109,7 +109,9 @@ class SourceStrategy(ArtifactStrategy):
         last = min(int(match.group(2) or match.group(1)), len(self._lines))
         for line in self._lines[first:last]:
             if line.strip():
-                return line[: len(line) - len(line.lstrip())]
+                # Spaces and tabs only: other whitespace (a form feed, U+2028) would break
+                # the marker's line for a reader that splits lines on it.
+                return line[: len(line) - len(line.lstrip(" \t"))]
         return ""
 
 
