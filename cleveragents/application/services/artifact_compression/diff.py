@@ -49,9 +49,11 @@ later. Combined diffs (``@@@``, one marker column per parent) are read with all 
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from enum import Enum, auto
+from itertools import accumulate
 
 from cleveragents.application.services.artifact_compression.plain_text import (
     plan_with_short_long_lines,
@@ -152,19 +154,38 @@ _FAMILY = {
     "lua": "lua",
     **dict.fromkeys(("java", "c", "cpp", "csharp", "kotlin", "swift", "php", "scala"), "c"),
 }
+# Error reporting. Each alternative starts with a letter, `.` or a quote, and checks the word
+# boundary before its first letter looking back: the engine then skips ahead to those
+# characters rather than trying each alternative at every position of the code.
 _ERROR = re.compile(
-    r"\b(?:raise|raises|throw|throws|panic!?|abort|assert\w*+)\b"
-    r"|\b(?:Err|\w*?(?:Error|Exception))\s*+[(!{]"  # Error(, ValueError(, Err(, Exception {
-    r"|\berrors\.New\b|\bfmt\.Errorf\b"
+    r"r(?<=\br)aises?\b|t(?<=\bt)hrows?\b|p(?<=\bp)anic!?\b|a(?<=\ba)(?:bort\b|ssert\w*+\b)"
+    # Error(, ValueError(, Err(, Exception {: Err at the start of a word, or Error or
+    # Exception anywhere in one.
+    r"|E(?:(?<=\bE)rr|rror|xception)\s*+[(!{]"
+    r"|e(?<=\be)rrors\.New\b|f(?<=\bf)mt\.Errorf\b"
     r"|\.(?:error|exception|critical|fatal|fail|warn|warning)\s*+\("  # logger.error(, ctx.fail(
-    r"|[\"'][^\"'\n]*?(?i:error|fail)"  # "error" or "fail" in a string
+    r"|\"[^\"'\n]*?(?i:error|fail)|'[^\"'\n]*?(?i:error|fail)"  # "error" or "fail" in a string
 )
 
 
 # Every alternative of _ERROR contains one of these words: a plain scan for them rules most
 # lines out at a fraction of the full pattern's cost. It scans the lower-cased code: a
 # case-sensitive alternation of literals is four times faster than an IGNORECASE one.
-_ERROR_HINT = re.compile(r"rais|throw|panic|abort|assert|err|exception|fail|fatal|critical|warn")
+_ERROR_WORDS = (
+    *("rais", "throw", "panic", "abort", "assert", "err", "exception", "fail", "fatal"),
+    *("critical", "warn"),
+)
+_ERROR_HINT = re.compile("|".join(_ERROR_WORDS))
+# What the code of a declaration starts with, in the families whose patterns start with a word
+# (after blanks): a line that starts otherwise is spared the pattern.
+_DECLARATION_STARTS = {
+    "python": ("async", "def", "class", "@"),
+    "ruby": ("def", "class", "module"),
+    "go": ("func", "type"),
+    "lua": ("local", "function"),
+}
+# The line comment of the families whose comments are line comments only (`_Comments`).
+_LINE_COMMENTS = {"python": "#", "ruby": "#", "shell": "#", "sql": "--", "lua": "--"}
 
 
 def _split(text: str) -> tuple[list[str], bool]:
@@ -196,12 +217,15 @@ class _Comments:
 
     def is_comment(self, marker: str, stripped: str, family: str | None) -> bool:
         """Whether the code is a comment line, updating the block state of its sides."""
-        if family in ("python", "ruby", "shell"):
-            return stripped.startswith("#")
-        if family in ("sql", "lua"):
-            return stripped.startswith("--")
+        line_comment = _LINE_COMMENTS.get(family or "")
+        if line_comment is not None:
+            return stripped.startswith(line_comment)
         if family is None:
             return False
+        return self.is_block_comment(marker, stripped)
+
+    def is_block_comment(self, marker: str, stripped: str) -> bool:
+        """`is_comment` in a family with ``/* ... */`` comments."""
         sides = (0,) if marker == "-" else (1,) if marker == "+" else (0, 1)
         side = sides[-1]
         if self.inside[side]:
@@ -220,23 +244,79 @@ class _Comments:
 def _role(line: str, language: str | None, comments: _Comments, columns: int = 1) -> _Role:
     """The role of a hunk body line's code in the language of its file. `columns` is the
     number of marker columns (one per parent: 2 in a combined diff's ``@@@`` hunk)."""
-    family = _FAMILY.get(language or "")
     if line[:1] == "\\":
         return _Role.NO_NEWLINE
-    marker, code = _side(line[:columns]), line[columns:]
+    code = line[columns:]
     stripped = code.strip()
     if not stripped:
         return _Role.BLANK
-    if stripped.endswith(IMPLEMENTATION_OMITTED):
-        return _Role.PLACEHOLDER
-    if comments.is_comment(marker, stripped, family):
-        return _Role.COMMENT
-    declaration = _DECLARATIONS.get(family) if family else None
-    if declaration is not None and declaration.match(code):
-        return _Role.DECLARATION
-    if _ERROR_HINT.search(code.lower()) and _ERROR.search(code):
-        return _Role.ERROR
-    return _Role.PLAIN
+    return _READERS[_FAMILY.get(language or "")].role(code, stripped, line[:columns], comments)
+
+
+@dataclass(frozen=True, slots=True)
+class _Reader:
+    """How the code of one language family (None: an unknown language) is read: its line
+    comment (None: ``//`` and ``/* ... */``, or no comments), its declaration pattern and what a
+    declaration must start with (None: anything)."""
+
+    family: str | None
+    line_comment: str | None
+    declaration: re.Pattern[str] | None
+    declaration_starts: tuple[str, ...] | None
+    declaration_heads: frozenset[str]  # the first characters of `declaration_starts`
+
+    @classmethod
+    def of(cls, family: str | None) -> _Reader:
+        starts = _DECLARATION_STARTS.get(family or "")
+        return cls(
+            family,
+            _LINE_COMMENTS.get(family or ""),
+            _DECLARATIONS.get(family or ""),
+            starts,
+            frozenset(start[0] for start in starts or ()),
+        )
+
+    def role(
+        self,
+        code: str,
+        stripped: str,
+        markers: str,
+        comments: _Comments,
+        hinted: bool | None = None,
+    ) -> _Role:
+        """The role of the code of a hunk body line that is not blank: `stripped` is the code
+        without blanks, `markers` the line's marker columns. `hinted`, when known: whether the
+        code holds a word of `_ERROR_WORDS` (else it is searched for)."""
+        # Each `startswith`/`endswith` is screened by one character, which costs less than
+        # the call: most lines are no placeholder, no comment and no declaration.
+        if stripped[-1] == _OMITTED_END and stripped.endswith(IMPLEMENTATION_OMITTED):
+            return _Role.PLACEHOLDER
+        if self.line_comment is not None:
+            if stripped[0] == self.line_comment[0] and stripped.startswith(self.line_comment):
+                return _Role.COMMENT
+        elif self.family is not None and comments.is_block_comment(_side(markers), stripped):
+            return _Role.COMMENT
+        if self._declares(code, stripped):
+            return _Role.DECLARATION
+        if hinted is None:
+            hinted = _ERROR_HINT.search(code.lower()) is not None
+        if hinted and _ERROR.search(code):
+            return _Role.ERROR
+        return _Role.PLAIN
+
+    def _declares(self, code: str, stripped: str) -> bool:
+        if self.declaration is None:
+            return False
+        starts = self.declaration_starts
+        if starts is not None and not (
+            stripped[0] in self.declaration_heads and stripped.startswith(starts)
+        ):
+            return False  # cannot match: spared the pattern
+        return self.declaration.match(code) is not None
+
+
+_OMITTED_END = IMPLEMENTATION_OMITTED[-1]
+_READERS = {family: _Reader.of(family) for family in (None, *_FAMILY.values())}
 
 
 def _side(markers: str) -> str:
@@ -248,33 +328,45 @@ def _side(markers: str) -> str:
 
 
 def _scan(lines: list[str]) -> Iterator[tuple[_Kind, str | None]]:
-    """Each line's kind and its file's language. A hunk ends when its header's line counts are
-    used up (a combined diff's ``@@@`` header has no counts the pattern reads: its hunk ends at
-    the first line that is not a body line)."""
+    """Each line's kind and its file's language (see `_segments`)."""
+    for kind, language, start, end in _segments(lines):
+        for _ in range(start, end):
+            yield kind, language
+
+
+_BODY_MARKERS = frozenset((" ", "+", "-", "\\", ""))  # what a hunk body line starts with
+
+
+def _segments(lines: list[str]) -> Iterator[tuple[_Kind, str | None, int, int]]:
+    """The kind of each line and its file's language, for runs of lines `lines[start:end]`:
+    a hunk's body lines are one run, each other line is one. A hunk ends when its header's
+    line counts are used up (a combined diff's ``@@@`` header has no counts the pattern reads:
+    its hunk ends at the first line that is not a body line)."""
     language: str | None = None
     state = _Kind.OTHER  # OTHER: outside any file; FILE_HEADER; BODY: inside a hunk
     old_left = new_left = 0
     counted = False
-    for index, line in enumerate(lines):
-        following = lines[index + 1] if index + 1 < len(lines) else ""
+    count = len(lines)
+    index = 0
+    while index < count:
+        line = lines[index]
+        following = lines[index + 1] if index + 1 < count else ""
         starts_file = line.startswith(_FILE_STARTS) or (
             line.startswith("--- ")
             and following.startswith("+++ ")
             and (state is not _Kind.BODY or not counted)
         )
-        if state is _Kind.BODY and not starts_file and (line[:1] in (" ", "+", "-", "\\", "")):
-            marker = line[:1]
-            if marker != "\\":
-                old_left -= marker != "+"
-                new_left -= marker != "-"
+        if state is _Kind.BODY and not starts_file and line[:1] in _BODY_MARKERS:
+            end, old_left, new_left = _body_end(lines, index, old_left, new_left, counted)
             if counted and old_left <= 0 and new_left <= 0:
                 state = _Kind.OTHER
-            yield _Kind.BODY, language
+            yield _Kind.BODY, language, index, end
+            index = end
             continue
         if starts_file:
             state = _Kind.FILE_HEADER
             language = _path_language(line)
-            yield _Kind.FILE_HEADER, language
+            kind = _Kind.FILE_HEADER
         elif line.startswith("@@"):
             state = _Kind.BODY
             match = _HUNK.match(line)
@@ -282,15 +374,48 @@ def _scan(lines: list[str]) -> Iterator[tuple[_Kind, str | None]]:
             if match is not None:
                 old_left = int(match.group(1) or 1)
                 new_left = int(match.group(2) or 1)
-            yield _Kind.HUNK_HEADER, language
+            kind = _Kind.HUNK_HEADER
         elif state is _Kind.FILE_HEADER:
             # `+++ /dev/null` (a deleted file) keeps the language of the `--- a/...` path.
             if line.startswith("--- ") or (line.startswith("+++ ") and _path_language(line)):
                 language = _path_language(line)
-            yield _Kind.FILE_HEADER, language
+            kind = _Kind.FILE_HEADER
         else:
-            state = _Kind.OTHER
-            yield _Kind.OTHER, language
+            state = kind = _Kind.OTHER
+        yield kind, language, index, index + 1
+        index += 1
+
+
+def _body_end(
+    lines: list[str], index: int, old_left: int, new_left: int, counted: bool
+) -> tuple[int, int, int]:
+    """Where the run of hunk body lines that starts with the body line `lines[index]` ends,
+    and the line counts left of its hunk then. The run ends at a line that is no body line or
+    (in a hunk without counts) starts a file, or after the line that uses the counts up. (A
+    body line cannot start with one of `_FILE_STARTS`.)"""
+    count = len(lines)
+    while True:
+        marker = lines[index][:1]
+        if marker == "+":
+            new_left -= 1
+        elif marker == "-":
+            old_left -= 1
+        elif marker != "\\":  # context: a line of both sides
+            old_left -= 1
+            new_left -= 1
+        index += 1
+        if index == count or (counted and old_left <= 0 and new_left <= 0):
+            return index, old_left, new_left
+        line = lines[index]
+        if line[:1] not in _BODY_MARKERS:
+            return index, old_left, new_left
+        if (
+            not counted
+            and line.startswith("--- ")
+            and index + 1 < count
+            and lines[index + 1].startswith("+++ ")
+        ):
+            return index, old_left, new_left  # a file starts
 
 
 # Smart mode's ranks; the module docstring says why each line goes where.
@@ -388,10 +513,9 @@ class _LineRanker:
     changes: int = 0  # changed lines seen that were not ranked better than `_OPENING`
     previous: int = _CONTEXT  # the last line's rank
 
-    def rank(self, line: str, kind: _Kind, language: str | None, starts_file: bool) -> int:
-        if kind is _Kind.BODY:
-            rank = self._body(line, language)
-        elif kind is _Kind.HUNK_HEADER:
+    def rank(self, line: str, kind: _Kind, starts_file: bool) -> int:
+        """The rank of a line that is no hunk body line (those: `rank_body`)."""
+        if kind is _Kind.HUNK_HEADER:
             self._open_hunk(line)
             rank = _NAMES
         else:  # the patterns of headers and commit text read lines without a CRLF's `\r`
@@ -427,28 +551,48 @@ class _LineRanker:
             return _SHAPE  # the paths again, after `diff --git` named them
         return _NAMES
 
-    def _body(self, line: str, language: str | None) -> int:
-        role = _role(line, language, self.comments, self.columns)
-        if role is _Role.NO_NEWLINE:
-            return self.previous
-        markers = line[: self.columns]
-        if role is _Role.BLANK:
-            rank = _CONTEXT
-        elif "+" in markers or "-" in markers:
-            rank = self._changed(line, role)
-        elif role is _Role.DECLARATION or self.terms.matches(line[self.columns :]):
-            rank = _CHANGE
-        else:
-            rank = _CONTEXT
-        return min(rank + 1, _NOISE) if self.deleted else rank
-
-    def _changed(self, line: str, role: _Role) -> int:
-        if role is _Role.DECLARATION:
-            return _SHAPE
-        if role is _Role.ERROR or self.terms.matches(line[self.columns :]):
-            return _ALERT
-        self.changes += 1
-        return _OPENING if self.changes <= _OPENING_CHANGES else _CHANGE
+    def rank_body(
+        self, lines: list[str], start: int, end: int, language: str | None, ranks: list[int]
+    ) -> None:
+        """Append the ranks of the body lines `lines[start:end]` of one hunk (module
+        docstring), with what stays the same over the hunk looked up once and the words of
+        `_ERROR_WORDS` searched for in the whole hunk at once."""
+        columns = self.columns
+        reader = _READERS[_FAMILY.get(language or "")]
+        comments = self.comments
+        terms = self.terms if self.terms.terms else None
+        hinted = _hinted_lines(lines, start, end, columns)
+        changes = self.changes
+        previous = self.previous
+        for index in range(start, end):
+            line = lines[index]
+            if line[:1] == "\\":  # `\ No newline at end of file`: the line before's rank
+                ranks.append(previous)
+                continue
+            code = line[columns:]
+            stripped = code.strip()
+            if not stripped:
+                rank = _CONTEXT
+            else:
+                markers = line[:columns]
+                hint = None if hinted is None else index in hinted
+                role = reader.role(code, stripped, markers, comments, hint)
+                if "+" in markers or "-" in markers:  # a changed line
+                    if role is _Role.DECLARATION:
+                        rank = _SHAPE
+                    elif role is _Role.ERROR or (terms is not None and terms.matches(code)):
+                        rank = _ALERT
+                    else:
+                        changes += 1
+                        rank = _OPENING if changes <= _OPENING_CHANGES else _CHANGE
+                elif role is _Role.DECLARATION or (terms is not None and terms.matches(code)):
+                    rank = _CHANGE
+                else:
+                    rank = _CONTEXT
+            previous = min(rank + 1, _NOISE) if self.deleted else rank
+            ranks.append(previous)
+        self.changes = changes
+        self.previous = previous
 
 
 class DiffStrategy(ArtifactStrategy):
@@ -506,13 +650,43 @@ class DiffStrategy(ArtifactStrategy):
         ranker = _LineRanker(terms)
         priorities: list[int] = []
         previous = _Kind.OTHER
-        for line, (kind, language) in zip(lines, _scan(lines), strict=True):
-            starts_file = kind is _Kind.FILE_HEADER and (
-                previous is not _Kind.FILE_HEADER or line.startswith(_FILE_STARTS)
-            )
-            priorities.append(ranker.rank(line, kind, language, starts_file))
+        for kind, language, start, end in _segments(lines):
+            if kind is _Kind.BODY:
+                ranker.rank_body(lines, start, end, language, priorities)
+            else:  # a line of its own
+                line = lines[start]
+                starts_file = kind is _Kind.FILE_HEADER and (
+                    previous is not _Kind.FILE_HEADER or line.startswith(_FILE_STARTS)
+                )
+                priorities.append(ranker.rank(line, kind, starts_file))
             previous = kind
         return plan_with_short_long_lines(lines, priorities)
+
+
+def _hinted_lines(lines: list[str], start: int, end: int, columns: int) -> set[int] | None:
+    """The indexes of the lines of `lines[start:end]` whose code (after `columns` marker
+    columns) holds a word of `_ERROR_WORDS`, lower-cased: the words are searched for in the
+    lines joined, a few scans in all rather than a pattern for each line. None when lower
+    case changes the length of the text (`İ`), which shifts the offsets of the lines."""
+    joined = "\n".join(lines[start:end])
+    lowered = joined.lower()
+    if len(lowered) != len(joined):
+        return None
+    found: set[int] = set()
+    for word in _ERROR_WORDS:
+        at = lowered.find(word)
+        while at >= 0:
+            found.add(at)
+            at = lowered.find(word, at + 1)
+    if not found:
+        return found
+    line_starts = list(accumulate((len(line) + 1 for line in lines[start : end - 1]), initial=0))
+    hinted: set[int] = set()
+    for at in found:
+        position = bisect_right(line_starts, at) - 1
+        if at - line_starts[position] >= columns:  # in the code, not its markers
+            hinted.add(start + position)
+    return hinted
 
 
 def _classified(lines: list[str]) -> list[tuple[_Kind, str | None, _Role | None]]:
