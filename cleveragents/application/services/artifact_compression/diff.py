@@ -49,13 +49,12 @@ later. Combined diffs (``@@@``, one marker column per parent) are read with all 
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from enum import Enum, auto
-from itertools import accumulate
 
 from cleveragents.application.services.artifact_compression.plain_text import (
+    LONG_LINE_CHARS,
     plan_with_short_long_lines,
 )
 from cleveragents.application.services.artifact_compression.strategy import (
@@ -264,17 +263,20 @@ class _Reader:
     declaration: re.Pattern[str] | None
     declaration_starts: tuple[str, ...] | None
     declaration_heads: frozenset[str]  # the first characters of `declaration_starts`
+    # The first characters a line's code must start with to be a comment or a declaration,
+    # when they are known (line comments only, declarations screened by their starts).
+    special_heads: frozenset[str] | None
 
     @classmethod
     def of(cls, family: str | None) -> _Reader:
+        line_comment = _LINE_COMMENTS.get(family or "")
+        declaration = _DECLARATIONS.get(family or "")
         starts = _DECLARATION_STARTS.get(family or "")
-        return cls(
-            family,
-            _LINE_COMMENTS.get(family or ""),
-            _DECLARATIONS.get(family or ""),
-            starts,
-            frozenset(start[0] for start in starts or ()),
-        )
+        heads = frozenset(start[0] for start in starts or ())
+        special: frozenset[str] | None = None
+        if (family is None or line_comment is not None) and (declaration is None or starts):
+            special = heads | {line_comment[0]} if line_comment else heads
+        return cls(family, line_comment, declaration, starts, heads, special)
 
     def role(
         self,
@@ -286,7 +288,8 @@ class _Reader:
     ) -> _Role:
         """The role of the code of a hunk body line that is not blank: `stripped` is the code
         without blanks, `markers` the line's marker columns. `hinted`, when known: whether the
-        code holds a word of `_ERROR_WORDS` (else it is searched for)."""
+        code holds a word of `_ERROR_WORDS` (else it is searched for). (`is_plain` rules out
+        most lines faster.)"""
         # Each `startswith`/`endswith` is screened by one character, which costs less than
         # the call: most lines are no placeholder, no comment and no declaration.
         if stripped[-1] == _OMITTED_END and stripped.endswith(IMPLEMENTATION_OMITTED):
@@ -303,6 +306,18 @@ class _Reader:
         if hinted and _ERROR.search(code):
             return _Role.ERROR
         return _Role.PLAIN
+
+    def is_plain(self, stripped: str, hinted: bool) -> bool:
+        """Whether `role` is sure to find the code PLAIN (or a comment, which ranks the same)
+        from its first and last characters: it cannot be a placeholder, a comment nor a
+        declaration, and holds no error word. False: `role` has to read it."""
+        heads = self.special_heads
+        return (
+            heads is not None
+            and not hinted
+            and stripped[0] not in heads
+            and stripped[-1] != _OMITTED_END
+        )
 
     def _declares(self, code: str, stripped: str) -> bool:
         if self.declaration is None:
@@ -395,16 +410,22 @@ def _body_end(
     body line cannot start with one of `_FILE_STARTS`.)"""
     count = len(lines)
     while True:
-        marker = lines[index][:1]
-        if marker == "+":
-            new_left -= 1
-        elif marker == "-":
-            old_left -= 1
-        elif marker != "\\":  # context: a line of both sides
-            old_left -= 1
-            new_left -= 1
-        index += 1
-        if index == count or (counted and old_left <= 0 and new_left <= 0):
+        stretch = _uncounted_stretch(lines, index, old_left, new_left) if counted else None
+        if stretch is not None:  # the lines that cannot use the counts up, all body lines
+            index, old_left, new_left = stretch
+        else:
+            marker = lines[index][:1]
+            if marker == "+":
+                new_left -= 1
+            elif marker == "-":
+                old_left -= 1
+            elif marker != "\\":  # context: a line of both sides
+                old_left -= 1
+                new_left -= 1
+            index += 1
+            if counted and old_left <= 0 and new_left <= 0:
+                return index, old_left, new_left
+        if index == count:
             return index, old_left, new_left
         line = lines[index]
         if line[:1] not in _BODY_MARKERS:
@@ -416,6 +437,25 @@ def _body_end(
             and lines[index + 1].startswith("+++ ")
         ):
             return index, old_left, new_left  # a file starts
+
+
+def _uncounted_stretch(
+    lines: list[str], index: int, old_left: int, new_left: int
+) -> tuple[int, int, int] | None:
+    """`_body_end`'s walk over the lines from `index` that cannot use its hunk's counts up (a
+    line takes at most one from each count, so the counts last at least the larger of them,
+    less one, more lines), done at once when they are all body lines: where it ends, and the
+    counts left then. None when that is not worth it or one of them is no body line."""
+    span = min(max(old_left, new_left) - 1, len(lines) - index)
+    if span < 2:
+        return None
+    markers = [line[:1] for line in lines[index : index + span]]
+    if not _BODY_MARKERS.issuperset(markers):
+        return None  # one line at a time, up to that one
+    unchanged = span - markers.count("\\")  # `\ No newline` takes from neither count
+    old_left -= unchanged - markers.count("+")
+    new_left -= unchanged - markers.count("-")
+    return index + span, old_left, new_left
 
 
 # Smart mode's ranks; the module docstring says why each line goes where.
@@ -561,12 +601,14 @@ class _LineRanker:
         reader = _READERS[_FAMILY.get(language or "")]
         comments = self.comments
         terms = self.terms if self.terms.terms else None
+        deleted = self.deleted
         hinted = _hinted_lines(lines, start, end, columns)
         changes = self.changes
         previous = self.previous
         for index in range(start, end):
             line = lines[index]
-            if line[:1] == "\\":  # `\ No newline at end of file`: the line before's rank
+            markers = line[:columns]
+            if markers[:1] == "\\":  # `\ No newline at end of file`: the line before's rank
                 ranks.append(previous)
                 continue
             code = line[columns:]
@@ -574,9 +616,11 @@ class _LineRanker:
             if not stripped:
                 rank = _CONTEXT
             else:
-                markers = line[:columns]
-                hint = None if hinted is None else index in hinted
-                role = reader.role(code, stripped, markers, comments, hint)
+                hint = index in hinted
+                if reader.is_plain(stripped, hint):
+                    role = _Role.PLAIN
+                else:
+                    role = reader.role(code, stripped, markers, comments, hint)
                 if "+" in markers or "-" in markers:  # a changed line
                     if role is _Role.DECLARATION:
                         rank = _SHAPE
@@ -589,7 +633,7 @@ class _LineRanker:
                     rank = _CHANGE
                 else:
                     rank = _CONTEXT
-            previous = min(rank + 1, _NOISE) if self.deleted else rank
+            previous = min(rank + 1, _NOISE) if deleted else rank
             ranks.append(previous)
         self.changes = changes
         self.previous = previous
@@ -660,32 +704,34 @@ class DiffStrategy(ArtifactStrategy):
                 )
                 priorities.append(ranker.rank(line, kind, starts_file))
             previous = kind
+        if max(map(len, lines), default=0) <= LONG_LINE_CHARS:
+            return LinePlan(priorities)  # no short forms: spares the helper its loop
         return plan_with_short_long_lines(lines, priorities)
 
 
-def _hinted_lines(lines: list[str], start: int, end: int, columns: int) -> set[int] | None:
+def _hinted_lines(lines: list[str], start: int, end: int, columns: int) -> set[int]:
     """The indexes of the lines of `lines[start:end]` whose code (after `columns` marker
     columns) holds a word of `_ERROR_WORDS`, lower-cased: the words are searched for in the
-    lines joined, a few scans in all rather than a pattern for each line. None when lower
-    case changes the length of the text (`İ`), which shifts the offsets of the lines."""
+    lines joined, a few scans in all rather than a pattern for each line."""
     joined = "\n".join(lines[start:end])
     lowered = joined.lower()
-    if len(lowered) != len(joined):
-        return None
+    if len(lowered) != len(joined):  # a letter's lower case is longer (`İ`): line by line
+        every = range(start, end)
+        return {index for index in every if _ERROR_HINT.search(lines[index][columns:].lower())}
     found: set[int] = set()
     for word in _ERROR_WORDS:
         at = lowered.find(word)
         while at >= 0:
             found.add(at)
             at = lowered.find(word, at + 1)
-    if not found:
-        return found
-    line_starts = list(accumulate((len(line) + 1 for line in lines[start : end - 1]), initial=0))
+    # Each hit's line: the lines between one hit and the next are counted, once in all.
     hinted: set[int] = set()
-    for at in found:
-        position = bisect_right(line_starts, at) - 1
-        if at - line_starts[position] >= columns:  # in the code, not its markers
-            hinted.add(start + position)
+    line = at_before = 0
+    for at in sorted(found):
+        line += lowered.count("\n", at_before, at)
+        at_before = at
+        if at - (lowered.rfind("\n", 0, at) + 1) >= columns:  # in the code, not its markers
+            hinted.add(start + line)
     return hinted
 
 
