@@ -76,6 +76,7 @@ LARGE_ARTIFACT_BYTES = 32 << 20
 """Above this size an artifact is streamed: counted in chunks, and only what the output needs
 is held (a head for Tier 3; bounded candidate buffers for smart-mode logs)."""
 SNIFF_CHARS = 16_384
+LIKELY_CHARS_PER_TOKEN = 3
 REFIT_MARGIN = 8
 """Tokens a fit is given back below the budget when its redacted rendering overflowed."""
 HEAD_LINE_LIMIT = 1 << 16
@@ -257,9 +258,11 @@ class ArtifactCompressorService:
         terms = TaskTerms.from_task(task)
         if mode is CompressionMode.SMART:
             # The lines are ranked while the tokenizer counts (on its own threads when it has
-            # them); a text that surely fits (a token is at least one byte) is not ranked.
+            # them), when the text is probably over the budget; otherwise only once the count
+            # says so. Either way only the count decides.
             counting = self._count_later(text)
-            ranked = None if _surely_fits(text, budget) else _ranked_lines(text, strategy, terms)
+            ahead = _probably_over(text, budget)
+            ranked = _ranked_lines(text, strategy, terms) if ahead else None
             counted = counting()
         else:
             ranked = None
@@ -441,9 +444,10 @@ class _Run:
     redact: Callable[[str], str]  # credentials out of a text that was rewritten (JSON)
 
 
-def _surely_fits(text: str, budget: int) -> bool:
-    """A token is at least one byte: a text of at most `budget` bytes fits."""
-    return (len(text) if text.isascii() else len(text.encode("utf-8"))) <= budget
+def _probably_over(text: str, budget: int) -> bool:
+    """Whether `text` is probably more than `budget` tokens: text rarely holds fewer than
+    `LIKELY_CHARS_PER_TOKEN` characters a token. A wrong guess costs time, not the result."""
+    return len(text) > budget * LIKELY_CHARS_PER_TOKEN
 
 
 def _ranked_lines(
