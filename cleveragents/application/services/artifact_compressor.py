@@ -76,7 +76,7 @@ LARGE_ARTIFACT_BYTES = 32 << 20
 """Above this size an artifact is streamed: counted in chunks, and only what the output needs
 is held (a head for Tier 3; bounded candidate buffers for smart-mode logs)."""
 SNIFF_CHARS = 16_384
-LIKELY_CHARS_PER_TOKEN = 3
+LIKELY_CHARS_PER_TOKEN = 4
 REFIT_MARGIN = 8
 """Tokens a fit is given back below the budget when its redacted rendering overflowed."""
 HEAD_LINE_LIMIT = 1 << 16
