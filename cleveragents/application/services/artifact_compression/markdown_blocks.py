@@ -191,14 +191,22 @@ def _structure(lines: list[str], start: int, head: str) -> Segment | None:
 
 
 def parse(lines: list[str]) -> Iterator[Block]:
-    """Blocks in order; every input line belongs to exactly one block (see `scan`)."""
+    """Blocks in order; every input line belongs to exactly one block: `scan`'s, and a BLANK
+    block for each line between them."""
+    position = 0
     for kind, start, end, closed, prefix, text, _ in scan(lines):
+        for index in range(position, start):
+            yield Block(Kind.BLANK, (lines[index],))
         yield Block(kind, tuple(lines[start:end]), closed, prefix, text)
+        position = end
+    for index in range(position, len(lines)):
+        yield Block(Kind.BLANK, (lines[index],))
 
 
 def scan(lines: list[str]) -> Iterator[Segment]:
-    """The blocks of `lines` in order, as segments (`parse` makes them blocks). Linear: each
-    line is looked at a bounded number of times.
+    """The blocks of `lines` that are not blank lines, in order, as segments (`parse` makes
+    them blocks): the lines between two segments are blank. Linear: each line is looked at a
+    bounded number of times.
 
     Indented code needs a blank line before it and no list item above it, since indented
     lines after a list item continue the item."""
@@ -214,9 +222,8 @@ def scan(lines: list[str]) -> Iterator[Segment]:
             found = _prose(lines, index)
         else:
             head = line.lstrip()[:1]
-            if not head:  # a blank line
+            if not head:  # a blank line: between segments
                 after_blank = True
-                yield Kind.BLANK, index, index + 1, True, "", "", ()
                 index += 1
                 continue
             found = (

@@ -65,6 +65,7 @@ def _whole_words(words: Sequence[str]) -> re.Pattern[str]:
 
 
 _OBLIGATION = _whole_words(_OBLIGATION_WORDS)
+_LOWER_OBLIGATION_WORDS = tuple(dict.fromkeys(word.lower() for word in _OBLIGATION_WORDS))
 
 # A sentence over more lines than this is ranked piece by piece, each line by what it holds: a
 # "sentence" without punctuation can run through a whole paragraph.
@@ -88,8 +89,25 @@ def has_obligation(text: str) -> bool:
 
 
 def _keywords(text: str) -> list[int]:
-    """Where each requirement keyword of `text` starts."""
-    return [match.start() for match in _OBLIGATION.finditer(text)]
+    """Where each requirement keyword of `text` starts, in order.
+
+    Each keyword is in the lower-cased text as one of a few words, found with `str.find`
+    (several times faster than the pattern, which has to test every letter it could start
+    with); the pattern then tells, at each place found, whether the original is a keyword
+    there (`may` is not; `MAY` is). When lower case changes the length of the text, which
+    shifts the offsets, the pattern searches the whole text instead."""
+    lowered = text.lower()
+    if len(lowered) != len(text):
+        return [match.start() for match in _OBLIGATION.finditer(text)]
+    found: list[int] = []
+    for word in _LOWER_OBLIGATION_WORDS:
+        at = lowered.find(word)
+        while at >= 0:
+            if _OBLIGATION.match(text, at):
+                found.append(at)
+            at = lowered.find(word, at + 1)
+    found.sort()
+    return found
 
 
 _Piece = tuple[int, int, int]
@@ -102,41 +120,35 @@ def markdown_line_plan(lines: list[str], terms: TaskTerms) -> LinePlan:
     priorities: list[int] = []
     short_forms: dict[int, ShortForm] = {}
     for kind, start, end, closed, _, text, parts in scan(lines):
+        blanks = len(priorities)  # the blank lines before the block: lines[blanks:start]
+        if blanks < start:
+            priorities.extend([BLANK] * (start - blanks))  # ranked once the block is
         if kind is Kind.PROSE:
             _rank_prose(lines, start, text, parts, terms, priorities, short_forms)
-        elif kind is Kind.BLANK:  # a third of all blocks: spared a call
-            priorities.extend([BLANK] * (end - start))
         else:
             priorities.extend(_block_ranks(kind, lines[start:end], closed, terms))
-    _space_out(priorities)
+        if blanks < start:
+            _space_out(priorities, blanks, start)
+    if len(priorities) < len(lines):
+        blanks = len(priorities)
+        priorities.extend([BLANK] * (len(lines) - blanks))
+        _space_out(priorities, blanks, len(lines))
     return LinePlan(priorities, short_forms)
 
 
-def _space_out(priorities: list[int]) -> None:
-    """A run of blank lines takes the rank of the less important of the lines around it: it
-    only spaces them out, so it is wanted once both are, and then it costs a token and saves
-    the packer a marker. Ranked last instead, it would come after the budget was given out,
-    when the markers it saves can no longer buy the lines they cost. (The runs are found with
-    `list.index`, which spares the other lines a step each.)"""
-    count = len(priorities)
-    if BLANK not in priorities:
-        return
-    first = priorities.index(BLANK)
-    while True:
-        last = first + 1  # the run is priorities[first:last]
-        while last < count and priorities[last] == BLANK:
-            last += 1
-        above = priorities[first - 1] if first else BLANK
-        if last == count:
-            priorities[first:] = [above] * (last - first)
-            return
+def _space_out(priorities: list[int], first: int, last: int) -> None:
+    """The run of blank lines `priorities[first:last]` takes the rank of the less important
+    of the lines around it: it only spaces them out, so it is wanted once both are, and then
+    it costs a token and saves the packer a marker. Ranked last instead, it would come after
+    the budget was given out, when the markers it saves can no longer buy the lines they
+    cost. At the start or the end of the text, it takes the rank of the one line beside it."""
+    above = priorities[first - 1] if first else BLANK
+    if last == len(priorities):
+        rank = above
+    else:
         below = priorities[last]
         rank = max(below, above) if above != BLANK else below
-        priorities[first:last] = [rank] * (last - first)
-        try:
-            first = priorities.index(BLANK, last + 1)
-        except ValueError:
-            return
+    priorities[first:last] = [rank] * (last - first)
 
 
 def _block_ranks(kind: Kind, lines: list[str], closed: bool, terms: TaskTerms) -> list[int]:
@@ -145,8 +157,6 @@ def _block_ranks(kind: Kind, lines: list[str], closed: bool, terms: TaskTerms) -
     count = len(lines)
     if kind is Kind.HEADING:
         return [HEADING] * count
-    if kind is Kind.BLANK:
-        return [BLANK] * count
     if kind is Kind.TABLE:
         ranks = _table_ranks(lines)
     elif kind is Kind.FENCED:

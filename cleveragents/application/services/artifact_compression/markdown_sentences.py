@@ -10,11 +10,15 @@ import re
 # The patterns read `\`+|[.!?]+...` written to start with one character class (then a
 # backtick's run, or the punctuation's rest: `(?<!`)`, the first was not a backtick), which
 # lets the regex engine skip ahead to the next candidate instead of trying every position.
-_BOUNDARY = re.compile(r"[`.!?](?:(?<=`)`*|(?<!`)[.!?]*[\"')\]]*[ \t]+(?=[^a-z\s]))")
+_END = r"[.!?]*[\"')\]]*[ \t]+(?=[^a-z\s])"  # what follows a sentence's first `.`, `!` or `?`
 # The same, and a footnote reference may follow the punctuation (`done.[^note] Next`).
-_REFINED_BOUNDARY = re.compile(
-    r"[`.!?](?:(?<=`)`*|(?<!`)[.!?]*(?:\[\^[^\]\s]{1,40}\])?[\"')\]]*[ \t]+(?=[^a-z\s]))"
-)
+_REFINED_END = r"[.!?]*(?:\[\^[^\]\s]{1,40}\])?[\"')\]]*[ \t]+(?=[^a-z\s])"
+_BOUNDARY = re.compile(rf"[`.!?](?:(?<=`)`*|(?<!`){_END})")
+_REFINED_BOUNDARY = re.compile(rf"[`.!?](?:(?<=`)`*|(?<!`){_REFINED_END})")
+# The same in a text without a backtick, `!` or `?`, where only a `.` can start one: a
+# pattern that starts with one character is found faster still than a class.
+_PERIOD_BOUNDARY = re.compile(rf"\.{_END}")
+_REFINED_PERIOD_BOUNDARY = re.compile(rf"\.{_REFINED_END}")
 _ABBREVIATIONS = frozenset({"e.g", "i.e", "etc", "vs", "cf", "mr", "mrs", "dr", "no", "fig"})
 
 
@@ -31,7 +35,7 @@ def sentence_spans(
     spans: list[tuple[int, int]] = []
     start = 0
     open_ticks = 0
-    for match in (_REFINED_BOUNDARY if refined else _BOUNDARY).finditer(text):
+    for match in _boundaries(text, refined).finditer(text):
         token = match.group()
         if token[0] == "`":
             if open_ticks == 0:
@@ -54,6 +58,13 @@ def sentence_spans(
     if text[start:].strip():
         spans.append((start, len(text)))
     return spans
+
+
+def _boundaries(text: str, refined: bool) -> re.Pattern[str]:
+    """The pattern of sentence ends (and backtick runs) for `text`."""
+    if "`" in text or "!" in text or "?" in text:
+        return _REFINED_BOUNDARY if refined else _BOUNDARY
+    return _REFINED_PERIOD_BOUNDARY if refined else _PERIOD_BOUNDARY
 
 
 def split_sentences(text: str) -> list[str]:
