@@ -218,14 +218,18 @@ def scan(lines: list[str]) -> Iterator[Segment]:
     in_list = False
     while index < count:
         line = lines[index]
-        if line[:1].isalpha() and "|" not in line:  # `_plain`: a paragraph, whatever is above
+        # `_plain` (spelt out: `line[0]`, not `line[:1]`, which builds a slice on each line).
+        if line and line[0].isalpha() and "|" not in line:  # a paragraph, whatever is above
             found = _prose(lines, index)
         else:
-            head = line.lstrip()[:1]
-            if not head:  # a blank line: between segments
+            stripped = line.lstrip()
+            if not stripped:  # blank lines: between segments
                 after_blank = True
                 index += 1
+                while index < count and not lines[index].strip():
+                    index += 1
                 continue
+            head = stripped[0]
             found = (
                 _code(lines, index, head, after_blank and not in_list)
                 or _structure(lines, index, head)
@@ -249,7 +253,7 @@ def _prose(lines: list[str], start: int) -> Segment:
     lines included), or a setext heading when a plain paragraph is underlined."""
     first = lines[start]
     quote = marker = None
-    if first[:1].isalpha():  # no indentation, marker nor `>`: most paragraphs
+    if first and first[0].isalpha():  # no indentation, marker nor `>`: most paragraphs
         prefix = ""
         parts = [first.rstrip()]
     else:
@@ -262,13 +266,14 @@ def _prose(lines: list[str], start: int) -> Segment:
     count = len(lines)
     while index < count:
         line = lines[index]
-        if line[:1].isalpha() and "|" not in line:  # `_plain`: it can neither end the
+        if line and line[0].isalpha() and "|" not in line:  # `_plain`: it can neither end the
             parts.append(line.rstrip())  # paragraph nor be quoted or underlined
             index += 1
             continue
-        head = line.lstrip()[:1]  # each pattern is tried only where it can match
-        if not head:
+        stripped = line.lstrip()
+        if not stripped:
             break  # a blank line, which `_interrupts` would find; spared the other tests
+        head = stripped[0]  # each pattern is tried only where it can match
         quoted = _QUOTE.match(line) if quote and head == ">" else None
         if quoted is not None:
             if _is_blank(line[quoted.end() :]):
@@ -279,7 +284,7 @@ def _prose(lines: list[str], start: int) -> Segment:
         elif _interrupts(lines, index, head) or (head == "[" and _LINK_DEF.match(line)):
             break
         else:
-            parts.append(line.strip())
+            parts.append(stripped.rstrip())
         index += 1
     if marker is not None and not prefix.endswith((" ", "\t")):
         prefix += " "  # an empty item (`-`) or `>` without a space
@@ -295,7 +300,7 @@ def prose_content_start(lines: Sequence[str], start: int, index: int) -> int:
     """Where the text of line `index` of the prose block that starts at line `start` begins:
     after its indentation, list marker or `>` (the parts `_prose` joins into its text)."""
     line = lines[index]
-    if line[:1].isalpha():  # no indentation, marker nor `>`: most lines
+    if line and line[0].isalpha():  # no indentation, marker nor `>`: most lines
         return 0
     marker: re.Match[str] | None = None
     if index == start:

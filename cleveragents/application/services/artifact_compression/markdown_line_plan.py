@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
+from itertools import accumulate
 
 from cleveragents.application.services.artifact_compression.markdown_blocks import (
     ALIGNMENT,
@@ -88,15 +89,33 @@ def has_obligation(text: str) -> bool:
     return _OBLIGATION.search(text) is not None
 
 
-def _keywords(text: str) -> list[int]:
+def _keywords_of(texts: list[str]) -> list[list[int]]:
+    """`_keywords` of each of `texts`, found in all of them joined (by newlines, which no
+    keyword holds and which bound words as the ends of a text do): a few scans of the whole,
+    not a few for each text."""
+    joined = "\n".join(texts)
+    lowered = joined.lower()
+    if len(lowered) != len(joined):  # see `_keywords`
+        return [_keywords(text) for text in texts]
+    starts = list(accumulate((len(text) + 1 for text in texts), initial=0))
+    found: list[list[int]] = [[] for _ in texts]
+    for at in _keywords(joined, lowered):
+        index = bisect_right(starts, at) - 1
+        found[index].append(at - starts[index])
+    return found
+
+
+def _keywords(text: str, lowered: str | None = None) -> list[int]:
     """Where each requirement keyword of `text` starts, in order.
 
     Each keyword is in the lower-cased text as one of a few words, found with `str.find`
     (several times faster than the pattern, which has to test every letter it could start
     with); the pattern then tells, at each place found, whether the original is a keyword
     there (`may` is not; `MAY` is). When lower case changes the length of the text, which
-    shifts the offsets, the pattern searches the whole text instead."""
-    lowered = text.lower()
+    shifts the offsets, the pattern searches the whole text instead. (`lowered`: the text
+    lower-cased, when it is known.)"""
+    if lowered is None:
+        lowered = text.lower()
     if len(lowered) != len(text):
         return [match.start() for match in _OBLIGATION.finditer(text)]
     found: list[int] = []
@@ -119,12 +138,14 @@ def markdown_line_plan(lines: list[str], terms: TaskTerms) -> LinePlan:
     """One rank per line (see the module docstring), and short forms for long prose lines."""
     priorities: list[int] = []
     short_forms: dict[int, ShortForm] = {}
-    for kind, start, end, closed, _, text, parts in scan(lines):
+    segments = list(scan(lines))
+    keywords = iter(_keywords_of([segment[5] for segment in segments if segment[0] is Kind.PROSE]))
+    for kind, start, end, closed, _, text, parts in segments:
         blanks = len(priorities)  # the blank lines before the block: lines[blanks:start]
         if blanks < start:
             priorities.extend([BLANK] * (start - blanks))  # ranked once the block is
         if kind is Kind.PROSE:
-            _rank_prose(lines, start, text, parts, terms, priorities, short_forms)
+            _rank_prose(lines, start, text, parts, next(keywords), terms, priorities, short_forms)
         else:
             priorities.extend(_block_ranks(kind, lines[start:end], closed, terms))
         if blanks < start:
@@ -195,15 +216,15 @@ def _rank_prose(
     start: int,
     text: str,
     parts: Sequence[str],
+    keywords: list[int],
     terms: TaskTerms,
     priorities: list[int],
     short_forms: dict[int, ShortForm],
 ) -> None:
     """Rank each line of the paragraph, list item or quote that starts at line `start` by the
-    sentences on it; `parts`: its lines' contents, `text`: them joined. The text is screened
-    once: most blocks hold no requirement keyword and name no task term, and then no sentence
-    of theirs does."""
-    keywords = _keywords(text)
+    sentences on it; `parts`: its lines' contents, `text`: them joined, `keywords`: where its
+    requirement keywords start. The text is screened once: most blocks hold no requirement
+    keyword and name no task term, and then no sentence of theirs does."""
     mentioned = bool(terms.terms) and terms.matches(text)
     if not (keywords or mentioned):
         _rank_by_first_sentence(lines, start, text, parts, priorities, short_forms)

@@ -46,7 +46,7 @@ def sentence_spans(
         if open_ticks:
             continue
         at = match.start()
-        if token[0] == ".":
+        if token[0] == "." and _may_abbreviate(text, at):
             word = text[text.rfind(" ", 0, at) + 1 : at].lstrip("(\"'[")
             initial = len(word) == 1 and not (refined and word.isdigit())
             if initial or word.lower() in _ABBREVIATIONS:
@@ -58,6 +58,14 @@ def sentence_spans(
     if text[start:].strip():
         spans.append((start, len(text)))
     return spans
+
+
+def _may_abbreviate(text: str, at: int) -> bool:
+    """Whether the word before the `.` at `at` may be an initial or an abbreviation, which are
+    at most 3 characters long (after the brackets and quotes that may open them): not when
+    the 4 characters before the `.` hold no space and the first of them opens nothing."""
+    before = text[at - 4 : at] if at >= 4 else ""
+    return not before or " " in before or before[0] in "(\"'["
 
 
 def _boundaries(text: str, refined: bool) -> re.Pattern[str]:
