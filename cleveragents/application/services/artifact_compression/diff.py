@@ -264,7 +264,8 @@ class _Reader:
     declaration_starts: tuple[str, ...] | None
     declaration_heads: frozenset[str]  # the first characters of `declaration_starts`
     # The first characters a line's code must start with to be a comment or a declaration,
-    # when they are known (line comments only, declarations screened by their starts).
+    # when they are known (line comments only, declarations screened by their starts): code
+    # that starts otherwise, holds no error word and does not end as a placeholder is PLAIN.
     special_heads: frozenset[str] | None
 
     @classmethod
@@ -288,8 +289,7 @@ class _Reader:
     ) -> _Role:
         """The role of the code of a hunk body line that is not blank: `stripped` is the code
         without blanks, `markers` the line's marker columns. `hinted`, when known: whether the
-        code holds a word of `_ERROR_WORDS` (else it is searched for). (`is_plain` rules out
-        most lines faster.)"""
+        code holds a word of `_ERROR_WORDS` (else it is searched for)."""
         # Each `startswith`/`endswith` is screened by one character, which costs less than
         # the call: most lines are no placeholder, no comment and no declaration.
         if stripped[-1] == _OMITTED_END and stripped.endswith(IMPLEMENTATION_OMITTED):
@@ -306,18 +306,6 @@ class _Reader:
         if hinted and _ERROR.search(code):
             return _Role.ERROR
         return _Role.PLAIN
-
-    def is_plain(self, stripped: str, hinted: bool) -> bool:
-        """Whether `role` is sure to find the code PLAIN (or a comment, which ranks the same)
-        from its first and last characters: it cannot be a placeholder, a comment nor a
-        declaration, and holds no error word. False: `role` has to read it."""
-        heads = self.special_heads
-        return (
-            heads is not None
-            and not hinted
-            and stripped[0] not in heads
-            and stripped[-1] != _OMITTED_END
-        )
 
     def _declares(self, code: str, stripped: str) -> bool:
         if self.declaration is None:
@@ -603,13 +591,17 @@ class _LineRanker:
         terms = self.terms if self.terms.terms else None
         deleted = self.deleted
         hinted = _hinted_lines(lines, start, end, columns)
+        # What a line must start with to be more than plain: most lines are told plain from
+        # their first and last characters, without a call (this loop runs for each line).
+        heads = reader.special_heads
         changes = self.changes
         previous = self.previous
+        append = ranks.append
         for index in range(start, end):
             line = lines[index]
             markers = line[:columns]
             if markers[:1] == "\\":  # `\ No newline at end of file`: the line before's rank
-                ranks.append(previous)
+                append(previous)
                 continue
             code = line[columns:]
             stripped = code.strip()
@@ -617,10 +609,15 @@ class _LineRanker:
                 rank = _CONTEXT
             else:
                 hint = index in hinted
-                if reader.is_plain(stripped, hint):
-                    role = _Role.PLAIN
-                else:
-                    role = reader.role(code, stripped, markers, comments, hint)
+                plain = (
+                    heads is not None
+                    and not hint
+                    and stripped[0] not in heads
+                    and stripped[-1] != _OMITTED_END
+                )
+                role = (
+                    _Role.PLAIN if plain else reader.role(code, stripped, markers, comments, hint)
+                )
                 if "+" in markers or "-" in markers:  # a changed line
                     if role is _Role.DECLARATION:
                         rank = _SHAPE
@@ -634,7 +631,7 @@ class _LineRanker:
                 else:
                     rank = _CONTEXT
             previous = min(rank + 1, _NOISE) if deleted else rank
-            ranks.append(previous)
+            append(previous)
         self.changes = changes
         self.previous = previous
 

@@ -23,11 +23,11 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
-from itertools import accumulate
 
 from cleveragents.application.services.artifact_compression.markdown_blocks import (
     ALIGNMENT,
     Kind,
+    Segment,
     prose_content_start,
     scan,
 )
@@ -89,19 +89,26 @@ def has_obligation(text: str) -> bool:
     return _OBLIGATION.search(text) is not None
 
 
-def _keywords_of(texts: list[str]) -> list[list[int]]:
-    """`_keywords` of each of `texts`, found in all of them joined (by newlines, which no
-    keyword holds and which bound words as the ends of a text do): a few scans of the whole,
-    not a few for each text."""
-    joined = "\n".join(texts)
+def _keywords_of(segments: list[Segment]) -> dict[int, list[int]]:
+    """`_keywords` of the text of each prose segment that has one, by the segment's start.
+    They are found in all the texts joined (by newlines, which no keyword holds and which
+    bound words as the ends of a text do): a few scans of the whole, not a few for each."""
+    prose = [(start, text) for kind, start, _, _, _, text, _ in segments if kind is Kind.PROSE]
+    joined = "\n".join(text for _, text in prose)
     lowered = joined.lower()
+    found: dict[int, list[int]] = {}
     if len(lowered) != len(joined):  # see `_keywords`
-        return [_keywords(text) for text in texts]
-    starts = list(accumulate((len(text) + 1 for text in texts), initial=0))
-    found: list[list[int]] = [[] for _ in texts]
+        for start, text in prose:
+            if keywords := _keywords(text):
+                found[start] = keywords
+        return found
+    # Each keyword's text: the newlines between one keyword and the next are counted, once
+    # in all; its offset in the text, from the newline before it.
+    index = at_before = 0
     for at in _keywords(joined, lowered):
-        index = bisect_right(starts, at) - 1
-        found[index].append(at - starts[index])
+        index += joined.count("\n", at_before, at)
+        at_before = at
+        found.setdefault(prose[index][0], []).append(at - joined.rfind("\n", 0, at) - 1)
     return found
 
 
@@ -139,15 +146,25 @@ def markdown_line_plan(lines: list[str], terms: TaskTerms) -> LinePlan:
     priorities: list[int] = []
     short_forms: dict[int, ShortForm] = {}
     segments = list(scan(lines))
-    keywords = iter(_keywords_of([segment[5] for segment in segments if segment[0] is Kind.PROSE]))
+    keywords = _keywords_of(segments)
     for kind, start, end, closed, _, text, parts in segments:
         blanks = len(priorities)  # the blank lines before the block: lines[blanks:start]
         if blanks < start:
             priorities.extend([BLANK] * (start - blanks))  # ranked once the block is
-        if kind is Kind.PROSE:
-            _rank_prose(lines, start, text, parts, next(keywords), terms, priorities, short_forms)
-        else:
+        if kind is not Kind.PROSE:
             priorities.extend(_block_ranks(kind, lines[start:end], closed, terms))
+        else:
+            # The text is screened once: most blocks hold no requirement keyword and name no
+            # task term, and then no sentence of theirs does, and only the first stands out.
+            mentioned = bool(terms.terms) and terms.matches(text)
+            if start in keywords or mentioned:
+                found = keywords.get(start, [])
+                block_terms = terms if mentioned else _NO_TERMS
+                _rank_by_sentences(
+                    lines, start, text, parts, found, block_terms, priorities, short_forms
+                )
+            else:
+                _rank_by_first_sentence(lines, start, text, parts, priorities, short_forms)
         if blanks < start:
             _space_out(priorities, blanks, start)
     if len(priorities) < len(lines):
@@ -211,28 +228,6 @@ def _table_ranks(rows: Sequence[str]) -> list[int]:
     return ranks
 
 
-def _rank_prose(
-    lines: list[str],
-    start: int,
-    text: str,
-    parts: Sequence[str],
-    keywords: list[int],
-    terms: TaskTerms,
-    priorities: list[int],
-    short_forms: dict[int, ShortForm],
-) -> None:
-    """Rank each line of the paragraph, list item or quote that starts at line `start` by the
-    sentences on it; `parts`: its lines' contents, `text`: them joined, `keywords`: where its
-    requirement keywords start. The text is screened once: most blocks hold no requirement
-    keyword and name no task term, and then no sentence of theirs does."""
-    mentioned = bool(terms.terms) and terms.matches(text)
-    if not (keywords or mentioned):
-        _rank_by_first_sentence(lines, start, text, parts, priorities, short_forms)
-        return
-    block_terms = terms if mentioned else _NO_TERMS
-    _rank_by_sentences(lines, start, text, parts, keywords, block_terms, priorities, short_forms)
-
-
 def _rank_by_first_sentence(
     lines: list[str],
     start: int,
@@ -267,8 +262,8 @@ def _rank_by_first_sentence(
         last += 1
         part_end = cursor + len(parts[last])
     if last - first >= _MAX_SENTENCE_LINES:  # spread: each line's piece ranked on its own
-        ranks[first] = _first_sentence_rank(text[:first_end])
-    elif _first_sentence_rank(text[:sentence_end]) == FIRST_SENTENCE:
+        ranks[first] = _first_sentence_rank(text, first_end)
+    elif _first_sentence_rank(text, sentence_end) == FIRST_SENTENCE:
         ranks[first : last + 1] = [FIRST_SENTENCE] * (last - first + 1)
         line = lines[start + last]
         if sentence_end < part_end and len(line) > _WRAPPED_WIDTH:  # the rest starts on it
@@ -280,10 +275,10 @@ def _rank_by_first_sentence(
     priorities.extend(ranks)
 
 
-def _first_sentence_rank(sentence: str) -> int:
-    """`_SentenceRanks`' rank of a first sentence (or of its first line's piece) in a block
-    with no requirement keyword and no task term."""
-    if sentence.startswith("[") and _ANCHOR_LINK.fullmatch(sentence):
+def _first_sentence_rank(text: str, end: int) -> int:
+    """`_SentenceRanks`' rank of a first sentence `text[:end]` (or of its first line's piece)
+    in a block with no requirement keyword and no task term."""
+    if text[0] == "[" and _ANCHOR_LINK.fullmatch(text, 0, end):
         return PROSE
     return FIRST_SENTENCE
 
@@ -389,11 +384,12 @@ class _SentenceRanks:
         """The rank of `text[start:end]`; `first`: the first sentence, or its first piece."""
         text = self._text
         mentioned = bool(self._terms.terms) and self._terms.matches(text[start:end])
-        anchor = text.startswith("[", start) and _ANCHOR_LINK.fullmatch(text, start, end)
+        anchor = text[start] == "[" and _ANCHOR_LINK.fullmatch(text, start, end)
         if anchor and not mentioned:
             return PROSE
-        keyword = bisect_left(self._keywords, start)
-        if keyword < len(self._keywords) and self._keywords[keyword] < end:
+        keywords = self._keywords
+        keyword = bisect_left(keywords, start)
+        if keyword < len(keywords) and keywords[keyword] < end:
             return REQUIREMENT
         if first or mentioned:
             return FIRST_SENTENCE
