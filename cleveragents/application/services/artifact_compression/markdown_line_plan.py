@@ -27,11 +27,11 @@ from collections.abc import Sequence
 from cleveragents.application.services.artifact_compression.markdown_blocks import (
     ALIGNMENT,
     Kind,
-    Segment,
     prose_content_start,
     scan,
 )
 from cleveragents.application.services.artifact_compression.markdown_sentences import (
+    first_sentence_end,
     sentence_spans,
 )
 from cleveragents.application.services.artifact_compression.strategy import LinePlan, ShortForm
@@ -89,40 +89,17 @@ def has_obligation(text: str) -> bool:
     return _OBLIGATION.search(text) is not None
 
 
-def _keywords_of(segments: list[Segment]) -> dict[int, list[int]]:
-    """`_keywords` of the text of each prose segment that has one, by the segment's start.
-    They are found in all the texts joined (by newlines, which no keyword holds and which
-    bound words as the ends of a text do): a few scans of the whole, not a few for each."""
-    prose = [(start, text) for kind, start, _, _, _, text, _ in segments if kind is Kind.PROSE]
-    joined = "\n".join(text for _, text in prose)
-    lowered = joined.lower()
-    found: dict[int, list[int]] = {}
-    if len(lowered) != len(joined):  # see `_keywords`
-        for start, text in prose:
-            if keywords := _keywords(text):
-                found[start] = keywords
-        return found
-    # Each keyword's text: the newlines between one keyword and the next are counted, once
-    # in all; its offset in the text, from the newline before it.
-    index = at_before = 0
-    for at in _keywords(joined, lowered):
-        index += joined.count("\n", at_before, at)
-        at_before = at
-        found.setdefault(prose[index][0], []).append(at - joined.rfind("\n", 0, at) - 1)
-    return found
-
-
-def _keywords(text: str, lowered: str | None = None) -> list[int]:
+def _keywords(text: str) -> list[int]:
     """Where each requirement keyword of `text` starts, in order.
 
     Each keyword is in the lower-cased text as one of a few words, found with `str.find`
     (several times faster than the pattern, which has to test every letter it could start
     with); the pattern then tells, at each place found, whether the original is a keyword
     there (`may` is not; `MAY` is). When lower case changes the length of the text, which
-    shifts the offsets, the pattern searches the whole text instead. (`lowered`: the text
-    lower-cased, when it is known.)"""
-    if lowered is None:
-        lowered = text.lower()
+    shifts the offsets, the pattern searches the whole text instead."""
+    lowered = text.lower()
+    if not any(map(lowered.__contains__, _LOWER_OBLIGATION_WORDS)):
+        return []  # most texts: each word looked for once, with no Python step for it
     if len(lowered) != len(text):
         return [match.start() for match in _OBLIGATION.finditer(text)]
     found: list[int] = []
@@ -145,9 +122,7 @@ def markdown_line_plan(lines: list[str], terms: TaskTerms) -> LinePlan:
     """One rank per line (see the module docstring), and short forms for long prose lines."""
     priorities: list[int] = []
     short_forms: dict[int, ShortForm] = {}
-    segments = list(scan(lines))
-    keywords = _keywords_of(segments)
-    for kind, start, end, closed, _, text, parts in segments:
+    for kind, start, end, closed, _, text, parts in scan(lines):
         blanks = len(priorities)  # the blank lines before the block: lines[blanks:start]
         if blanks < start:
             priorities.extend([BLANK] * (start - blanks))  # ranked once the block is
@@ -157,8 +132,8 @@ def markdown_line_plan(lines: list[str], terms: TaskTerms) -> LinePlan:
             # The text is screened once: most blocks hold no requirement keyword and name no
             # task term, and then no sentence of theirs does, and only the first stands out.
             mentioned = bool(terms.terms) and terms.matches(text)
-            if start in keywords or mentioned:
-                found = keywords.get(start, [])
+            found = _keywords(text)
+            if found or mentioned:
                 block_terms = terms if mentioned else _NO_TERMS
                 _rank_by_sentences(
                     lines, start, text, parts, found, block_terms, priorities, short_forms
@@ -246,11 +221,10 @@ def _rank_by_first_sentence(
         priorities.append(FIRST_SENTENCE if text else PROSE)
         return
     ranks = [PROSE] * len(parts)
-    spans = sentence_spans(text, refined=True, limit=1)
-    if not spans:  # an empty list item and nothing else
+    if not text:  # an empty list item and nothing else
         priorities.extend(ranks)
         return
-    sentence_end = spans[0][1]  # the sentence is text[:sentence_end]
+    sentence_end = first_sentence_end(text)  # the sentence is text[:sentence_end]
     # Its lines: from `first` (the first with content: `text` joins the others) to `last`,
     # whose part starts at `cursor` in `text` and ends at `part_end`; counted no further than
     # makes it spread.

@@ -4,6 +4,7 @@ ranks each on its own."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 # Sentence ends: terminal punctuation, optional closing quotes/brackets, whitespace, then a
 # character that can start a sentence. Backtick runs are matched too, to skip inline code.
@@ -34,6 +35,26 @@ def sentence_spans(
     the first `limit` sentences."""
     spans: list[tuple[int, int]] = []
     start = 0
+    for end, following in _sentence_ends(text, refined):
+        spans.append((start, end))
+        start = following
+        if len(spans) == limit:
+            return spans
+    if text[start:].strip():
+        spans.append((start, len(text)))
+    return spans
+
+
+def first_sentence_end(text: str) -> int:
+    """Where the first sentence of `text` ends (the refined splitter's, as `sentence_spans`
+    finds it): the end of the text when it is one sentence."""
+    for end, _ in _sentence_ends(text, refined=True):
+        return end
+    return len(text)
+
+
+def _sentence_ends(text: str, refined: bool) -> Iterator[tuple[int, int]]:
+    """Where each sentence of `text` but the last ends, and where the next one starts."""
     open_ticks = 0
     for match in _boundaries(text, refined).finditer(text):
         token = match.group()
@@ -51,13 +72,7 @@ def sentence_spans(
             initial = len(word) == 1 and not (refined and word.isdigit())
             if initial or word.lower() in _ABBREVIATIONS:
                 continue  # an initial or an abbreviation, not the end of a sentence
-        spans.append((start, at + len(token.rstrip())))
-        start = match.end()
-        if len(spans) == limit:
-            return spans
-    if text[start:].strip():
-        spans.append((start, len(text)))
-    return spans
+        yield at + len(token.rstrip()), match.end()
 
 
 def _may_abbreviate(text: str, at: int) -> bool:
