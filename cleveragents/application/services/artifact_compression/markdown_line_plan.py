@@ -123,9 +123,7 @@ def markdown_line_plan(lines: list[str], terms: TaskTerms) -> LinePlan:
     priorities: list[int] = []
     short_forms: dict[int, ShortForm] = {}
     for kind, start, end, closed, _, text, parts in scan(lines):
-        blanks = len(priorities)  # the blank lines before the block: lines[blanks:start]
-        if blanks < start:
-            priorities.extend([BLANK] * (start - blanks))  # ranked once the block is
+        blanks = start - len(priorities)  # the blank lines before the block, ranked after it
         if kind is not Kind.PROSE:
             priorities.extend(_block_ranks(kind, lines[start:end], closed, terms))
         else:
@@ -140,28 +138,24 @@ def markdown_line_plan(lines: list[str], terms: TaskTerms) -> LinePlan:
                 )
             else:
                 _rank_by_first_sentence(lines, start, text, parts, priorities, short_forms)
-        if blanks < start:
-            _space_out(priorities, blanks, start)
+        if blanks:
+            _space_out(priorities, start - blanks, blanks)
     if len(priorities) < len(lines):
-        blanks = len(priorities)
-        priorities.extend([BLANK] * (len(lines) - blanks))
-        _space_out(priorities, blanks, len(lines))
+        _space_out(priorities, len(priorities), len(lines) - len(priorities))
     return LinePlan(priorities, short_forms)
 
 
-def _space_out(priorities: list[int], first: int, last: int) -> None:
-    """The run of blank lines `priorities[first:last]` takes the rank of the less important
-    of the lines around it: it only spaces them out, so it is wanted once both are, and then
-    it costs a token and saves the packer a marker. Ranked last instead, it would come after
-    the budget was given out, when the markers it saves can no longer buy the lines they
-    cost. At the start or the end of the text, it takes the rank of the one line beside it."""
-    above = priorities[first - 1] if first else BLANK
-    if last == len(priorities):
-        rank = above
-    else:
-        below = priorities[last]
-        rank = max(below, above) if above != BLANK else below
-    priorities[first:last] = [rank] * (last - first)
+def _space_out(priorities: list[int], at: int, count: int) -> None:
+    """Insert at `at` the ranks of the run of `count` blank lines there: the rank of the less
+    important of the lines around it. A blank line only spaces them out, so it is wanted once
+    both are, and then it costs a token and saves the packer a marker. Ranked last instead,
+    it would come after the budget was given out, when the markers it saves can no longer buy
+    the lines they cost. At the start or the end of the text, the run takes the rank of the
+    one line beside it."""
+    above = priorities[at - 1] if at else BLANK
+    below = priorities[at] if at < len(priorities) else BLANK
+    rank = below if above == BLANK else above if below == BLANK else max(below, above)
+    priorities[at:at] = [rank] * count
 
 
 def _block_ranks(kind: Kind, lines: list[str], closed: bool, terms: TaskTerms) -> list[int]:
