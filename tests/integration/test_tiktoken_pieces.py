@@ -10,8 +10,10 @@ import pytest
 
 from cleveragents.adapters.tokens.tiktoken_counter import (
     PARALLEL_MIN_CHARS,
+    STREAM_WINDOW_CHARS,
     TiktokenCounter,
     load_encoding,
+    thread_pieces,
 )
 
 PIECES = [
@@ -39,3 +41,18 @@ def test_pieces_on_threads_give_the_whole_texts_figures(encoding: str, seed: int
     counter = TiktokenCounter(encoding)
     assert counter.count(text) == len(whole)
     assert counter.token_starts(text) == [0, *accumulate(lengths)][: len(whole)]
+
+
+def test_a_long_text_is_cut_for_both_threads() -> None:
+    # One piece would leave the second thread idle: the pieces are the halves of a text of
+    # under two windows, and of a window's length beyond.
+    line = "081109 203615 148 INFO dfs.DataNode: block blk_38865 terminating\n"
+    text = line * (PARALLEL_MIN_CHARS // len(line) + 1)
+    halves = thread_pieces(text)
+    assert len(halves) == 2
+    assert "".join(halves) == text
+    assert abs(len(halves[0]) - len(halves[1])) <= 2 * len(line)
+    longer = line * (5 * STREAM_WINDOW_CHARS // len(line))
+    pieces = thread_pieces(longer)
+    assert "".join(pieces) == longer
+    assert len(pieces) >= 4

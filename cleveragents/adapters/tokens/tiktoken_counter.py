@@ -92,8 +92,7 @@ class TiktokenCounter(TokenCounter):
         # A long text is counted in pieces cut where the count does not change, on two
         # threads (the tokenizer releases the GIL): the token list of the whole (some 40 bytes
         # a token) is never built, and two cores share the work.
-        window = min(STREAM_WINDOW_CHARS, len(text) // 2)
-        pieces = list(exact_pieces(text, window))
+        pieces = thread_pieces(text)
         return sum(_in_parallel(lambda piece: len(_encode(encoding, piece)), pieces))
 
     def count_stream(self, chunks: Iterable[str]) -> int:
@@ -130,7 +129,7 @@ class TiktokenCounter(TokenCounter):
         if len(text) < PARALLEL_MIN_CHARS:
             starts = _starts(encoding, text)
             return lambda: starts
-        pieces = list(exact_pieces(text, len(text) // 2))
+        pieces = thread_pieces(text)
         located = _begun_in_parallel(lambda piece: _starts(encoding, piece), pieces)
 
         def joined() -> list[int]:
@@ -261,6 +260,14 @@ def safe_split_point(text: str, start: int = 0) -> int | None:
             return newline
         position = newline
     return None
+
+
+def thread_pieces(text: str) -> list[str]:
+    """`text` in pieces for the encoding threads: two halves, or pieces of a window's length
+    for a longer text (so the token list of the whole is never built at once); one piece when
+    it has no safe cut. A window of just under half the text is what makes `exact_pieces` cut
+    it in two."""
+    return list(exact_pieces(text, min(STREAM_WINDOW_CHARS, (len(text) - 1) // 2)))
 
 
 def exact_pieces(text: str, window: int | None = None) -> Iterator[str]:

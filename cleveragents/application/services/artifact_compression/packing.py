@@ -18,9 +18,10 @@ lines are given back.
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import accumulate
+from itertools import accumulate, repeat
+from operator import sub
 from typing import NamedTuple
 
 from cleveragents.application.ports.token_counter import TokenCounter
@@ -481,15 +482,19 @@ def repeat_runs(templates: Sequence[int]) -> dict[int, int]:
 
 def line_costs_from_starts(lines: Sequence[str], starts: Sequence[int]) -> list[int]:
     """Tokens per line: the tokens starting in it, from the byte offsets at which the tokens
-    of the lines joined by "\n" start (at least 1 per line, for its newline)."""
-    ends = accumulate(len(line.encode("utf-8", errors="surrogatepass")) + 1 for line in lines)
-    costs: list[int] = []
-    before = 0
-    for end in ends:
-        upto = bisect_left(starts, end)
-        costs.append(max(upto - before, 1))
-        before = upto
-    return costs
+    of the lines joined by "\n" start (at least 1 per line, for its newline). The loops run
+    in C (`map`): this is done once for every line of the artifact."""
+    lengths: Iterable[int]
+    if all(map(str.isascii, lines)):
+        lengths = map(len, lines)  # a character is a byte
+    else:
+        lengths = (len(line.encode("utf-8", errors="surrogatepass")) for line in lines)
+    ends = accumulate(map(_PLUS_ONE, lengths))  # each line with its newline
+    upto = list(map(bisect_left, repeat(starts), ends))
+    return list(map(max, map(sub, upto, [0, *upto[:-1]]), repeat(1)))
+
+
+_PLUS_ONE = (1).__add__
 
 
 def _markers_only(raw_tokens: int, budget: int, counter: TokenCounter) -> Packed:

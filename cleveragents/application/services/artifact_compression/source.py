@@ -29,6 +29,7 @@ signature patterns among them.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from cleveragents.application.ports.source_skeleton import SourceLines, SourceSkeletonizer
@@ -93,7 +94,7 @@ class SourceStrategy(ArtifactStrategy):
         roles = self._skeletonizer.signature_lines("\n".join(lines), self._language)
         if roles is None:
             roles = _FallbackReader(self._language).read(lines)
-        ranks = [_rank(index, line, roles, terms) for index, line in enumerate(lines)]
+        ranks = _ranks(lines, roles, terms)
         return plan_with_short_long_lines(lines, ranks)
 
     def marker(self, inner: str) -> str:
@@ -115,20 +116,29 @@ class SourceStrategy(ArtifactStrategy):
         return ""
 
 
-def _rank(index: int, line: str, roles: SourceLines, terms: TaskTerms) -> int:
-    if index in roles.names:
-        return NAME
-    if index in roles.signatures:
-        return SIGNATURE
-    if index in roles.errors or index in roles.docstrings:
-        return ERROR_OR_DOC
-    if terms.matches(line):
-        return TASK
-    if index in roles.closers or index in roles.members:
-        return OUTLINE
-    if index in roles.comments or not line.strip():
-        return QUIET
-    return BODY
+def _ranks(lines: list[str], roles: SourceLines, terms: TaskTerms) -> list[int]:
+    """Each line's rank: the best of the roles it has. Filled from the worst role to the best,
+    each overwriting the last (a set per role, not seven tests per line)."""
+    ranks = [BODY if line and not line.isspace() else QUIET for line in lines]
+    by_role: list[tuple[int, Iterable[int]]] = [
+        (QUIET, roles.comments),
+        (OUTLINE, roles.members),
+        (OUTLINE, roles.closers),
+    ]
+    if terms.terms:
+        by_role.append((TASK, [i for i, line in enumerate(lines) if terms.matches(line)]))
+    by_role += [
+        (ERROR_OR_DOC, roles.docstrings),
+        (ERROR_OR_DOC, roles.errors),
+        (SIGNATURE, roles.signatures),
+        (NAME, roles.names),
+    ]
+    count = len(lines)
+    for rank, indices in by_role:
+        for index in indices:
+            if index < count:
+                ranks[index] = rank
+    return ranks
 
 
 # --- files without a tree: patterns per language family ---------------------------------------
