@@ -278,9 +278,29 @@ def test_hard_wrapped_paragraphs_rank_the_lines_their_sentences_span() -> None:
 
 
 def test_a_sentence_over_many_lines_is_ranked_line_by_line() -> None:
-    lines = ["a run of words"] * 3 + ["that must hold"] + ["without any stop"] * 3
+    lines = ["a run of words"] * 6 + ["that must hold"] + ["without any stop"] * 6
     ranks, _ = plan_of("\n".join(lines))
-    assert ranks == [FIRST, PROSE, PROSE, REQUIREMENT, PROSE, PROSE, PROSE]
+    assert ranks == [FIRST] + [PROSE] * 5 + [REQUIREMENT] + [PROSE] * 6
+
+
+def test_a_long_requirement_sentence_is_kept_whole() -> None:
+    # Ten wrapped lines, one sentence (the period after a one-letter word reads as an
+    # initial): every line is the requirement's, not only the one with the keyword.
+    lines = ["the cache must be flushed"] + ["before the point Q. If it is not"] * 9
+    ranks, _ = plan_of("\n".join(lines) + ".")
+    assert ranks == [REQUIREMENT] * 10
+
+
+def test_a_first_sentence_of_a_few_wrapped_lines_ranks_them_all() -> None:
+    lines = ["In the long run we believe we will want dedicated syntax"] * 6 + ["for it."]
+    ranks, _ = plan_of("\n".join(lines) + "\nAnother sentence follows here.")
+    assert ranks == [FIRST] * 7 + [PROSE]
+
+
+def test_a_sentence_in_bold_ends_at_its_closing_emphasis() -> None:
+    lines = ["**Support nested calls.** Here the plan is the same as before and it", "goes on."]
+    ranks, _ = plan_of("\n".join(lines))
+    assert ranks == [FIRST, PROSE]
 
 
 @pytest.mark.parametrize(
@@ -298,7 +318,9 @@ def test_a_sentence_over_many_lines_is_ranked_line_by_line() -> None:
         ("It MAY hold.", True),
         ("It is OPTIONAL.", True),
         ("It may hold.", False),
-        ("It is required.", False),
+        ("It is required.", True),
+        ("It is recommended.", True),
+        ("It is optional.", False),
         ("The mustard holds.", False),
     ],
 )

@@ -46,10 +46,13 @@ CODE = 5  # the body of a code block
 BLANK = 6  # a blank line with no line around it; else it ranks with them (`_space_out`)
 
 # RFC 2119 keywords in capitals (MAY and OPTIONAL too: in capitals they are the spec's words),
-# plus the plain-prose obligations "must" (and so "must not"), "shall" and "should".
+# plus the plain-prose obligations: plans and RFCs mostly write them in lower case ("must" and
+# so "must not", "is required to", "is recommended"). A lower-case "may" or "optional" is no
+# obligation.
 _OBLIGATION_WORDS = (
     *("MUST", "SHALL", "SHOULD", "REQUIRED", "RECOMMENDED", "MAY", "OPTIONAL"),
     *("Must", "must", "Shall", "shall", "Should", "should"),
+    *("Required", "required", "Recommended", "recommended"),
 )
 
 
@@ -69,8 +72,11 @@ _OBLIGATION = _whole_words(_OBLIGATION_WORDS)
 _LOWER_OBLIGATION_WORDS = tuple(dict.fromkeys(word.lower() for word in _OBLIGATION_WORDS))
 
 # A sentence over more lines than this is ranked piece by piece, each line by what it holds: a
-# "sentence" without punctuation can run through a whole paragraph.
-_MAX_SENTENCE_LINES = 3
+# "sentence" without punctuation (or with a period the splitter takes for an initial, as in
+# "we reach Q. If") can run through a whole paragraph. A requirement is kept whole further: a
+# judge checks it word for word.
+_MAX_SENTENCE_LINES = 8  # some 600 characters, wrapped at 80
+_MAX_REQUIREMENT_LINES = 12
 # Lines up to this width are hard-wrapped prose: such a line is ranked whole, since a cut saves
 # little on it and breaks the reading of the lines around it. Longer lines get short forms.
 _WRAPPED_WIDTH = 100
@@ -312,7 +318,8 @@ def _pieces(
         if first == last:
             pieces[first].append((sentence_start, sentence_end, sentence_rank))
             continue
-        spread = last - first + 1 > _MAX_SENTENCE_LINES
+        limit = _MAX_REQUIREMENT_LINES if sentence_rank == REQUIREMENT else _MAX_SENTENCE_LINES
+        spread = last - first + 1 > limit
         for position in range(first, last + 1):
             low = max(sentence_start, offsets[position])
             high = min(sentence_end, offsets[position] + len(parts[position]))

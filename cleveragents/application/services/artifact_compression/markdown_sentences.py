@@ -12,8 +12,9 @@ from collections.abc import Iterator
 # backtick's run, or the punctuation's rest: `(?<!`)`, the first was not a backtick), which
 # lets the regex engine skip ahead to the next candidate instead of trying every position.
 _END = r"[.!?]*[\"')\]]*[ \t]+(?=[^a-z\s])"  # what follows a sentence's first `.`, `!` or `?`
-# The same, and a footnote reference may follow the punctuation (`done.[^note] Next`).
-_REFINED_END = r"[.!?]*(?:\[\^[^\]\s]{1,40}\])?[\"')\]]*[ \t]+(?=[^a-z\s])"
+# The same, and a footnote reference may follow the punctuation (`done.[^note] Next`), and
+# closing emphasis may (`**A whole sentence in bold.** Next`).
+_REFINED_END = r"[.!?]*(?:\[\^[^\]\s]{1,40}\])?[\"')\]*_]*[ \t]+(?=[^a-z\s])"
 _BOUNDARY = re.compile(rf"[`.!?](?:(?<=`)`*|(?<!`){_END})")
 _REFINED_BOUNDARY = re.compile(rf"[`.!?](?:(?<=`)`*|(?<!`){_REFINED_END})")
 # The same in a text without a backtick, `!` or `?`, where only a `.` can start one: a
@@ -29,8 +30,8 @@ def sentence_spans(
     """`(start, end)` of each sentence of `text`, in order, without the whitespace between
     them; never split inside inline code nor after a common abbreviation or an initial.
 
-    `refined` also ends a sentence after a footnote reference (`done.[^note] Next`) and after a
-    one-digit number (`between 5 and 8. This`), which the first splitter took for an initial.
+    `refined` also ends a sentence after a footnote reference (`done.[^note] Next`), before
+    closing emphasis (`**Bold.** Next`), and after a one-digit number (`between 5 and 8. This`), which the first splitter took for an initial.
     Tier 2 keeps the first splitter: its output is documented and measured. With `limit`, only
     the first `limit` sentences."""
     spans: list[tuple[int, int]] = []
