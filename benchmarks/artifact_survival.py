@@ -664,8 +664,11 @@ def markdown_blocks(text: str) -> Iterator[tuple[str, Block]]:
 
 
 def _apart(items: list[tuple[str, frozenset[int]]], taken: set[int]) -> list[str]:
-    """The items on no line of `taken` (one kept with such a line may have come with it)."""
-    return [sentence for sentence, lines in items if not lines & taken]
+    """The items on no line of `taken` (one kept with such a line may have come with it). A
+    sentence written twice ("For example:") is found by its text, which cannot tell the two
+    apart: it is left out when either is on such a line."""
+    shared = {sentence for sentence, lines in items if lines & taken}
+    return [sentence for sentence, lines in items if not lines & taken and sentence not in shared]
 
 
 class MarkdownMatters:
