@@ -25,8 +25,9 @@ class CliState:
         return self._container
 
     def close(self) -> None:
+        # Disposes the engine if a command opened one; opens nothing otherwise.
         if self._container is not None:
-            self._container.store().dispose()
+            self._container.shutdown_resources()
             self._container = None
 
 
