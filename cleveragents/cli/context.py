@@ -197,18 +197,14 @@ def _write(
     transcript_format: TranscriptFormat,
     container: Container,
 ) -> None:
+    from cleveragents.adapters.files.safe_write import write_file
+
     compacted = parsed.model_copy(update={"messages": outcome.messages})
     text = container.transcript_codec().write(compacted, transcript_format)
     # JSON may carry a lone surrogate ("\ud800"), which UTF-8 cannot hold raw: write it back
     # as the escape it was read from (only JSON strings can contain one).
     data = _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text).encode("utf-8")
-    staged = out.with_name(f".{out.name}.partial")
-    try:
-        staged.write_bytes(data)
-        staged.replace(out)  # whole or not at all
-    except OSError as error:
-        staged.unlink(missing_ok=True)
-        raise typer.BadParameter(f"cannot write {out}: {error.strerror}") from None
+    write_file(out, data)  # whole or not at all; a device or FIFO is written, never replaced
 
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")

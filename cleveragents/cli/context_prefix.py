@@ -79,10 +79,9 @@ def build(
     if project is not None:
         _record(container, built, project)
     if out is not None:
-        try:
-            out.write_bytes(built.text.encode("utf-8"))
-        except OSError as error:
-            raise typer.BadParameter(f"cannot write {out}: {error.strerror}") from None
+        from cleveragents.adapters.files.safe_write import write_file
+
+        write_file(out, built.text.encode("utf-8"))  # as `context compact --out` writes
     if encoding != "cl100k_base":
         container = build_container(cli_state.database_url, encoding=encoding)
     report = _build_report(built, container)
