@@ -127,6 +127,16 @@ def test_a_nul_byte_is_refused(files: FdContainedFiles, layout: Layout) -> None:
         files.open_beneath(str(layout.root), "file.txt\0.png")
 
 
+@pytest.mark.parametrize("root", ["ws\0", "\0", "/tmp/\0/ws"])
+def test_a_nul_byte_in_the_root_is_invalid_input_not_an_os_value_error(
+    files: FdContainedFiles, layout: Layout, root: str
+) -> None:
+    with pytest.raises(InvalidInputError, match="contains a NUL byte"):
+        files.open_beneath(str(layout.base / root), "file.txt")
+    with pytest.raises(InvalidInputError, match="contains a NUL byte"):
+        files.real_root(str(layout.base / root))
+
+
 def test_an_empty_path_is_not_found(files: FdContainedFiles, layout: Layout) -> None:
     with pytest.raises(ArtifactNotFoundError):
         files.open_beneath(str(layout.root), "")

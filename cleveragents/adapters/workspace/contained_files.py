@@ -45,6 +45,7 @@ class FdContainedFiles(ContainedFiles):
     def open_beneath(self, root: str, path: str) -> ContainedFile:
         if "\0" in path:
             raise WorkspaceEscapeError(f"path {path!r} contains a NUL byte")
+        _refuse_nul_in_root(root)
         # The root is the user's choice and may itself be reached through a symlink: it is
         # resolved once, here, and only the root. Everything below it is opened without following.
         real_root = os.path.realpath(root)
@@ -69,10 +70,17 @@ class FdContainedFiles(ContainedFiles):
         return ContainedFile(handle=handle, relative_path=relative_path, size_bytes=size_bytes)
 
     def real_root(self, root: str) -> str:
+        _refuse_nul_in_root(root)
         real = os.path.realpath(root)
         if not os.path.isdir(real):
             raise InvalidInputError(f"work directory not found: {root}")
         return real
+
+
+def _refuse_nul_in_root(root: str) -> None:
+    # The OS would raise a bare ValueError ("embedded null byte") from realpath or open.
+    if "\0" in root:
+        raise InvalidInputError(f"work directory {root!r} contains a NUL byte")
 
 
 def _relative_components(root: str, real_root: str, path: str) -> list[str]:
