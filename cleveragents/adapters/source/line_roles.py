@@ -233,12 +233,8 @@ class _Roles:
         at its first statement, maybe lines below)."""
         if not self._rules.indents_with_blocks:
             return body.start_point.row
-        end = node.start_point.row
-        for child in node.children:
-            if child == body:
-                break
-            end = _last_row(child)
-        return end
+        before = body.prev_sibling  # the last child before the body (the `:`, a comment)
+        return node.start_point.row if before is None else _last_row(before)
 
     def _declaration_body(self, node: Node) -> Node | None:
         body = node.child_by_field_name("body")
@@ -258,10 +254,15 @@ class _Roles:
     def _docstring_rows(self, body: Node) -> range:
         """The first line of the docstring that opens `body` (Python), when there is one: the
         line with its first words, and the line above it when that holds only the quotes."""
-        first = next(
-            (child for child in body.named_children if child.type not in self._rules.comment_types),
-            None,
-        )
+        # The first child that is no comment, found without building the list of them all (a
+        # body may have hundreds of statements).
+        comment_types = self._rules.comment_types
+        count = body.named_child_count
+        index = 0
+        first = body.named_child(0) if count else None
+        while first is not None and first.type in comment_types:
+            index += 1
+            first = body.named_child(index) if index < count else None
         if first is None or first.type != "expression_statement" or first.named_child_count != 1:
             return range(0)
         string = first.named_children[0]
