@@ -11,6 +11,7 @@ import typer
 
 from cleveragents.cli.inputs import MAX_TRANSCRIPT_ENV, max_transcript_bytes
 from cleveragents.cli.output import EncodingOption, emit_json
+from cleveragents.cli.progress import progress_line
 
 if TYPE_CHECKING:
     from cleveragents.application.services.artifact_compressor import (
@@ -116,24 +117,18 @@ def compress(
     _check_source(artifact_path, artifact_id, store, workdir)
     compression_mode = CompressionMode(mode.value)
     container = build_container(state(ctx).database_url, encoding=encoding)
+    label = f"compressing {artifact_id if artifact_path is None else artifact_path}"
     try:
-        service = container.artifact_compressor_service()
-        if artifact_id is not None:
-            outcome = service.compress_stored(artifact_id, budget, task=task, mode=compression_mode)
-        elif artifact_path == STDIN:
-            outcome = _compress_stdin(service, budget, task, compression_mode)
-        else:
-            assert artifact_path is not None
-            directory = os.path.expanduser(
-                workdir or os.environ.get("CLOSEDLOOP_WORKDIR") or os.getcwd()
-            )
-            outcome = service.compress(
+        with progress_line(label, enabled=not as_json):
+            outcome = _compress(
+                container.artifact_compressor_service(),
                 artifact_path,
+                artifact_id,
                 budget,
-                workdir=directory,
-                task=task,
-                mode=compression_mode,
-                store=store,
+                task,
+                compression_mode,
+                workdir,
+                store,
             )
     finally:
         container.store().dispose()  # opens nothing: only --store and --artifact use a database
@@ -143,6 +138,28 @@ def compress(
     if outcome.error is not None:
         print(f"error: {outcome.error}", file=sys.stderr)
         raise typer.Exit(2)
+
+
+def _compress(
+    service: ArtifactCompressorService,
+    artifact_path: str | None,
+    artifact_id: str | None,
+    budget: int,
+    task: str | None,
+    mode: CompressionMode,
+    workdir: str | None,
+    store: bool,
+) -> CompressionOutcome:
+    """The compression of the one source `_check_source` let through."""
+    if artifact_id is not None:
+        return service.compress_stored(artifact_id, budget, task=task, mode=mode)
+    if artifact_path == STDIN:
+        return _compress_stdin(service, budget, task, mode)
+    assert artifact_path is not None
+    directory = os.path.expanduser(workdir or os.environ.get("CLOSEDLOOP_WORKDIR") or os.getcwd())
+    return service.compress(
+        artifact_path, budget, workdir=directory, task=task, mode=mode, store=store
+    )
 
 
 def _check_source(

@@ -1,15 +1,25 @@
-"""`agents tokens ...`: exact token counts with the real tokenizer, offline."""
+"""`agents tokens count ...`: exact token counts with the real tokenizer, offline."""
 
 from __future__ import annotations
 
-from typing import Annotated
+import codecs
+import os
+import stat
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, BinaryIO
 
 import typer
 
-from cleveragents.cli.inputs import read_text_file
 from cleveragents.cli.output import EncodingOption, emit_json
+from cleveragents.cli.progress import ProgressLine, progress_line
 
 app = typer.Typer(help="Count tokens with the real tokenizer.", no_args_is_help=True)
+
+CHUNK_BYTES = 1 << 20
+"""Bytes read at a time: the count holds a few of these, whatever the file's size."""
 
 
 @app.command("count")
@@ -22,12 +32,70 @@ def count(
         bool, typer.Option("--json", help="Accepted for symmetry: the output is always JSON.")
     ] = False,
 ) -> None:
-    """Print {"input_tokens": N} for a file (the count_tokens.py contract).
+    """Print {"input_tokens": N}: the exact number of tokens in a UTF-8 text file.
+
+    The file is read in pieces, so a file of any size is counted in bounded memory. Text that
+    is not UTF-8 is refused (exit 2).
 
     Example: agents tokens count build.log --encoding o200k_base
     """
     from cleveragents.container import build_container
 
-    text = read_text_file(path)
     counter = build_container(encoding=encoding).token_counter()
-    emit_json({"input_tokens": counter.count(text)})
+    with (
+        _opened(path) as (stream, size),
+        progress_line(f"counting {path}", total_bytes=size, enabled=not as_json) as progress,
+    ):
+        total = counter.count_stream(_text_chunks(stream, path, progress))
+    emit_json({"input_tokens": total})
+
+
+@contextmanager
+def _opened(path: str) -> Iterator[tuple[BinaryIO, int | None]]:
+    """`path` open for reading (``-``: standard input) with its size when it is a regular
+    file; a usage error, naming the file, when it cannot be opened."""
+    if path == "-":
+        yield sys.stdin.buffer, None
+        return
+    try:
+        # Closed by the `with` below; opened apart so that only opening errors land here.
+        stream = Path(path).open("rb")  # noqa: SIM115
+    except OSError as error:
+        raise _unreadable(path, error) from None
+    with stream:
+        info = os.fstat(stream.fileno())
+        yield stream, info.st_size if stat.S_ISREG(info.st_mode) else None
+
+
+def _text_chunks(stream: BinaryIO, path: str, progress: ProgressLine) -> Iterator[str]:
+    """The UTF-8 text of `stream`, decoded piece by piece (a character cut between two pieces
+    is completed by the next); a usage error at the first byte that is not UTF-8."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    offset = 0  # bytes handed to the decoder so far
+    while True:
+        try:
+            data = stream.read(CHUNK_BYTES)
+        except OSError as error:
+            raise _unreadable(path, error) from None
+        pending = len(decoder.getstate()[0])  # bytes of a character begun in the last piece
+        try:
+            text = decoder.decode(data, final=not data)
+        except UnicodeDecodeError as error:
+            bad = offset - pending + error.start
+            raise typer.BadParameter(
+                f"{path} is not UTF-8 text (bad byte at offset {bad})"
+            ) from None
+        offset += len(data)
+        progress.advance(len(data))
+        if text:
+            yield text
+        if not data:
+            return
+
+
+def _unreadable(path: str, error: OSError) -> typer.BadParameter:
+    if isinstance(error, FileNotFoundError):
+        return typer.BadParameter(f"file not found: {path}")
+    if isinstance(error, IsADirectoryError):
+        return typer.BadParameter(f"{path} is a directory, not a file")
+    return typer.BadParameter(f"cannot read {path}: {error.strerror}")
