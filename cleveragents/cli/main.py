@@ -1,7 +1,9 @@
 """Entry point: runs the Typer app and turns every expected error into one line and an exit code.
 
 Exit codes: 0 success, 2 bad input (usage errors, bad values, unknown ids, missing files),
-1 operational failure (the database cannot be reached, a vocabulary cannot be loaded).
+1 operational failure (the database cannot be reached, a vocabulary cannot be loaded): the
+domain's `OperationalError`, or an `OSError` (a full disk). The errors are told apart by their
+base class only; this module imports no adapter.
 """
 
 from __future__ import annotations
@@ -39,17 +41,13 @@ def _classify(error: Exception) -> tuple[str, int]:
     exit_code = getattr(error, "exit_code", None)
     if callable(format_message) and isinstance(exit_code, int):
         return str(format_message()), exit_code
-    from cleveragents.domain.errors import CleverAgentsError, TokenCountingError
+    # By base class alone: adapters translate their libraries' errors into the domain's.
+    from cleveragents.domain.errors import CleverAgentsError, OperationalError
 
-    if isinstance(error, TokenCountingError):
+    if isinstance(error, OperationalError):
         return str(error), EXIT_FAILURE
     if isinstance(error, CleverAgentsError):
         return str(error), EXIT_USAGE
-    from cleveragents.adapters.model_catalog.genai_prices_catalog import CatalogIntegrityError
-    from cleveragents.adapters.persistence.errors import StoreUnavailableError
-
-    if isinstance(error, StoreUnavailableError | CatalogIntegrityError):
-        return str(error), EXIT_FAILURE
     if isinstance(error, OSError):  # disk full, I/O error: the machine, not the input
         return f"{error.strerror or error}: {error.filename or ''}".rstrip(": "), EXIT_FAILURE
     raise error  # a bug: let the traceback show

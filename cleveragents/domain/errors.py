@@ -1,14 +1,23 @@
 """The domain error hierarchy.
 
-Every error a user can cause by what they typed is a `CleverAgentsError`; the CLI prints its message
-as one line and exits 2. Anything else is an operational failure (exit 1).
+Every expected error is a `CleverAgentsError`, and the CLI prints its message as one line. Two
+branches, told apart by base class alone:
+
+* bad input (`InvalidInputError`, `NotFoundError`, `ConflictError`): what the user typed or
+  referred to is wrong; exit 2, and nothing was changed;
+* `OperationalError`: the machine, not the input (the store cannot be reached, a vocabulary or
+  the price catalog is missing or corrupt); exit 1, and the same command may work later.
+
+Adapters translate their libraries' errors into these, so callers (services, the CLI) never see
+SQLAlchemy's, tiktoken's or genai-prices' own types. An `OSError` that escapes (a full disk, an
+unreadable file) counts as operational too.
 """
 
 from __future__ import annotations
 
 
 class CleverAgentsError(Exception):
-    """Base of every expected, user-facing error."""
+    """Base of every expected, user-facing error: bad input, unless an `OperationalError`."""
 
 
 class InvalidInputError(CleverAgentsError, ValueError):
@@ -81,5 +90,18 @@ class DuplicateFragmentError(ConflictError):
         self.fragment_id = fragment_id
 
 
-class TokenCountingError(CleverAgentsError):
-    """The tokenizer could not count (its vocabulary is missing or corrupt): exit 1."""
+class OperationalError(CleverAgentsError):
+    """Base of the failures that are not the input's fault (exit 1)."""
+
+
+class StoreUnavailableError(OperationalError, RuntimeError):
+    """The database could not be reached, migrated, read or written."""
+
+
+class CatalogIntegrityError(OperationalError, RuntimeError):
+    """The installed model price catalog is not the pinned one, or cannot be read."""
+
+
+class TokenCountingError(OperationalError):
+    """The tokenizer could not count (its vocabulary is missing or corrupt, or it failed on
+    this text)."""

@@ -21,11 +21,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cleveragents.application.ports.model_catalog import ModelCatalog
+from cleveragents.domain.errors import CatalogIntegrityError
 from cleveragents.domain.model_catalog import CatalogEntry, ModelPricing, Rate, RateTier
 
 if TYPE_CHECKING:
     from genai_prices.data_snapshot import DataSnapshot
     from genai_prices.types import ModelPrice, TieredPrices
+
+# The lock's error is the domain's (exit 1); importable from here as it always was.
+__all__ = ["CatalogIntegrityError", "GenaiPricesCatalog"]
 
 PINNED_PACKAGE = "genai-prices"
 PINNED_VERSION = "0.2.3"
@@ -40,10 +44,6 @@ _PRICE_KEYS = {
     "cache_write": "cache_write_mtok",
     "cache_write_1h": "cache_write_1h_mtok",
 }
-
-
-class CatalogIntegrityError(RuntimeError):
-    """The installed catalog is not the pinned one (an operational failure, exit 1)."""
 
 
 class GenaiPricesCatalog(ModelCatalog):
@@ -103,14 +103,22 @@ class GenaiPricesCatalog(ModelCatalog):
                 f"{version} is installed: reinstall the pinned version"
             )
         path = self._data_path or _data_module_path()
-        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        try:
+            digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        except OSError as error:
+            raise CatalogIntegrityError(
+                f"cannot read the model catalog's data ({path}): {error.strerror or error}"
+            ) from error
         if digest != PINNED_DATA_SHA256:
             raise CatalogIntegrityError(
                 f"the model catalog's data ({path}) has SHA-256 {digest}, not the pinned "
                 f"{PINNED_DATA_SHA256}: reinstall {PINNED_PACKAGE}=={PINNED_VERSION}"
             )
-        from genai_prices.data import providers
-        from genai_prices.data_snapshot import DataSnapshot
+        try:
+            from genai_prices.data import providers
+            from genai_prices.data_snapshot import DataSnapshot
+        except ImportError as error:  # the data hashed right, yet the package does not load
+            raise CatalogIntegrityError(f"cannot load {PINNED_PACKAGE}: {error}") from error
 
         # Our own snapshot of the bundled list: not `get_snapshot()`, which returns whatever an
         # `UpdatePrices` thread fetched last, if one ever ran in this process.
@@ -125,7 +133,10 @@ def _installed_version() -> str:
 
 
 def _data_module_path() -> Path:
-    spec = importlib.util.find_spec(DATA_MODULE)
+    try:
+        spec = importlib.util.find_spec(DATA_MODULE)
+    except ImportError:  # finding a submodule imports its package, which may be missing
+        spec = None
     if spec is None or spec.origin is None:
         raise CatalogIntegrityError(f"{DATA_MODULE} is not installed")
     return Path(spec.origin)

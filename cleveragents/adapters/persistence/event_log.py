@@ -8,6 +8,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
+from cleveragents.adapters.persistence.errors import database_errors_translated
 from cleveragents.adapters.persistence.rows import EventRow
 from cleveragents.adapters.persistence.times import utc
 from cleveragents.application.ports.clock import Clock
@@ -17,7 +18,8 @@ from cleveragents.domain.ids import new_ulid
 
 
 class SqlEventLog(EventSink):
-    """Events in the `events` table, one short transaction each."""
+    """Events in the `events` table, one short transaction each. The database's errors come
+    out as the domain's (`StoreUnavailableError`: a missing table, a locked file)."""
 
     def __init__(self, session_factory: sessionmaker[Session], clock: Clock) -> None:
         self._sessions = session_factory
@@ -28,7 +30,7 @@ class SqlEventLog(EventSink):
             id=new_ulid(), kind=kind, payload=payload, created_at=self._clock.now()
         )
         text = json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-        with self._sessions.begin() as session:
+        with database_errors_translated(), self._sessions.begin() as session:
             session.add(EventRow(id=event.id, kind=kind, payload=text, created_at=event.created_at))
         return event
 
@@ -38,7 +40,7 @@ class SqlEventLog(EventSink):
             query = query.where(EventRow.kind == kind)
         if limit is not None:
             query = query.limit(limit)
-        with self._sessions() as session:
+        with database_errors_translated(), self._sessions() as session:
             rows = session.scalars(query).all()
             return [_event(row) for row in reversed(rows)]
 

@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import Select, func, select
-from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
-from cleveragents.adapters.persistence.errors import StoreUnavailableError
+from cleveragents.adapters.persistence.errors import database_errors_translated
 from cleveragents.adapters.persistence.rows import UsageRecordRow
 from cleveragents.adapters.persistence.times import utc
 from cleveragents.application.ports.usage_ledger import UsageLedger
@@ -27,6 +25,7 @@ from cleveragents.domain.usage import (
 # Keys looked up per query: well under every database's limit on bound parameters.
 _KEY_BATCH = 500
 _RECORD_ATTEMPTS = 3
+_CONFLICT = "the usage conflicts with stored data"
 _NULLABLE_FIGURES = (
     "input_tokens",
     "total_input_tokens",
@@ -50,11 +49,11 @@ class SqlUsageLedger(UsageLedger):
             return []
         for _ in range(_RECORD_ATTEMPTS - 1):
             try:
-                with _unavailable_translated():
+                with database_errors_translated():
                     return self._record_new(records)
-            except IntegrityError:
+            except ConflictError:
                 continue  # another import stored some of them meanwhile: look up again
-        with _translated():
+        with database_errors_translated(_CONFLICT):
             return self._record_new(records)
 
     def _record_new(self, records: Sequence[UsageRecord]) -> list[UsageRecord]:
@@ -83,7 +82,7 @@ class SqlUsageLedger(UsageLedger):
             .order_by(row.provider, row.model)
         )
         query = _scoped(query, project_id, plan_id)
-        with _translated(), self._sessions() as session:
+        with database_errors_translated(), self._sessions() as session:
             return [_totals(tuple(result)) for result in session.execute(query)]
 
     def records(
@@ -93,7 +92,7 @@ class SqlUsageLedger(UsageLedger):
             UsageRecordRow.recorded_at, UsageRecordRow.id
         )
         query = _scoped(query, project_id, plan_id)
-        with _translated(), self._sessions() as session:
+        with database_errors_translated(), self._sessions() as session:
             return [_record(row) for row in session.scalars(query)]
 
     @staticmethod
@@ -115,26 +114,6 @@ def _scoped(query: Select[Any], project_id: str | None, plan_id: str | None) -> 
     if plan_id is not None:
         query = query.where(UsageRecordRow.plan_id == plan_id)
     return query
-
-
-@contextmanager
-def _unavailable_translated() -> Iterator[None]:
-    """Operational errors become `StoreUnavailableError`; integrity errors pass through, for
-    the caller to retry."""
-    try:
-        yield
-    except OperationalError as error:
-        raise StoreUnavailableError(f"database error: {error.orig}") from error
-
-
-@contextmanager
-def _translated() -> Iterator[None]:
-    """Callers never see SQLAlchemy's errors."""
-    try:
-        with _unavailable_translated():
-            yield
-    except IntegrityError as error:  # a concurrent import recorded the same request
-        raise ConflictError(f"the usage conflicts with stored data: {error.orig}") from error
 
 
 def _row(record: UsageRecord) -> UsageRecordRow:
