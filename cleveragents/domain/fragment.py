@@ -5,6 +5,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from cleveragents.domain.ids import parse_ulid
+from cleveragents.domain.tokens import MAX_TOKEN_COUNT
 
 
 class ContextFragment(BaseModel):
@@ -19,7 +20,7 @@ class ContextFragment(BaseModel):
     fragment_id: str = Field(min_length=1, max_length=200)
     decision_id: str
     relevance: float = Field(ge=0.0, le=1.0, allow_inf_nan=False)
-    token_count: int = Field(ge=0)
+    token_count: int = Field(ge=0, le=MAX_TOKEN_COUNT)
     content: str = ""
 
     @field_validator("fragment_id")

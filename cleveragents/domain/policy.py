@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from cleveragents.domain.errors import InvalidPolicyError
 from cleveragents.domain.ratio import DEFAULT_SKELETON_RATIO, validate_ratio
+from cleveragents.domain.tokens import MAX_TOKEN_COUNT
 
 DEFAULT_CONTEXT_WINDOW = 200_000
 DEFAULT_RESERVE_TOKENS = 16_384
@@ -24,6 +25,10 @@ MIN_SUMMARY_TOKENS = 100
 3-4k tokens, and a summary that grows with the session would defeat compaction."""
 DEFAULT_PREVIEW_HEAD_BYTES = 4096
 DEFAULT_PREVIEW_TAIL_BYTES = 4096
+MAX_RETENTION_DAYS = 100 * 366
+"""A century: any longer keeps everything all the same, and a cutoff before year 1 is no date."""
+MAX_RETENTION_BYTES = 2**63 - 1
+"""The largest byte count the database stores (a 64-bit signed integer)."""
 
 PolicySource = Literal["plan", "project", "default"]
 
@@ -34,12 +39,12 @@ class ContextPolicy(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     skeleton_ratio: float | None = None
-    context_window: int | None = Field(default=None, gt=0)
-    reserve_tokens: int | None = Field(default=None, ge=0)
-    keep_recent_tokens: int | None = Field(default=None, gt=0)
-    summary_tokens: int | None = Field(default=None, ge=MIN_SUMMARY_TOKENS)
-    artifact_retention_days: int | None = Field(default=None, gt=0)
-    artifact_retention_bytes: int | None = Field(default=None, gt=0)
+    context_window: int | None = Field(default=None, gt=0, le=MAX_TOKEN_COUNT)
+    reserve_tokens: int | None = Field(default=None, ge=0, le=MAX_TOKEN_COUNT)
+    keep_recent_tokens: int | None = Field(default=None, gt=0, le=MAX_TOKEN_COUNT)
+    summary_tokens: int | None = Field(default=None, ge=MIN_SUMMARY_TOKENS, le=MAX_TOKEN_COUNT)
+    artifact_retention_days: int | None = Field(default=None, gt=0, le=MAX_RETENTION_DAYS)
+    artifact_retention_bytes: int | None = Field(default=None, gt=0, le=MAX_RETENTION_BYTES)
     preview_head_bytes: int | None = Field(default=None, ge=0, le=1 << 20)
     # The tail is never empty: the end of an output is where failures are reported.
     preview_tail_bytes: int | None = Field(default=None, ge=1, le=1 << 20)

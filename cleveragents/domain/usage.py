@@ -23,6 +23,7 @@ from typing import Any, Self
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from cleveragents.domain.ids import new_ulid
+from cleveragents.domain.tokens import MAX_TOKEN_COUNT
 
 UNKNOWN_MODEL = "unknown"
 """The model of a request whose record does not name one (it cannot be priced)."""
@@ -55,14 +56,14 @@ class TokenUsage(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     usage_format: UsageFormat
-    input_tokens: Tokens = Field(default=None, ge=0)
-    cache_read_tokens: Tokens = Field(default=None, ge=0)
-    cache_write_tokens: Tokens = Field(default=None, ge=0)
-    cache_write_5m_tokens: Tokens = Field(default=None, ge=0)
-    cache_write_1h_tokens: Tokens = Field(default=None, ge=0)
-    total_input_tokens: Tokens = Field(default=None, ge=0)
-    output_tokens: int = Field(ge=0)
-    reasoning_tokens: Tokens = Field(default=None, ge=0)
+    input_tokens: Tokens = Field(default=None, ge=0, le=MAX_TOKEN_COUNT)
+    cache_read_tokens: Tokens = Field(default=None, ge=0, le=MAX_TOKEN_COUNT)
+    cache_write_tokens: Tokens = Field(default=None, ge=0, le=MAX_TOKEN_COUNT)
+    cache_write_5m_tokens: Tokens = Field(default=None, ge=0, le=MAX_TOKEN_COUNT)
+    cache_write_1h_tokens: Tokens = Field(default=None, ge=0, le=MAX_TOKEN_COUNT)
+    total_input_tokens: Tokens = Field(default=None, ge=0, le=MAX_TOKEN_COUNT)
+    output_tokens: int = Field(ge=0, le=MAX_TOKEN_COUNT)
+    reasoning_tokens: Tokens = Field(default=None, ge=0, le=MAX_TOKEN_COUNT)
     service_tier: str | None = None
 
     @property

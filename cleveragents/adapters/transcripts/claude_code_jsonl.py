@@ -58,6 +58,7 @@ from cleveragents.adapters.transcripts.claude_code_fields import (
 )
 from cleveragents.adapters.transcripts.claude_code_resume import resume_problems
 from cleveragents.adapters.transcripts.claude_code_writer import write_claude_code
+from cleveragents.adapters.transcripts.strict_json import parse_json
 from cleveragents.domain.errors import InvalidInputError
 from cleveragents.domain.transcript import (
     ContentBlock,
@@ -110,14 +111,7 @@ def _records(text: str) -> Iterator[tuple[int, Json]]:
     for number, line in enumerate(split_lines(text), start=1):
         if not line.strip():
             continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InvalidInputError(
-                f"transcript line {number} is not JSON: {exc.msg} at column {exc.colno}"
-            ) from exc
-        except RecursionError as exc:
-            raise InvalidInputError(f"transcript line {number} is nested too deeply") from exc
+        record = parse_json(line, f"transcript line {number}", one_line=True)
         if not isinstance(record, dict):
             raise InvalidInputError(f"transcript line {number}: a record must be a JSON object")
         if not isinstance(record.get("type"), str):

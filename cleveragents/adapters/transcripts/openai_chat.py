@@ -38,6 +38,7 @@ from cleveragents.adapters.transcripts.anthropic_messages import (
     result_parts,
     written_result_content,
 )
+from cleveragents.adapters.transcripts.strict_json import parse_json_or_none
 from cleveragents.domain.errors import InvalidInputError
 from cleveragents.domain.transcript import (
     ContentBlock,
@@ -69,10 +70,7 @@ def canonical_arguments(arguments: Json) -> str:
 
 
 def _parsed_arguments(raw: str) -> Json | None:
-    try:
-        value = json.loads(raw)
-    except (ValueError, RecursionError):
-        return None
+    value = parse_json_or_none(raw)  # what no provider would accept is kept as raw text
     return value if isinstance(value, dict) else None
 
 

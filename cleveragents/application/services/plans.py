@@ -18,6 +18,7 @@ from cleveragents.domain.ids import new_ulid, parse_ulid
 from cleveragents.domain.plan import Decision, Plan
 from cleveragents.domain.policy import ContextPolicy
 from cleveragents.domain.project import Project
+from cleveragents.domain.tokens import MAX_TOKEN_COUNT
 from cleveragents.domain.validation import build
 
 DEFAULT_RELEVANCE = 0.5
@@ -72,7 +73,8 @@ class PlanService:
     ) -> Decision:
         """Record a decision carrying one context fragment.
 
-        `token_count` None counts `content` with the real tokenizer. `fragment_id` None uses the
+        `token_count` None counts `content` with the real tokenizer; a given one must be within
+        [0, `MAX_TOKEN_COUNT`]. `fragment_id` None uses the
         decision's own ULID, which sorts by recording time. A fragment id already present in the
         plan's accumulated context (own or inherited) is refused: ranking ties are broken by
         fragment id, so ids must be unique for the order to be deterministic.
@@ -81,6 +83,11 @@ class PlanService:
         decision_id = new_ulid()
         if token_count is None:
             token_count = self._token_counter.count(content)
+        elif not 0 <= token_count <= MAX_TOKEN_COUNT:
+            raise InvalidInputError(
+                f"a decision's token count must be within [0, {MAX_TOKEN_COUNT:,}], "
+                f"got {_shown(token_count)}"
+            )
         fragment = build(
             ContextFragment,
             fragment_id=decision_id if fragment_id is None else fragment_id,
@@ -126,3 +133,8 @@ def _require_plan(uow: UnitOfWork, plan_id: str) -> Plan:
     if plan is None:
         raise PlanNotFoundError(plan_id)
     return plan
+
+
+def _shown(number: int) -> str:
+    # Python refuses to print an int of more than 4,300 digits; such a count is only absurd.
+    return f"{number:,}" if abs(number) < 10**40 else f"a number of {number.bit_length():,} bits"

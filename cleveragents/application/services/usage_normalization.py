@@ -22,9 +22,13 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from pydantic import ValidationError
+
 from cleveragents.domain.errors import InvalidInputError
+from cleveragents.domain.tokens import MAX_TOKEN_COUNT
 from cleveragents.domain.transcript import Message, Role, Transcript, TranscriptFormat
 from cleveragents.domain.usage import UNKNOWN_MODEL, TokenUsage, UsageFormat
+from cleveragents.domain.validation import describe
 
 _ANTHROPIC_KEYS = frozenset(
     {"cache_creation_input_tokens", "cache_read_input_tokens", "cache_creation", "server_tool_use"}
@@ -154,8 +158,8 @@ def _openai(
 def _build(**fields: Any) -> TokenUsage:
     try:
         return TokenUsage(**fields)
-    except ValueError as error:  # pydantic's ValidationError is a ValueError
-        raise InvalidInputError(f"usage: inconsistent figures: {error}") from error
+    except ValidationError as error:
+        raise InvalidInputError(f"usage: inconsistent figures: {describe(error)}") from error
 
 
 def _required(payload: Mapping[str, Any], key: str) -> int:
@@ -172,9 +176,20 @@ def _optional(payload: Mapping[str, Any], key: str, prefix: str = "") -> int | N
     # bool is an int in Python, never a token count.
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise InvalidInputError(
-            f"usage: {prefix}{key} must be a non-negative integer, not {value!r}"
+            f"usage: {prefix}{key} must be a non-negative integer, not {_shown(value)}"
+        )
+    if value > MAX_TOKEN_COUNT:
+        raise InvalidInputError(
+            f"usage: {prefix}{key} is {_shown(value)}, more than the {MAX_TOKEN_COUNT:,} tokens "
+            "any request can report"
         )
     return value
+
+
+def _shown(value: object) -> str:
+    """`value` as written, shortened when it is long (a figure of thousands of digits)."""
+    text = repr(value)
+    return text if len(text) <= 40 else f"{text[:20]}...{text[-10:]} ({len(text):,} characters)"
 
 
 def _object(payload: Mapping[str, Any], key: str) -> Mapping[str, Any]:
@@ -182,7 +197,7 @@ def _object(payload: Mapping[str, Any], key: str) -> Mapping[str, Any]:
     if value is None:
         return {}
     if not isinstance(value, Mapping):
-        raise InvalidInputError(f"usage: {key} must be an object, not {value!r}")
+        raise InvalidInputError(f"usage: {key} must be an object, not {_shown(value)}")
     return value
 
 
