@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
+import typer.core
 
 from cleveragents.cli import (
     artifact,
@@ -19,11 +20,29 @@ from cleveragents.cli import (
 )
 from cleveragents.cli.state import state
 
+if TYPE_CHECKING:
+    from typer._click import Context
+
+_show_type = typer.core.TyperOption.display_type_rich
+
+
+def _flag_without_type(option: typer.core.TyperOption, ctx: Context) -> str | None:
+    """Typer's Rich help writes a flag's Python type beside it (``--json <bool>``), as if the
+    flag took a value; it takes none, so none is shown (Click's plain help shows none either)."""
+    return None if option.is_flag else _show_type(option, ctx)
+
+
+typer.core.TyperOption.display_type_rich = _flag_without_type  # type: ignore[method-assign,assignment]
+
 app = typer.Typer(
     name="agents",
-    help="cleveragents: the context engine of an AI agent orchestrator.",
+    help="cleveragents: the context engine of an AI agent orchestrator.\n\n"
+    "Shell completion: agents --install-completion (bash, zsh, fish or PowerShell; "
+    "nothing is downloaded), or agents --show-completion to see the script first.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
+    # Sub-commands inherit the names from their parent's context: -h works everywhere.
+    context_settings={"help_option_names": ["-h", "--help"]},
     pretty_exceptions_enable=False,
 )
 app.add_typer(project.app, name="project")

@@ -103,8 +103,8 @@ def budget(
     active spec, the rules constitution, the project profile or the active decision packet; red
     that no compaction cures asks to split the work into smaller stories.
 
-    Prints the markdown contract (## Context Budget, a Summary line, the per-artifact table,
-    the recommended compactions), which `agents context budget lint FILE` checks.
+    Prints a markdown report (## Context Budget, a Summary line, the per-artifact table, the
+    recommended compactions) in the format that `agents context budget lint FILE` checks.
 
     Example: agents context budget --spec spec.md --test-plan plan.md --changed src/app.py
     """
@@ -264,7 +264,7 @@ def lint(
     ],
     as_json: JsonFlag = False,
 ) -> None:
-    """Check a context budget report against the output contract.
+    """Check a context budget report against the format `agents context budget` prints.
 
     Exits 0 when it follows it, 2 with the first violation (its line and what was expected)
     when it does not.

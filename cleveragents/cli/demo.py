@@ -1,4 +1,4 @@
-"""`agents demo`: the seed's A/B/C example, end to end, in a temporary database."""
+"""`agents demo`: a child plan spawned from decisions A, B and C, in a temporary database."""
 
 from __future__ import annotations
 
@@ -10,13 +10,13 @@ import typer
 
 from cleveragents.cli.output import emit_json
 
-SEED_FRAGMENTS = (("A", 0.9, 400), ("B", 0.6, 300), ("C", 0.3, 300))
+DEMO_FRAGMENTS = (("A", 0.9, 400), ("B", 0.6, 300), ("C", 0.3, 300))
 
 
 def demo(
     as_json: Annotated[bool, typer.Option("--json", help="Print the steps as JSON.")] = False,
 ) -> None:
-    """Run the skeleton compressor's seed example end to end in a temporary SQLite database.
+    """Spawn a child plan with a skeleton of its parent's context, in a temporary database.
 
     Creates a project with skeleton ratio 0.5, records decisions A (0.9, 400 tokens),
     B (0.6, 300) and C (0.3, 300), spawns a child and shows its status: the child inherits [A],
@@ -47,7 +47,7 @@ def demo(
             parent = plans.create(project.name, "Parent plan")
             step(f"created plan {parent.id}", plan_id=parent.id)
             decisions: dict[str, str] = {}
-            for name, relevance, tokens in SEED_FRAGMENTS:
+            for name, relevance, tokens in DEMO_FRAGMENTS:
                 decision = plans.decide(
                     parent.id,
                     f"Decision {name}",

@@ -55,13 +55,9 @@ def _plain(command: Command) -> Command:
 
 
 def _walk(command: Command, name: str, parent: Context | None) -> Iterator[CommandHelp]:
-    ctx = command.context_class(
-        _plain(command),
-        parent=parent,
-        info_name=name,
-        terminal_width=WIDTH,
-        max_content_width=WIDTH,
-    )
+    # The command's own context settings (the root's `-h`), as `make_context` applies them.
+    settings = {**command.context_settings, "terminal_width": WIDTH, "max_content_width": WIDTH}
+    ctx = command.context_class(_plain(command), parent=parent, info_name=name, **settings)
     help_text = "\n".join(line.rstrip() for line in command.get_help(ctx).splitlines())
     yield CommandHelp(path=ctx.command_path, help=help_text.strip("\n"))
     if isinstance(command, typer.core.TyperGroup):
