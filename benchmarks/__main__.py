@@ -23,6 +23,7 @@ from benchmarks import (
     skeleton,
     spawn,
     strategies,
+    tokens_stream,
 )
 from benchmarks.report import RESULTS_DIR, Result, render_table, write_json
 
@@ -38,6 +39,7 @@ SUITE: dict[str, Callable[[], list[Result]]] = {
     "recovery": recovery.run,
     "strategies": strategies.run,
     "budget": budget.run,
+    "tokens-stream": tokens_stream.run,
 }
 
 
