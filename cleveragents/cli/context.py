@@ -177,7 +177,12 @@ def compact(
     settings = _settings(policy, context_window, reserve_tokens, keep_recent_tokens, summary_tokens)
     scope = {"project_id": found.id} if found else None
     outcome = container.context_compactor().compact(
-        parsed.messages, settings, force=force, scope=scope, project=project
+        parsed.messages,
+        settings,
+        force=force,
+        scope=scope,
+        project=project,
+        unrecorded=_warn,  # a read-only store still gets the compaction, not its event
     )
     if out is not None and outcome.status != "failed":
         _write(out, parsed, outcome, transcript_format_used, container)
@@ -205,6 +210,10 @@ def _write(
     # as the escape it was read from (only JSON strings can contain one).
     data = _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text).encode("utf-8")
     write_file(out, data)  # whole or not at all; a device or FIFO is written, never replaced
+
+
+def _warn(note: str) -> None:
+    typer.echo(f"warning: {note}", err=True)
 
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")

@@ -4,6 +4,10 @@ failed and interrupted tool calls."""
 
 from __future__ import annotations
 
+import logging
+from typing import Any
+
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -17,7 +21,7 @@ from cleveragents.application.services.compaction.outcome import CompactionSetti
 from cleveragents.application.services.context_compactor import ContextCompactor
 from cleveragents.domain.compaction_summary import SummarySection, render_summary
 from cleveragents.domain.errors import TokenCountingError
-from cleveragents.domain.event import CONTEXT_COMPACTED, CONTEXT_COMPACTION_FAILED
+from cleveragents.domain.event import CONTEXT_COMPACTED, CONTEXT_COMPACTION_FAILED, RecordedEvent
 from cleveragents.domain.transcript import (
     SUMMARY_MARKER,
     Message,
@@ -423,3 +427,43 @@ def test_a_conversation_the_tokenizer_cannot_count_is_not_compacted() -> None:
     assert "estimated" in outcome.reason
     [event] = events.events
     assert event.kind == CONTEXT_COMPACTION_FAILED
+
+
+class _RefusingEventSink(FakeEventSink):
+    """A store that cannot take a write, as a read-only database behaves."""
+
+    def emit(self, kind: str, payload: dict[str, Any]) -> RecordedEvent:
+        raise RuntimeError("database error: attempt to write a readonly database\n[SQL: INSERT]")
+
+
+def test_an_event_the_store_cannot_take_costs_the_caller_nothing_but_a_note() -> None:
+    service = ContextCompactor(COUNTER, FakeSummarizer(), _RefusingEventSink())
+    notes: list[str] = []
+    outcome = service.compact(conversation(4), WIDE, force=True, unrecorded=notes.append)
+    assert outcome.compacted
+    assert notes == [
+        "the context_compacted event was not recorded: "
+        "database error: attempt to write a readonly database"
+    ]
+
+
+def test_a_failed_compaction_whose_event_cannot_be_recorded_still_returns_the_originals() -> None:
+    service = ContextCompactor(COUNTER, FakeSummarizer(), _RefusingEventSink())
+    messages = conversation(1)[:2]  # nothing to fold
+    notes: list[str] = []
+    outcome = service.compact(messages, WIDE, force=True, unrecorded=notes.append)
+    assert outcome.status == "failed"
+    assert outcome.messages == tuple(messages)
+    assert [note.split(":")[0] for note in notes] == [
+        "the context_compaction_failed event was not recorded"
+    ]
+
+
+def test_without_a_listener_an_unrecorded_event_is_logged_as_a_warning(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    service = ContextCompactor(COUNTER, FakeSummarizer(), _RefusingEventSink())
+    with caplog.at_level(logging.WARNING):
+        outcome = service.compact(conversation(4), WIDE, force=True)
+    assert outcome.compacted
+    assert "context_compacted event was not recorded" in caplog.text

@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
+from cleveragents.adapters.files.private_directories import make_private_directory
 from cleveragents.application.ports.blob_storage import BlobStorage, BlobWriter
 
 _HEX = frozenset("0123456789abcdef")
@@ -57,7 +58,7 @@ class _StagedBlob(BlobWriter):
         os.fsync(handle.fileno())
         handle.close()
         self._handle = None
-        target.parent.mkdir(parents=True, exist_ok=True)
+        target.parent.mkdir(mode=0o700, exist_ok=True)  # a shard, inside the private store
         try:
             _publish(self._path, target)
         finally:
@@ -77,10 +78,10 @@ class FilesystemBlobStorage(BlobStorage):
         self.blob_dir = root / "blobs"
         self.staging_dir = root / "staging"
         self.temp_dir = root / "temp"
-        # Tool output can be confidential: the store is private to its user.
-        root.mkdir(parents=True, exist_ok=True, mode=0o700)
+        # Tool output can be confidential: the store is private to its user, and so is every
+        # folder created on the way to it (the home included).
         for directory in (self.blob_dir, self.staging_dir, self.temp_dir):
-            directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+            make_private_directory(directory)
 
     def path_of(self, sha256: str) -> Path:
         return self.blob_dir / sha256[:2] / sha256[2:]

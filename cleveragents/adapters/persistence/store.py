@@ -15,6 +15,7 @@ from cleveragents.adapters.persistence import migrations
 from cleveragents.adapters.persistence.database import (
     make_engine,
     make_session_factory,
+    opens_read_only,
     sqlite_file_path,
 )
 from cleveragents.adapters.persistence.errors import StoreUnavailableError
@@ -41,10 +42,28 @@ class SqlStore:
         engine = self.engine
         with self._lock, _operational_errors(self.url):
             if self._sessions is None:
-                if self._auto_migrate:
+                if self._auto_migrate and self.read_only:
+                    self._check_at_head(engine)
+                elif self._auto_migrate:
                     migrations.ensure_at_head(engine)
                 self._sessions = make_session_factory(engine)
             return self._sessions
+
+    @property
+    def read_only(self) -> bool:
+        """The database is opened read-only (a file this process may not write, or a URL
+        with ``?mode=ro``): reads work, every write fails with `StoreUnavailableError`."""
+        return opens_read_only(self.url)
+
+    def _check_at_head(self, engine: Engine) -> None:
+        current = migrations.current_revision(engine)
+        head = migrations.head_revision_of_code()
+        if current != head:
+            raise StoreUnavailableError(
+                f"the database {self.display_url()} is read-only and its schema is at "
+                f"{current or 'none (empty database)'}, not {head}: it cannot be upgraded; "
+                "make it writable and run `agents db upgrade`"
+            )
 
     def display_url(self) -> str:
         """The URL with any password hidden."""

@@ -21,14 +21,18 @@ Before each provider request `compact` checks the request's tokens against
    come back unchanged and `context_compaction_failed` is emitted, with the reason.
 
 A success emits `context_compacted` with the token figures, the summary's SHA-256, how many
-credentials were redacted and which tool results were shrunk.
+credentials were redacted and which tool results were shrunk. An event the store cannot take (a
+read-only database, an unreachable one) does not cost the caller the result: the outcome is
+returned and the caller is told the event was not recorded.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping, Sequence
+import logging
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
+from typing import Any
 
 from cleveragents.application.ports.events import EventSink
 from cleveragents.application.ports.secret_scanner import SecretScanner
@@ -71,6 +75,11 @@ from cleveragents.domain.transcript import (
 )
 from cleveragents.domain.transcript_rules import violations
 
+Unrecorded = Callable[[str], None]
+"""Told, in one line, that an event could not be recorded and why."""
+
+_log = logging.getLogger(__name__)
+
 
 class CompactionFailedError(Exception):
     """Why a compaction was abandoned (the original messages are used instead)."""
@@ -105,12 +114,15 @@ class ContextCompactor:
         force: bool = False,
         scope: Mapping[str, str] | None = None,
         project: str | None = None,
+        unrecorded: Unrecorded | None = None,
     ) -> CompactionOutcome:
         """The messages to send: compacted when over the threshold (or `force`), else the
         originals. Never raises for a compaction that fails: that is reported in the outcome
         and as an event. `scope` (e.g. ``{"project_id": ..., "plan_id": ...}``) is added to
         the events' payloads, so metrics can count compactions per project and plan;
-        `project` names the project whose artifact store keeps shrunk tool outputs."""
+        `project` names the project whose artifact store keeps shrunk tool outputs. An event
+        that cannot be recorded is reported to `unrecorded` (else logged as a warning) and the
+        outcome is returned all the same."""
         labels = dict(scope or {})
         original = tuple(messages)
         try:
@@ -119,7 +131,7 @@ class ContextCompactor:
             # Without a count no fit can be promised: the originals, and the reason.
             estimate = HeuristicTokenCounter().count("\n".join(map(rendered, original)))
             reason = f"{error}; nothing was compacted (about {estimate:,} tokens, estimated)"
-            return self._failed(original, estimate, _clipped(reason), labels, settings)
+            return self._failed(original, estimate, _clipped(reason), labels, settings, unrecorded)
         before = sum(costs)
         if not force and before <= settings.threshold:
             return CompactionOutcome(original, "not-needed", before, before)
@@ -127,8 +139,8 @@ class ContextCompactor:
             outcome = _Compaction(self, original, costs, settings, project).run()
         except Exception as error:  # any failure keeps the original messages
             reason = str(error) if isinstance(error, CompactionFailedError) else repr(error)
-            return self._failed(original, before, _clipped(reason), labels, settings)
-        self._events.emit(
+            return self._failed(original, before, _clipped(reason), labels, settings, unrecorded)
+        self._record(
             CONTEXT_COMPACTED,
             {
                 **labels,
@@ -144,6 +156,7 @@ class ContextCompactor:
                 "threshold": settings.threshold,
                 "forced": force,
             },
+            unrecorded,
         )
         return outcome
 
@@ -154,8 +167,9 @@ class ContextCompactor:
         reason: str,
         labels: dict[str, str],
         settings: CompactionSettings,
+        unrecorded: Unrecorded | None,
     ) -> CompactionOutcome:
-        self._events.emit(
+        self._record(
             CONTEXT_COMPACTION_FAILED,
             {
                 **labels,
@@ -164,8 +178,19 @@ class ContextCompactor:
                 "tokens_after": before,
                 "threshold": settings.threshold,
             },
+            unrecorded,
         )
         return CompactionOutcome(messages, "failed", before, before, reason=reason)
+
+    def _record(self, kind: str, payload: dict[str, Any], unrecorded: Unrecorded | None) -> None:
+        try:
+            self._events.emit(kind, payload)
+        except Exception as error:  # the result matters more than its audit record
+            note = f"the {kind} event was not recorded: {_first_line(error)}"
+            if unrecorded is None:
+                _log.warning(note)
+            else:
+                unrecorded(note)
 
 
 class _Compaction:
@@ -356,3 +381,8 @@ def _leading_system(messages: tuple[Message, ...]) -> int:
     while count < len(messages) and messages[count].role is Role.SYSTEM:
         count += 1
     return count
+
+
+def _first_line(error: Exception) -> str:
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__
