@@ -124,6 +124,69 @@ def test_bad_decisions_write_nothing(
     assert run(capsys, "plan", "status", plan_id, "--json").json()["decisions"] == 1
 
 
+@pytest.mark.parametrize("tokens", ["99999999999999999999999", str(2**63), "1000000000001"])
+def test_a_token_count_past_the_bound_is_refused(
+    capsys: pytest.CaptureFixture[str], plan_id: str, tokens: str
+) -> None:
+    _refused(
+        run(capsys, "plan", "decide", plan_id, "--content", "x", "--tokens", tokens),
+        "a decision's token count must be within [0, 1,000,000,000,000]",
+    )
+    assert run(capsys, "plan", "status", plan_id, "--json").json()["decisions"] == 0
+    assert run(capsys, "plan", "decide", plan_id, "--content", "x", "--tokens", "10").exit_code == 0
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("project", "context", "set", "p", "--context-window", "9" * 30), "context_window"),
+        (("project", "context", "set", "p", "--retention-days", "9" * 30), "retention_days"),
+        (("project", "context", "set", "p", "--retention-bytes", "9" * 30), "retention_bytes"),
+    ],
+)
+def test_policy_figures_past_what_the_store_holds_are_refused(
+    capsys: pytest.CaptureFixture[str], home: Path, args: tuple[str, ...], message: str
+) -> None:
+    assert run(capsys, "project", "create", "p").exit_code == 0
+    _refused(run(capsys, *args), message)
+
+
+_BIG_INTEGER = "7" * 4301  # one digit past what Python reads
+
+
+@pytest.mark.parametrize("command", ["validate", "compact"])
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (
+            f'[{{"role": "user", "content": "hi", "n": {_BIG_INTEGER}}}]',
+            "transcript: an integer has more than 4,300 digits",
+        ),
+        (
+            '{"type": "user", "uuid": "u", "message": {"role": "user", "content": "x"}}\n'
+            f'{{"type": "user", "n": {_BIG_INTEGER}}}\n',
+            "transcript line 2: an integer has more than 4,300 digits",
+        ),
+        ('[{"role": "user", "content": "hi", "n": NaN}]', "NaN is not a JSON number"),
+        ('[{"role": "user", "content": "hi", "n": 1e400}]', "1e400 is too large for a float"),
+    ],
+)
+def test_json_numbers_python_cannot_read_are_refused(
+    capsys: pytest.CaptureFixture[str],
+    home: Path,
+    tmp_path: Path,
+    command: str,
+    content: str,
+    message: str,
+) -> None:
+    path = tmp_path / "t.json"
+    path.write_text(content)
+    out = tmp_path / "out.json"
+    extra = ("--out", str(out)) if command == "compact" else ()
+    _refused(run(capsys, "context", command, str(path), *extra), message)
+    assert not out.exists()
+
+
 def test_bad_spawn_ratio_creates_no_child(capsys: pytest.CaptureFixture[str], plan_id: str) -> None:
     _refused(run(capsys, "plan", "spawn", plan_id, "--title", "c", "--skeleton-ratio", "1.5"))
     _refused(run(capsys, "plan", "spawn", plan_id, "--title", "c", "--skeleton-ratio", "abc"))

@@ -190,3 +190,58 @@ def test_a_malformed_log_writes_nothing(
     shown = run(capsys, "metrics", "show", "--json")
     assert shown.json()["usage"]["totals"]["requests"] == 0
     assert run(capsys, "metrics", "show", "--project", "default").exit_code == 2
+
+
+def _anthropic_transcript(tmp_path: Path, usage: str) -> Path:
+    path = tmp_path / "anthropic.json"
+    path.write_text(
+        '{"model": "claude-sonnet-4-5-20250929", "messages": [{"role": "user", "content": "hi"},'
+        f' {{"role": "assistant", "content": "ok", "id": "msg_1", "usage": {usage}}}]}}'
+    )
+    return path
+
+
+@pytest.mark.parametrize(
+    ("usage", "message"),
+    [
+        (
+            f'{{"input_tokens": {2**63}, "output_tokens": 1}}',
+            "usage: input_tokens is 9223372036854775808, more than the 1,000,000,000,000 tokens",
+        ),
+        ('{"input_tokens": 3, "output_tokens": -1}', "output_tokens must be a non-negative"),
+        (
+            f'{{"input_tokens": {"1" * 5000}, "output_tokens": 1}}',
+            "transcript: an integer has more than 4,300 digits",
+        ),
+        ('{"input_tokens": Infinity, "output_tokens": 1}', "Infinity is not a JSON number"),
+    ],
+)
+def test_absurd_usage_figures_are_refused_and_nothing_is_recorded(
+    capsys: pytest.CaptureFixture[str], home: Path, tmp_path: Path, usage: str, message: str
+) -> None:
+    result = run(capsys, "metrics", "import", str(_anthropic_transcript(tmp_path, usage)))
+    assert result.exit_code == 2, result.stderr
+    assert message in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in result.stderr
+    assert run(capsys, "metrics", "show", "--json").json()["usage"]["totals"]["requests"] == 0
+
+
+@pytest.mark.parametrize(
+    ("path", "named", "looks_like"),
+    [
+        (TEST_DATA / "transcripts" / "anthropic-messages.json", "openai", "Anthropic Messages"),
+        (TEST_DATA / "transcripts" / "openai-chat.json", "anthropic", "OpenAI Chat Completions"),
+        (SHORT_SESSION, "openai", "Claude Code session JSONL"),
+        (SHORT_SESSION, "anthropic", "Claude Code session JSONL"),
+        (TEST_DATA / "transcripts" / "openai-chat.json", "claude-code", "OpenAI Chat Completions"),
+    ],
+)
+def test_a_format_the_log_is_not_in_is_refused_naming_the_one_it_looks_like(
+    capsys: pytest.CaptureFixture[str], home: Path, path: Path, named: str, looks_like: str
+) -> None:
+    result = run(capsys, "metrics", "import", str(path), "--format", named)
+    assert result.exit_code == 2, result.stdout
+    assert result.stderr.startswith(f"error: transcript looks like {looks_like}")
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert run(capsys, "metrics", "show", "--json").json()["usage"]["totals"]["requests"] == 0

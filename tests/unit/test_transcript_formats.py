@@ -609,6 +609,124 @@ def test_malformed_claude_code_input_names_the_line(text: str, message: str) -> 
     assert message in str(caught.value)
 
 
+_BIG = "9" * 5000  # past Python's 4,300-digit limit on reading an integer
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (f'[{{"role": "user", "content": "x", "n": {_BIG}}}]', "transcript: an integer has more"),
+        (jsonl(USER_RECORD) + f'{{"type": "x", "n": {_BIG}}}\n', "transcript line 2: an integer"),
+        ('[{"role": "user", "content": "x", "n": NaN}]', "transcript: NaN is not a JSON number"),
+        ('[{"role": "user", "content": "x", "n": -Infinity}]', "-Infinity is not a JSON number"),
+        ('[{"role": "user", "content": "x", "n": 1e999}]', "the number 1e999 is too large"),
+        (jsonl(USER_RECORD) + '{"type": "x", "n": NaN}\n', "transcript line 2: NaN is not"),
+        ("[" * 100_000, "transcript is nested too deeply to read"),
+    ],
+)
+def test_json_that_python_would_crash_on_or_misread_is_refused(text: str, message: str) -> None:
+    for transcript_format in (None, *TranscriptFormat):
+        with pytest.raises(InvalidInputError) as caught:
+            CODEC.read(text, transcript_format)
+        if transcript_format is None:
+            assert message in str(caught.value)
+        assert "\n" not in str(caught.value)
+
+
+def test_big_but_readable_numbers_and_tiny_floats_survive() -> None:
+    document = [{"role": "user", "content": "x", "n": int("9" * 4000), "f": 1e-999, "g": 2.5}]
+    transcript = CODEC.read(json.dumps(document), ANTHROPIC)
+    assert json.loads(CODEC.write(transcript, ANTHROPIC)) == document
+
+
+def test_openai_arguments_with_nan_are_kept_as_the_raw_text() -> None:
+    raw = '{"x": NaN}'
+    document = _call(id="c", type="function", function={"name": "f", "arguments": raw})
+    transcript = CODEC.read(json.dumps(document), OPENAI)
+    assert json.loads(CODEC.write(transcript, OPENAI)) == document
+    assert "NaN" not in CODEC.write(transcript, ANTHROPIC)
+
+
+_TOOL_USE = {"type": "tool_use", "id": "t", "name": "f", "input": {}}
+_ANTHROPIC_DOCUMENT = [
+    {"role": "user", "content": "go"},
+    {"role": "assistant", "content": [_TOOL_USE]},
+]
+_OPENAI_DOCUMENT = [
+    {"role": "user", "content": "go"},
+    {"role": "assistant", "content": None, "tool_calls": [{"id": "c", "type": "function"}]},
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "named", "message"),
+    [
+        (
+            ANTHROPIC_EXAMPLE.read_text(),
+            OPENAI,
+            "transcript looks like Anthropic Messages JSON (top-level 'system'), not OpenAI",
+        ),
+        (
+            json.dumps(_ANTHROPIC_DOCUMENT),
+            OPENAI,
+            "looks like Anthropic Messages JSON (messages[1] has a 'tool_use' block)",
+        ),
+        (
+            json.dumps(_OPENAI_DOCUMENT),
+            ANTHROPIC,
+            "looks like OpenAI Chat Completions JSON (messages[1] has 'tool_calls'), not Anthr",
+        ),
+        (
+            OPENAI_EXAMPLE.read_text(),
+            ANTHROPIC,
+            "looks like OpenAI Chat Completions JSON (messages[0] has role 'developer')",
+        ),
+        (SESSION, OPENAI, "looks like Claude Code session JSONL (one JSON record a line), not O"),
+        (SESSION, ANTHROPIC, "looks like Claude Code session JSONL"),
+        (jsonl(USER_RECORD), ANTHROPIC, "read it as 'claude-code' or let the format be detected"),
+        (ANTHROPIC_EXAMPLE.read_text(), CLAUDE_CODE, "looks like Anthropic Messages JSON (one"),
+        (OPENAI_EXAMPLE.read_text(), CLAUDE_CODE, "not Claude Code session JSONL; read it as 'op"),
+        (
+            json.dumps({"system": "s", "messages": [{"role": "tool", "content": "x"}]}),
+            CLAUDE_CODE,
+            "transcript is one JSON document of messages, not Claude Code session JSONL",
+        ),
+    ],
+)
+def test_a_named_format_the_text_plainly_is_not_is_refused(
+    text: str, named: TranscriptFormat, message: str
+) -> None:
+    with pytest.raises(InvalidInputError) as caught:
+        CODEC.read(text, named)
+    assert message in str(caught.value)
+    assert "\n" not in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("document", "named"),
+    [
+        ([{"role": "user", "content": "plain text reads the same either way"}], OPENAI),
+        ([{"role": "user", "content": "plain text reads the same either way"}], ANTHROPIC),
+        # Part types are carried through either way; a conversion writes them so.
+        ([{"role": "user", "content": [{"type": "image", "source": {}}]}], OPENAI),
+        ([{"role": "user", "content": [{"type": "image_url", "image_url": {}}]}], ANTHROPIC),
+        # Signs of both: naming the format settles it.
+        ([{"role": "system", "content": "s"}, *_ANTHROPIC_DOCUMENT], OPENAI),
+        (
+            [
+                {"role": "user", "content": [{"type": "image_url", "image_url": {}}]},
+                {"role": "assistant", "content": [_TOOL_USE]},
+            ],
+            OPENAI,
+        ),
+    ],
+)
+def test_a_named_format_is_taken_where_the_text_could_be_it(
+    document: object, named: TranscriptFormat
+) -> None:
+    CODEC.read(json.dumps(document), named)
+
+
 def test_an_unknown_format_name_is_an_invalid_input() -> None:
     with pytest.raises(InvalidInputError, match="unknown transcript format 'yaml'"):
         CODEC.write(Transcript(), "yaml")  # type: ignore[arg-type]

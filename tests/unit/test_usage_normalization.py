@@ -29,6 +29,7 @@ from cleveragents.domain.model_catalog import (
     RateTier,
     request_cost,
 )
+from cleveragents.domain.tokens import MAX_TOKEN_COUNT
 from cleveragents.domain.transcript import TranscriptFormat
 from cleveragents.domain.usage import TokenFigure, TokenUsage, UsageFormat
 from tests.conftest import CORPUS, TEST_DATA
@@ -139,6 +140,47 @@ def test_a_provider_contradicting_the_keys_is_refused() -> None:
 def test_malformed_usage_is_a_clear_error(payload: dict[str, Any], message: str) -> None:
     with pytest.raises(InvalidInputError, match=message):
         normalize_usage(payload)
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        {"input_tokens": 2**63, "output_tokens": 1, "cache_read_input_tokens": 0},
+        {"input_tokens": 1, "output_tokens": MAX_TOKEN_COUNT + 1, "cache_read_input_tokens": 0},
+        {"prompt_tokens": 10**4000, "completion_tokens": 1},
+        {"input_tokens": 5, "output_tokens": 1, "output_tokens_details": {"reasoning_tokens": -1}},
+        {
+            "input_tokens": 1,
+            "output_tokens": 1,
+            "cache_creation_input_tokens": 0,
+            "cache_creation": {"ephemeral_1h_input_tokens": 2**64},
+        },
+    ],
+)
+def test_figures_past_the_bound_or_negative_are_refused_in_one_line(
+    payload: dict[str, Any],
+) -> None:
+    with pytest.raises(InvalidInputError) as caught:
+        normalize_usage(payload)
+    assert "\n" not in str(caught.value)
+    assert len(str(caught.value)) < 200  # a figure of thousands of digits is shortened
+
+
+def test_a_total_input_past_the_bound_is_refused_in_one_line() -> None:
+    payload = {
+        "input_tokens": MAX_TOKEN_COUNT,
+        "cache_read_input_tokens": MAX_TOKEN_COUNT,
+        "cache_creation_input_tokens": 1,
+        "output_tokens": 1,
+    }
+    with pytest.raises(InvalidInputError, match="the input tokens add up to 2,000,000,000,001"):
+        normalize_usage(payload)
+
+
+def test_figures_up_to_the_bound_are_kept_exactly() -> None:
+    payload = {"input_tokens": MAX_TOKEN_COUNT, "output_tokens": MAX_TOKEN_COUNT}
+    usage = normalize_usage(payload, provider="anthropic")
+    assert (usage.input_tokens, usage.output_tokens) == (MAX_TOKEN_COUNT, MAX_TOKEN_COUNT)
 
 
 def test_an_unavailable_figure_cannot_be_zero_and_unavailable_at_once() -> None:

@@ -113,6 +113,12 @@ def _anthropic(payload: Mapping[str, Any]) -> TokenUsage:
     write = _optional(payload, "cache_creation_input_tokens")
     split = _object(payload, "cache_creation")
     parts = (uncached, read, write)
+    total = None if None in parts else sum(p for p in parts if p is not None)
+    if total is not None and total > MAX_TOKEN_COUNT:
+        raise InvalidInputError(
+            f"usage: the input tokens add up to {total:,}, more than the {MAX_TOKEN_COUNT:,} "
+            "tokens any request can report"
+        )
     return _build(
         usage_format=UsageFormat.ANTHROPIC_MESSAGES,
         input_tokens=uncached,
@@ -120,7 +126,7 @@ def _anthropic(payload: Mapping[str, Any]) -> TokenUsage:
         cache_write_tokens=write,
         cache_write_5m_tokens=_optional(split, "ephemeral_5m_input_tokens", "cache_creation."),
         cache_write_1h_tokens=_optional(split, "ephemeral_1h_input_tokens", "cache_creation."),
-        total_input_tokens=None if None in parts else sum(p for p in parts if p is not None),
+        total_input_tokens=total,
         output_tokens=_required(payload, "output_tokens"),
         service_tier=_text(payload, "service_tier"),
     )
