@@ -19,8 +19,10 @@ from typing import BinaryIO
 
 from cleveragents.adapters.files.private_directories import make_private_directory
 from cleveragents.application.ports.blob_storage import BlobStorage, BlobWriter
+from cleveragents.domain.errors import InvalidInputError
 
 _HEX = frozenset("0123456789abcdef")
+_TEMP_OUTPUT_NAME = "output"
 
 
 def _check_digest(sha256: str) -> str:
@@ -120,15 +122,31 @@ class FilesystemBlobStorage(BlobStorage):
         return removed
 
     def discard_temp_output(self, path: str) -> None:
-        """Remove a temporary output and its private directory (used or expired grants)."""
+        """Remove a temporary output and its private directory (used or expired grants). A
+        directory swapped for a symlink loses the link only, never what it points to."""
         directory = Path(path).parent
-        if directory.parent == self.temp_dir:
+        if directory.parent != self.temp_dir:
+            return
+        if directory.is_symlink():
+            directory.unlink(missing_ok=True)
+        else:
             shutil.rmtree(directory, ignore_errors=True)
+
+    def temp_output_location(self, path: str) -> tuple[str, str]:
+        """The store's root and the output's path beneath it (``temp/<grant>/output``).
+
+        Opened with `ContainedFiles.open_beneath(root, relative)`, every folder below the root
+        is checked on its descriptor: ``temp/`` or the grant's folder replaced by a symlink is
+        refused, where resolving the output's own folder first would follow it anywhere."""
+        output = Path(path)
+        if output.parent.parent != self.temp_dir or output.name != _TEMP_OUTPUT_NAME:
+            raise InvalidInputError(f"{path} is not a temporary output of this store")
+        return str(self.root), f"{self.temp_dir.name}/{output.parent.name}/{output.name}"
 
     def temp_output_path(self, token_id: str) -> str:
         directory = self.temp_dir / token_id
         directory.mkdir(mode=0o700)
-        return str(directory / "output")
+        return str(directory / _TEMP_OUTPUT_NAME)
 
 
 def _publish(staged: Path, target: Path) -> None:
