@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from cleveragents.application.ports.secret_scanner import SecretScan, SecretScanner
+from cleveragents.application.ports.secret_scanner import (
+    SecretMatch,
+    SecretScan,
+    SecretScanner,
+    findings_of,
+)
 from cleveragents.domain.errors import InvalidInputError
 from cleveragents.domain.secrets import SecretFinding
 
@@ -30,7 +35,10 @@ class _CombinedScan(SecretScan):
             scan.feed(data)
 
     def finish(self) -> list[SecretFinding]:
-        return sorted({finding for scan in self._scans for finding in scan.finish()})
+        return findings_of(self.finish_matches())
+
+    def finish_matches(self) -> list[SecretMatch]:
+        return sorted({match for scan in self._scans for match in scan.finish_matches()})
 
 
 def make_secret_scanner(name: str) -> SecretScanner:

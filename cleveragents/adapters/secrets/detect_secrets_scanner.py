@@ -24,7 +24,13 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from cleveragents.application.ports.secret_scanner import SecretScan, SecretScanner
+from cleveragents.application.ports.secret_scanner import (
+    SecretMatch,
+    SecretScan,
+    SecretScanner,
+    findings_of,
+    fingerprint,
+)
 from cleveragents.domain.errors import InvalidInputError
 from cleveragents.domain.secrets import SecretFinding, SecretKind
 
@@ -107,8 +113,8 @@ class _Engine:
         ]
         self._secret_filters = [f for f in filters if "secret" in f.injectable_variables]
 
-    def scan_lines(self, lines: list[tuple[int, str]]) -> set[SecretFinding]:
-        found: set[SecretFinding] = set()
+    def scan_lines(self, lines: list[tuple[int, str]]) -> set[SecretMatch]:
+        found: set[SecretMatch] = set()
         with _SETTINGS_LOCK:
             settings = self._get_settings()
             if _VERIFICATION_FILTER in settings.filters:
@@ -117,7 +123,7 @@ class _Engine:
                 found.update(self._scan_line(number, line.rstrip()))
         return found
 
-    def _scan_line(self, number: int, line: str) -> set[SecretFinding]:
+    def _scan_line(self, number: int, line: str) -> set[SecretMatch]:
         context = self._get_code_snippet(lines=[line], line_number=1)
         arguments: dict[str, Any] = {
             "filename": _VIRTUAL_FILENAME,
@@ -126,7 +132,7 @@ class _Engine:
         }
         if any(self._passes(f, arguments) for f in self._line_filters):
             return set()
-        found: set[SecretFinding] = set()
+        found: set[SecretMatch] = set()
         for plugin in self._plugins:
             secrets = self._call(
                 plugin.analyze_line,
@@ -139,7 +145,10 @@ class _Engine:
                 with_secret = {**arguments, "secret": secret.secret_value, "plugin": plugin}
                 if any(self._passes(f, with_secret) for f in self._secret_filters):
                     continue
-                found.add(SecretFinding(number, _kind_of(secret.type, secret.secret_value)))
+                kind = _kind_of(secret.type, secret.secret_value)
+                value = (secret.secret_value or "").encode("utf-8", "surrogatepass")
+                # No span: detect-secrets says which line, so a redaction replaces the line.
+                found.add(SecretMatch(number, kind, kind.value, fingerprint(kind.value, value)))
         return found
 
     def _passes(self, function: Any, arguments: dict[str, Any]) -> bool:
@@ -171,12 +180,15 @@ class _DetectSecretsScan(SecretScan):
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         self._carry = ""  # the unfinished last line, or the unscanned tail of a long one
         self._line = 1
-        self._found: set[SecretFinding] = set()
+        self._found: set[SecretMatch] = set()
 
     def feed(self, data: bytes) -> None:
         self._take(self._decoder.decode(data))
 
     def finish(self) -> list[SecretFinding]:
+        return findings_of(self.finish_matches())
+
+    def finish_matches(self) -> list[SecretMatch]:
         self._take(self._decoder.decode(b"", final=True))
         if self._carry:
             self._found |= self._engine.scan_lines([(self._line, self._carry)])

@@ -1,34 +1,73 @@
 """The built-in secret scanner: precompiled credential patterns over a byte stream.
 
 The stream is scanned in fixed windows of `WINDOW_BYTES` at absolute offsets, each read with
-`OVERLAP_BYTES` of what follows (more than the longest possible match) and a little of what
-precedes (for the patterns' left word boundaries). A match belongs to the window it starts in, so
-every match is found whole exactly once, whatever the chunk sizes handed to `feed()`: a key split
+`OVERLAP_BYTES` of what follows (more than the longest possible match, plus room to look for the
+allow marker after it) and `CONTEXT_BYTES` of what precedes (for the patterns' left word
+boundaries and the marker before a match). A match belongs to the window it starts in, so every
+match is found whole exactly once, whatever the chunk sizes handed to `feed()`: a key split
 across two chunks is found, and the findings depend only on the bytes. A very long line is just
 more windows, so time stays linear and memory bounded by about one window, however long a line.
 
-No decoding: every credential format is ASCII, so invalid UTF-8 is bytes that match nothing and
-never stops the scan. Lines are counted by `\\n` (a `\\r\\n` file counts the same; a lone `\\r` does
-not end a line).
+No decoding of the text itself: every credential format is ASCII, so invalid UTF-8 is bytes that
+match nothing and never stops the scan. Two wrappings are unwrapped, because tools print them
+(`kubectl get secret -o yaml`, `echo ... | base64`, a Windows tool's UTF-16 log):
+- base64: a run of at least `MIN_BASE64_CHARS` base64 characters that decodes to ASCII text is
+  scanned as that text (one level deep; runs are cut every `MAX_BASE64_CHARS`);
+- UTF-16LE: only in a window that holds a NUL byte, a run of ASCII characters each followed by a
+  NUL is scanned as those characters.
+A credential found inside a wrapping is reported on the line where the wrapping starts, and its
+span (for a redaction) is the whole base64 run, or the UTF-16 bytes of the credential.
+
+Lines are counted by `\\n` (a `\\r\\n` file counts the same; a lone `\\r` does not end a line).
+A line holding `cleveragents:allow-secret` within `MARKER_REACH_BYTES` of a match (on the same
+line) reports nothing for that match.
 """
 
 from __future__ import annotations
 
+import binascii
+import re
+from collections.abc import Iterator
+
 from cleveragents.adapters.secrets.secret_patterns import MAX_MATCH_BYTES, PATTERNS, SecretPattern
-from cleveragents.application.ports.secret_scanner import SecretScan, SecretScanner
-from cleveragents.domain.secrets import SecretFinding
+from cleveragents.application.ports.secret_scanner import (
+    ALLOW_MARKER,
+    SecretMatch,
+    SecretScan,
+    SecretScanner,
+    findings_of,
+    fingerprint,
+)
+from cleveragents.domain.secrets import SecretFinding, SecretKind
 
 WINDOW_BYTES = 256 * 1024
-# The window ahead: a match starting in a window ends, with the byte or two its pattern and
-# validator look at after it, inside the window plus this.
-OVERLAP_BYTES = MAX_MATCH_BYTES + 64
-# Kept before the next window for lookbehinds and the validators' look at the preceding byte.
-CONTEXT_BYTES = 16
+MARKER_REACH_BYTES = 160
+# The window ahead: a match starting in a window ends, with what its pattern and validator
+# look at after it and the marker's reach, inside the window plus this.
+OVERLAP_BYTES = MAX_MATCH_BYTES + MARKER_REACH_BYTES + 64
+# Kept before the next window: lookbehinds, the validators' look at the preceding bytes, the
+# marker's reach.
+CONTEXT_BYTES = MARKER_REACH_BYTES + 16
+
+MIN_BASE64_CHARS = 20
+MAX_BASE64_CHARS = 4096
+MIN_UTF16_CHARS = 8
+MAX_UTF16_CHARS = 2048
+_MARKER = ALLOW_MARKER.encode()
+# Standard base64 only: with `-` and `_` every long snake-case name and kebab-case word would be
+# a candidate (base64url credentials, JWTs, are matched as they are).
+_BASE64_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
+_GROUP_STARTS = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdef"
+_BASE64_MAP = bytes(0x41 if byte in _BASE64_BYTES else 0x20 for byte in range(256))
+_BASE64_SEED = b"A" * MIN_BASE64_CHARS
+_PRINTABLE = bytes(range(0x20, 0x7F)) + b"\t\n\r"
+_UTF16LE_RUN = re.compile(rb"(?:[\t\n\r\x20-\x7e]\x00){%d,%d}" % (MIN_UTF16_CHARS, MAX_UTF16_CHARS))
 
 
 class PatternSecretScanner(SecretScanner):
-    """Finds AWS, GitHub, OpenAI, Anthropic, Slack, Stripe and Google keys, private keys, JWTs,
-    passwords in URLs, bearer tokens and high-entropy password/secret/token assignments."""
+    """Finds AWS, GitHub, GitLab, OpenAI, Anthropic, Slack, Stripe, Google, Azure storage,
+    SendGrid, npm and Hugging Face keys, private keys, JWTs, passwords in URLs, bearer tokens
+    and password/secret/token/api-key assignments, also inside base64 and UTF-16LE."""
 
     def __init__(self, patterns: tuple[SecretPattern, ...] = PATTERNS) -> None:
         self._patterns = patterns
@@ -49,8 +88,9 @@ class _PatternScan(SecretScan):
         # Some bytes of context, then the bytes not yet scanned, from `_scan_from` on.
         self._buffer = b""
         self._scan_from = 0
+        self._offset = 0  # the stream offset of `_buffer[0]`
         self._line = 1  # the line number at `_scan_from`
-        self._found: set[SecretFinding] = set()
+        self._found: dict[tuple[int, int], SecretMatch] = {}
         self._finished = False
 
     def feed(self, data: bytes) -> None:
@@ -65,11 +105,14 @@ class _PatternScan(SecretScan):
             self._scan(final=False)
 
     def finish(self) -> list[SecretFinding]:
+        return findings_of(self.finish_matches())
+
+    def finish_matches(self) -> list[SecretMatch]:
         if not self._finished:
             self._scan(final=True)
             self._finished = True
             self._buffer = b""
-        return sorted(self._found)
+        return sorted(self._found.values(), key=lambda m: (m.start, m.end, m.rule))
 
     def _scan(self, *, final: bool) -> None:
         buffer = b"".join([self._buffer, *self._pending])
@@ -90,19 +133,155 @@ class _PatternScan(SecretScan):
             start = end
         keep_from = max(0, start - CONTEXT_BYTES)
         self._buffer = buffer[keep_from:]
+        self._offset += keep_from
         self._scan_from = start - keep_from
 
     def _scan_window(self, buffer: bytes, lowered: bytes, start: int, end: int, limit: int) -> None:
         """Record the matches that start in [start, end), reading up to `limit`."""
-        for pattern in self._patterns:
-            text = lowered if pattern.lower else buffer
-            line, counted_to = self._line, start
-            for match in pattern.regex.finditer(text, start, limit):
-                if match.start() >= end:
-                    break
-                kind = pattern.classify(buffer, match)
-                if kind is None:
-                    continue
-                line += buffer.count(b"\n", counted_to, match.start())
-                counted_to = match.start()
-                self._found.add(SecretFinding(line, kind))
+        for match_start, match_end, kind, rule, value_start, value_end in _hits(
+            self._patterns, buffer, lowered, start, end, limit
+        ):
+            if _allowed_inline(buffer, match_start, match_end):
+                continue
+            self._record(
+                buffer,
+                start,
+                match_start,
+                kind,
+                rule,
+                buffer[value_start:value_end],
+                value_start,
+                value_end,
+            )
+        for run_start, run_end, text in _base64_runs(buffer, start, end, limit):
+            for _, _, kind, rule, value_start, value_end in _hits(
+                self._patterns, text, text.lower(), 0, len(text), len(text)
+            ):
+                if not _allowed_inline(buffer, run_start, run_end):
+                    self._record(
+                        buffer,
+                        start,
+                        run_start,
+                        kind,
+                        rule,
+                        text[value_start:value_end],
+                        run_start,
+                        run_end,
+                    )
+        if buffer.find(b"\x00", start, end) != -1:
+            for run_start, text in _utf16le_runs(buffer, start, end, limit):
+                for match_start, match_end, kind, rule, value_start, value_end in _hits(
+                    self._patterns, text, text.lower(), 0, len(text), len(text)
+                ):
+                    if _allowed_inline(text, match_start, match_end):
+                        continue
+                    self._record(
+                        buffer,
+                        start,
+                        run_start + 2 * match_start,
+                        kind,
+                        rule,
+                        text[value_start:value_end],
+                        run_start + 2 * value_start,
+                        run_start + 2 * value_end,
+                    )
+
+    def _record(
+        self,
+        buffer: bytes,
+        window_start: int,
+        position: int,
+        kind: SecretKind,
+        rule: str,
+        value: bytes,
+        value_start: int,
+        value_end: int,
+    ) -> None:
+        line = self._line + buffer.count(b"\n", window_start, position)
+        match = SecretMatch(
+            line,
+            kind,
+            rule,
+            fingerprint(rule, value),
+            self._offset + value_start,
+            self._offset + value_end,
+        )
+        # One finding per span: the patterns of specific formats come first, so `npm_...` assigned
+        # to `NPM_TOKEN` is an npm token, not also a generic token.
+        self._found.setdefault((match.start, match.end), match)
+
+
+def _hits(
+    patterns: tuple[SecretPattern, ...],
+    text: bytes,
+    lowered: bytes,
+    start: int,
+    end: int,
+    limit: int,
+) -> Iterator[tuple[int, int, SecretKind, str, int, int]]:
+    """(match start, match end, kind, rule, value start, value end) of the classified matches
+    that start in [start, end) of `text`."""
+    for pattern in patterns:
+        searched = lowered if pattern.lower else text
+        for match in pattern.regex.finditer(searched, start, limit):
+            if match.start() >= end:
+                break
+            hit = pattern.classify(text, match)
+            if hit is not None:
+                yield match.start(), match.end(), hit.kind, hit.rule, hit.start, hit.end
+
+
+def _allowed_inline(text: bytes, start: int, end: int) -> bool:
+    """Whether the allow marker is on the match's line, within reach of it."""
+    before = text.rfind(b"\n", max(0, start - MARKER_REACH_BYTES), start) + 1
+    after = text.find(b"\n", end, end + MARKER_REACH_BYTES)
+    region = text[
+        max(before, start - MARKER_REACH_BYTES) : after if after != -1 else end + MARKER_REACH_BYTES
+    ]
+    return _MARKER in region
+
+
+def _base64_runs(
+    buffer: bytes, start: int, end: int, limit: int
+) -> Iterator[tuple[int, int, bytes]]:
+    """(start, end, decoded text) of the base64 runs starting in [start, end) that decode to
+    ASCII text worth scanning. A run longer than `MAX_BASE64_CHARS` (an image, an archive) is
+    not looked into: a window always sees that much of a run that starts in it, so whether it
+    is looked into does not depend on where the windows fall."""
+    base = max(0, start - 1)
+    # Every base64 byte becomes `A`, every other a blank: runs are then found by `find`, at
+    # memory-search speed, where a regex would try every position.
+    mapped = buffer[base:limit].translate(_BASE64_MAP)
+    find = mapped.find
+    position = start - base
+    stop = end - base
+    while True:
+        run_start = find(_BASE64_SEED, position)
+        if run_start == -1 or run_start >= stop:
+            return
+        run_end = find(b" ", run_start + MIN_BASE64_CHARS)
+        if run_end == -1:
+            run_end = len(mapped)
+        position = run_end
+        if run_end - run_start > MAX_BASE64_CHARS or (
+            run_start > 0 and mapped[run_start - 1] == 0x41
+        ):
+            continue  # too long, or begun in the window before (and looked at there)
+        run = buffer[base + run_start : base + run_end]
+        # Base64 of ASCII text: every 4-character group starts with A-Z or a-f (a byte < 0x80
+        # has its top bit clear). Words and identifiers rarely pass, and nothing is decoded.
+        if run[::4].translate(None, _GROUP_STARTS) or run.isalpha():
+            continue
+        decoded = binascii.a2b_base64(run[: len(run) - len(run) % 4])
+        if not decoded.translate(None, _PRINTABLE):
+            padding = len(buffer[base + run_end : base + run_end + 2]) - len(
+                buffer[base + run_end : base + run_end + 2].lstrip(b"=")
+            )
+            yield base + run_start, base + run_end + padding, decoded
+
+
+def _utf16le_runs(buffer: bytes, start: int, end: int, limit: int) -> Iterator[tuple[int, bytes]]:
+    for match in _UTF16LE_RUN.finditer(buffer, start, limit):
+        if match.start() >= end:
+            break
+        yield match.start(), match.group()[::2]

@@ -4,31 +4,43 @@ Patterns work on raw bytes: every credential format we look for is ASCII, so inv
 tool output is just bytes that match nothing, and positions stay exact. Every quantifier is
 bounded and none is nested, so no match is longer than `MAX_MATCH_BYTES` (the scanner's window
 overlap depends on it; a unit test checks it) and no start costs more than that much work.
-Nothing matches across a newline.
+Nothing matches across a newline, except a PEM private key's body (to its END line, so that a
+redaction removes the key, not only its header).
 
-Speed: each regex begins with a literal (`sk-`, `eyJ`, `://`, `token`...), which lets the regex
-engine jump from one occurrence of the literal to the next at memory-search speed instead of
+Speed: each regex begins with a literal (`-`, `_`, `A`, `eyJ`, `://`, `token`...), which lets the
+regex engine jump from one occurrence of the literal to the next at memory-search speed instead of
 trying every position. That is why left word boundaries are lookbehinds placed after the literal
 (`sk-(?<![A-Za-z0-9_-]sk-)`) or checks in the classifier, and why several kinds that share a
-literal share one regex (`A`: AWS key ids and Google API keys; `sk-`: Anthropic and OpenAI).
-Case-insensitive patterns (header and assignment names) are written in lower case and run over
-the lower-cased bytes (`bytes.lower` keeps positions, and is far faster than `re.IGNORECASE`,
-which disables that jump); their classifiers read the original bytes.
+literal share one regex (`-`: PEM keys, `sk-`, `xox?-`, `glpat-`; `_`: GitHub, Stripe, npm and
+Hugging Face tokens, `.npmrc` credentials; `A`: AWS key ids, Google API keys, Azure account
+keys). Case-insensitive patterns (header and assignment names) are written in lower case and run
+over the lower-cased bytes (`bytes.lower` keeps positions, and is far faster than
+`re.IGNORECASE`, which disables that jump); their classifiers read the original bytes.
+
+A classifier returns a `Hit`: the kind (a `SecretKind`), the rule (the detailed kind, e.g.
+``npm-token`` where the kind is ``generic-secret``), and the span of the credential itself, which
+a redaction replaces and a fingerprint hashes.
 
 Exclusions, each needed to keep the benign corpus (logs, diffs, JSON, markdown, code,
-transcripts) and ordinary program text free of false findings:
+transcripts) and ordinary program text (an installed site-packages) free of false findings:
 - Placeholders are not credentials: values starting with `$`, `%`, `{`, `<` or `[` (`$VAR`,
-  `${VAR}`, `$(cmd)`, `%s`, `{password}`, `<token>`), masks made only of `*x.#-_`, the words in
-  `_PLACEHOLDER_WORDS` and values containing a word of `_PLACEHOLDER_MARKERS` (`example`, which
-  also covers AWS's documented example keys, `changeme`, `your_`, `xxxx`...).
+  `${VAR}`, `%s`, `{password}`, `<token>`), masks made only of `*x.#-_`, values of fewer than
+  four distinct bytes (`ghp_000...`, `AKIAXXXX...`), the words in `_PLACEHOLDER_WORDS` and values
+  containing a word of `_PLACEHOLDER_MARKERS` (`example`, which also covers AWS's documented
+  example keys, `changeme`, `your-`, `your_`, `xxxx`...).
 - Generic assignments (`password=`, `"token": ...`): the value needs >= 3.0 bits of entropy per
-  byte; a quoted value must be the whole quoted string (`"password": "Wrong password"` is a
-  message); an unquoted value that is a bare identifier without a digit (`token: csrfToken`), a
-  dotted reference (`document.querySelector`, `os.environ`), a call (`token = mint(...)`) or a
-  path (`PWD=/home/x`) is code or configuration, not a credential. All four occur in the corpus.
-- OpenAI, Slack and Stripe key bodies must contain a digit and have >= 3.0 bits per byte: prose
-  or identifiers shaped like `sk-...` never pass, real keys practically always do.
-- Bearer tokens that are upper-case identifiers (`Bearer YOUR_API_TOKEN`) name a variable.
+  byte (2.0 for a password, which people choose); a quoted value must be the whole quoted string
+  (`"password": "Wrong password"` is a message); an unquoted value that is a bare identifier
+  without a digit (`token: csrfToken`), a dotted reference (`document.querySelector`, and with a
+  suffix `android.os.BinderProxy@2bd79ce`, `com.apple.xpc.activity/4505`), a call (`token =
+  mint(...)`) or a path (`PWD=/home/x`) is code or configuration, not a credential. A
+  letter-only password (`password=hunter`) is reported when it is assigned with `=` and ends its
+  line or word, not when it is a keyword argument (`f(password=hashed)`).
+- Key bodies after a fixed prefix (OpenAI, Slack, Stripe, GitLab) need >= 3.0 bits per byte and
+  (but GitLab's) a digit: prose or identifiers shaped like `sk-...` never pass, real keys
+  practically always do.
+- Bearer tokens that are upper-case identifiers (`Bearer YOUR_API_TOKEN`) name a variable;
+  upper-case hexadecimal (`Bearer 9F86D081...`) is a token.
 - Stripe publishable keys (`pk_live_`, `pk_test_`) are public by design and are not reported.
 """
 
@@ -36,6 +48,7 @@ from __future__ import annotations
 
 import math
 import re
+import urllib.parse
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -46,8 +59,23 @@ from cleveragents.domain.secrets import SecretKind
 MAX_MATCH_BYTES = 4608
 
 MIN_ENTROPY_BITS = 3.0
+MIN_PASSWORD_ENTROPY_BITS = 2.0
+MIN_VALUE_BYTES = 8
+MIN_PASSWORD_BYTES = 6
+MIN_BEARER_BYTES = 16
 
-Classifier = Callable[[bytes, "re.Match[bytes]"], SecretKind | None]
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """What a match is: its kind, its detailed rule and the span of the credential."""
+
+    kind: SecretKind
+    rule: str
+    start: int
+    end: int
+
+
+Classifier = Callable[[bytes, "re.Match[bytes]"], Hit | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,14 +84,15 @@ class SecretPattern:
 
     `regex` runs over the original bytes, or over the lower-cased bytes when `lower` is set (then
     it is written in lower case). `classify(original, match)` reads the original bytes and returns
-    the kind of a match, or `None` for a placeholder, a reference or a near miss. `kinds` lists
-    what it can return.
+    a `Hit`, or `None` for a placeholder, a reference or a near miss. `kinds` lists the kinds it
+    can return and `rules` its rules.
     """
 
     kinds: tuple[SecretKind, ...]
     regex: re.Pattern[bytes]
     classify: Classifier
     lower: bool = False
+    rules: tuple[str, ...] = ()
 
 
 def shannon_entropy(value: bytes) -> float:
@@ -88,14 +117,49 @@ _PLACEHOLDER_WORDS = frozenset(
         b"false",
         b"undefined",
         b"string",
+        b"required",
+        b"optional",
+        b"hidden",
+        b"prompt",
+        b"default",
+        b"unknown",
+        b"tiger",  # Oracle's demo account, scott/tiger: every SQLAlchemy URL example
+        b"foobar",
     }
 )
-_PLACEHOLDER_MARKERS = (b"example", b"placeholder", b"changeme", b"redacted", b"your_", b"xxxx")
-_PLACEHOLDER_STARTS = (b"$", b"%", b"{", b"<", b"[")
+_PLACEHOLDER_MARKERS = (
+    b"example",
+    b"placeholder",
+    b"changeme",
+    b"change_me",
+    b"change-me",
+    b"redacted",
+    b"your_",
+    b"your-",
+    b"yourapi",
+    b"yourtoken",
+    b"yoursecret",
+    b"xxxx",
+    b"dummy",
+    b"not-a-real",
+    b"fake",
+)
+# A value that names what it stands for, as a word of its own: `password1`, `my_token`,
+# `not-a-real-secret` (not `hunter2Secret9x`).
+_NAMING_WORD = re.compile(rb"(?:^|[^a-z0-9])(?:password|passwd|secret|token)(?:[^a-z]|$)")
+_PLACEHOLDER_STARTS = (b"$", b"%", b"{", b"<", b"[", b"(")
 _MASK_BYTES = frozenset(b"*x.#-_")
-_REFERENCE = re.compile(rb"[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)+")
+_MIN_DISTINCT_BYTES = 4
+# A dotted reference, optionally with what a runtime prints after it: `os.environ`,
+# `android.os.BinderProxy@2bd79ce`, `com.apple.xpc.activity/4505`.
+_REFERENCE = re.compile(
+    rb"[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)+(?:[@/#:][A-Za-z0-9_./-]*)?"
+)
 _IDENTIFIER = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
+_LETTERS = re.compile(rb"[A-Za-z]+")
+_CALL = re.compile(rb"[A-Za-z_][A-Za-z0-9_.]*\(")
 _AWS_SECRET_VALUE = re.compile(rb"[A-Za-z0-9/+]{40}")
+_VARIABLE_NAME = re.compile(rb"[A-Z][A-Z_]*")
 
 
 def is_placeholder(value: bytes) -> bool:
@@ -105,8 +169,10 @@ def is_placeholder(value: bytes) -> bool:
         not value
         or value.startswith(_PLACEHOLDER_STARTS)
         or set(lowered) <= _MASK_BYTES
+        or len(set(lowered)) < _MIN_DISTINCT_BYTES
         or lowered in _PLACEHOLDER_WORDS
         or any(marker in lowered for marker in _PLACEHOLDER_MARKERS)
+        or _NAMING_WORD.search(lowered) is not None
     )
 
 
@@ -114,8 +180,12 @@ def _has_digit(value: bytes) -> bool:
     return any(48 <= byte <= 57 for byte in value)
 
 
-def _is_random(value: bytes) -> bool:
-    return _has_digit(value) and shannon_entropy(value) >= MIN_ENTROPY_BITS
+def _is_random(value: bytes, *, digit: bool = True) -> bool:
+    return (
+        (_has_digit(value) or not digit)
+        and shannon_entropy(value) >= MIN_ENTROPY_BITS
+        and not is_placeholder(value)
+    )
 
 
 def _group(original: bytes, match: re.Match[bytes], group: int | str) -> bytes:
@@ -128,74 +198,184 @@ def _after_word(original: bytes, position: int) -> bool:
     return position > 0 and original[position - 1 : position].isalnum()
 
 
-def _always(kind: SecretKind) -> Classifier:
-    def classify(original: bytes, match: re.Match[bytes]) -> SecretKind | None:
-        return kind
+def _hit(kind: SecretKind, rule: str, start: int, end: int) -> Hit:
+    return Hit(kind, rule, start, end)
+
+
+def _whole(kind: SecretKind) -> Classifier:
+    def classify(original: bytes, match: re.Match[bytes]) -> Hit | None:
+        return _hit(kind, kind.value, match.start(), match.end())
 
     return classify
 
 
-def _aws_or_google(original: bytes, match: re.Match[bytes]) -> SecretKind | None:
+def _a_literal(original: bytes, match: re.Match[bytes]) -> Hit | None:
     if match.start("google") != -1:
-        return SecretKind.GOOGLE_API_KEY
-    if b"example" in _group(original, match, 0).lower():
+        body = _group(original, match, 0)
+        if is_placeholder(body[4:]):
+            return None
+        return _hit(SecretKind.GOOGLE_API_KEY, "google-api-key", *match.span())
+    if match.start("azure") != -1:
+        value = _group(original, match, "azure")
+        if not _is_random(value, digit=False):
+            return None
+        return _hit(SecretKind.GENERIC_SECRET, "azure-storage-key", *match.span("azure"))
+    body = _group(original, match, 0)
+    if b"example" in body.lower() or is_placeholder(body[4:]):
         return None
-    return SecretKind.AWS_ACCESS_KEY_ID
+    return _hit(SecretKind.AWS_ACCESS_KEY_ID, "aws-access-key-id", *match.span())
 
 
-def _after_dash(original: bytes, match: re.Match[bytes]) -> SecretKind | None:
+def _after_dash(original: bytes, match: re.Match[bytes]) -> Hit | None:
+    start, end = match.span()
     if match.start("openai") != -1:
         if match.start("anthropic") != -1:
-            return SecretKind.ANTHROPIC_API_KEY
-        return SecretKind.OPENAI_API_KEY if _is_random(_group(original, match, "openai")) else None
+            return _hit(SecretKind.ANTHROPIC_API_KEY, "anthropic-api-key", start - 2, end)
+        if not _is_random(_group(original, match, "openai")):
+            return None
+        return _hit(SecretKind.OPENAI_API_KEY, "openai-api-key", start - 2, end)
     if match.start("slack") != -1:
-        return SecretKind.SLACK_TOKEN if _is_random(_group(original, match, "slack")) else None
-    return SecretKind.PRIVATE_KEY
+        if not _is_random(_group(original, match, "slack")):
+            return None
+        return _hit(SecretKind.SLACK_TOKEN, "slack-token", start - 4, end)
+    if match.start("gitlab") != -1:
+        if not _is_random(_group(original, match, "gitlab"), digit=False):
+            return None
+        return _hit(SecretKind.GENERIC_SECRET, "gitlab-token", start - 5, end)
+    return _hit(SecretKind.PRIVATE_KEY, "private-key", start, end)
 
 
-def _after_underscore(original: bytes, match: re.Match[bytes]) -> SecretKind | None:
+def _after_underscore(original: bytes, match: re.Match[bytes]) -> Hit | None:
+    start, end = match.span()
     if match.start("stripe") != -1:
-        return SecretKind.STRIPE_KEY if _is_random(_group(original, match, "stripe")) else None
-    return SecretKind.GITHUB_TOKEN
-
-
-def _url_password(original: bytes, match: re.Match[bytes]) -> SecretKind | None:
-    return (
-        None if is_placeholder(_group(original, match, "password")) else SecretKind.PASSWORD_IN_URL
-    )
-
-
-def _bearer(original: bytes, match: re.Match[bytes]) -> SecretKind | None:
-    token = _group(original, match, "token")
-    if is_placeholder(token) or token.isupper():
+        if not _is_random(_group(original, match, "stripe")):
+            return None
+        return _hit(SecretKind.STRIPE_KEY, "stripe-key", start - 2, end)
+    if match.start("npm") != -1:
+        if not _is_random(_group(original, match, "npm"), digit=False):
+            return None
+        return _hit(SecretKind.GENERIC_SECRET, "npm-token", start - 3, end)
+    if match.start("hf") != -1:
+        if not _is_random(_group(original, match, "hf"), digit=False):
+            return None
+        return _hit(SecretKind.GENERIC_SECRET, "huggingface-token", start - 2, end)
+    if match.start("npmrc") != -1:
+        value = _group(original, match, "npmrc")
+        if is_placeholder(value) or shannon_entropy(value) < MIN_ENTROPY_BITS:
+            return None
+        return _hit(SecretKind.GENERIC_SECRET, "npm-auth-token", *match.span("npmrc"))
+    if match.start("pat") != -1:
+        body = _group(original, match, "pat")
+        return (
+            _hit(SecretKind.GITHUB_TOKEN, "github-token", start - 10, end)
+            if _is_random(body, digit=False)
+            else None
+        )
+    body = _group(original, match, 0)
+    if not _is_random(body, digit=False):
         return None
-    return SecretKind.BEARER_TOKEN
+    return _hit(SecretKind.GITHUB_TOKEN, "github-token", start - 3, end)
 
 
-def _is_generic_secret(original: bytes, match: re.Match[bytes]) -> bool:
+def _url_password(original: bytes, match: re.Match[bytes]) -> Hit | None:
+    start, end = match.span("password")
+    password = original[start:end]
+    if b":" in password:
+        # `host:port,user:pass@host` (a multi-host URL): the password follows the last colon.
+        start += password.rindex(b":") + 1
+        password = original[start:end]
+    user = _group(original, match, "user").lower()
+    if is_placeholder(urllib.parse.unquote_to_bytes(password)) or user == b"scott":  # scott/tiger: Oracle's demo account
+        return None
+    if len(password) < MIN_PASSWORD_BYTES and _LETTERS.fullmatch(password):
+        return None  # `foo:bar@`
+    return _hit(SecretKind.PASSWORD_IN_URL, "password-in-url", start, end)
+
+
+def _bearer(original: bytes, match: re.Match[bytes]) -> Hit | None:
+    token = _group(original, match, "token")
+    if len(token) < MIN_BEARER_BYTES or not _has_digit(token):
+        return None  # `Bearer account-b`: a word in a sentence, not a token
+    if is_placeholder(token) or _VARIABLE_NAME.fullmatch(token):
+        return None  # `Bearer YOUR_API_TOKEN` names a variable; `Bearer 9F86D0...` is a token
+    return _hit(SecretKind.BEARER_TOKEN, "bearer-token", *match.span("token"))
+
+
+def _value_group(match: re.Match[bytes]) -> str:
+    return "qvalue" if match.start("qvalue") != -1 else "value"
+
+
+def _is_generic_secret(
+    original: bytes, match: re.Match[bytes], start: int, end: int, *, password: bool
+) -> bool:
+    """Whether `original[start:end]`, the value assigned in `match`, is a credential."""
     if _after_word(original, match.start()):
         return False  # `mypassword=`: the keyword ends a longer word
-    value = _group(original, match, "value")
-    if is_placeholder(value) or shannon_entropy(value) < MIN_ENTROPY_BITS:
+    value = original[start:end]
+    minimum_bytes = MIN_PASSWORD_BYTES if password else MIN_VALUE_BYTES
+    minimum_bits = MIN_PASSWORD_ENTROPY_BITS if password else MIN_ENTROPY_BITS
+    if len(value) < minimum_bytes or is_placeholder(value):
+        return False
+    if shannon_entropy(value) < minimum_bits:
         return False
     if value.startswith((b"/", b"~", b".")) or _REFERENCE.fullmatch(value):
         return False  # a path (`PWD=/home/x`) or a dotted reference (`os.environ`)
-    after = original[match.end("value") : match.end("value") + 2]
-    if match.start("quote") != -1:
+    after = original[end : end + 2]
+    if not password and not _has_digit(value):
+        # Keys and tokens are random: practically always with a digit. Without one, a value is
+        # a name (`"OPENAI_API_KEY"`, `"upgrades"`) or prose (`api_key: Explicitly-provided`).
+        return False
+    if match.start("qvalue") != -1:
         # The whole quoted string is the value: `"password": "Wrong password"` is a message.
-        return after[:1] in (b'"', b"'") or after in (b'\\"', b"\\'")
-    if after[:1] == b"(":
+        whole = after[:1] in (b'"', b"'") or after in (b'\\"', b"\\'")
+        return whole and (_has_digit(value) or not _IDENTIFIER.fullmatch(value))
+    if after[:1] == b"(" or _CALL.match(value):
         return False  # a call: `token = make_token(...)`
-    return _has_digit(value) or not _IDENTIFIER.fullmatch(value)
+    if _has_digit(value) or not _IDENTIFIER.fullmatch(value):
+        return True
+    # A bare word: code (`token: csrfToken`), unless it is a password assigned as an
+    # environment variable or an option is (`password=hunter`, at the end of its word).
+    separator = original[start - 1 : start]
+    return (
+        password
+        and separator == b"="
+        and _LETTERS.fullmatch(value) is not None
+        and after[:1] in (b"", b"\n", b"\r", b" ", b"\t", b"&", b";")
+    )
 
 
-def _generic(original: bytes, match: re.Match[bytes]) -> SecretKind | None:
-    return SecretKind.GENERIC_SECRET if _is_generic_secret(original, match) else None
+def _generic(rule: str) -> Classifier:
+    def classify(original: bytes, match: re.Match[bytes]) -> Hit | None:
+        start, end = match.span(_value_group(match))
+        if not _is_generic_secret(original, match, start, end, password=False):
+            return None
+        return _hit(SecretKind.GENERIC_SECRET, rule, start, end)
+
+    return classify
 
 
-def _aws_secret_or_generic(original: bytes, match: re.Match[bytes]) -> SecretKind | None:
+_QUERY_NEXT = re.compile(rb"&[A-Za-z_][A-Za-z0-9_]*=")
+
+
+def _password_hit(original: bytes, match: re.Match[bytes]) -> Hit | None:
+    """An unquoted password may hold `& ; , (`: it ends before a trailing one, or before the
+    next `&name=` of a query string."""
+    start, end = match.span(_value_group(match))
+    if match.start("value") != -1:
+        query = _QUERY_NEXT.search(original, start, end)
+        if query is not None:
+            end = query.start()
+        while end > start and original[end - 1 : end] in (b",", b";", b"&", b"(", b")", b":"):
+            end -= 1
+    if not _is_generic_secret(original, match, start, end, password=True):
+        return None
+    return _hit(SecretKind.GENERIC_SECRET, "password", start, end)
+
+
+def _aws_secret_or_generic(original: bytes, match: re.Match[bytes]) -> Hit | None:
     start = match.start()
-    value = _group(original, match, "value")
+    group = _value_group(match)
+    value = _group(original, match, group)
     named_aws = match.start("access") != -1 or original[max(0, start - 4) : start].lower() in (
         b"aws_",
         b"aws-",
@@ -204,20 +384,22 @@ def _aws_secret_or_generic(original: bytes, match: re.Match[bytes]) -> SecretKin
         named_aws
         and not _after_word(original, start)
         and _AWS_SECRET_VALUE.fullmatch(value)
-        and not is_placeholder(value)
-        and shannon_entropy(value) >= MIN_ENTROPY_BITS
+        and _is_random(value, digit=False)
     ):
-        return SecretKind.AWS_SECRET_ACCESS_KEY
-    return _generic(original, match)
+        return _hit(SecretKind.AWS_SECRET_ACCESS_KEY, "aws-secret-access-key", *match.span(group))
+    return _generic("secret")(original, match)
 
 
 _B64URL = rb"[A-Za-z0-9_-]"
 # After a key: an optional quote, possibly JSON-escaped (`\"password\": \"...\"` inside a
-# transcript), then `:` or `=`; then the value, optionally quoted.
-_ASSIGNED_VALUE = (
-    rb"\\{0,2}[\"']?[ \t]{0,8}[:=][ \t]{0,8}"
-    rb"(?P<quote>\\{0,2}[\"'])?(?P<value>[^\s\"'`,;&<>(){}\[\]\\]{8,256})"
-)
+# transcript), then `:` or `=`; then the value, quoted (any bytes but blanks, quotes and
+# backslashes) or not (no punctuation that ends a value in code or a query string).
+_SEPARATOR = rb"\\{0,2}[\"']?[ \t]{0,8}[:=][ \t]{0,8}"
+_QUOTED = rb"(?P<quote>\\{0,2}[\"'])(?P<qvalue>[^\s\"'\\]{6,256})"
+_ASSIGNED_VALUE = _SEPARATOR + rb"(?:" + _QUOTED + rb"|(?P<value>[^\s\"'`,;&<>(){}\[\]\\]{6,256}))"
+# A password's unquoted value may hold `& ; , (` (a .env line, a YAML value).
+_ASSIGNED_PASSWORD = _SEPARATOR + rb"(?:" + _QUOTED + rb"|(?P<value>[^\s\"'`<>{}\[\]\\]{6,256}))"
+_PASSWORD_KEYWORD = rb"p(?:ass(?:word|wd|phrase)|wd)"
 
 
 def _assignment(keyword: bytes) -> re.Pattern[bytes]:
@@ -231,49 +413,86 @@ PATTERNS: tuple[SecretPattern, ...] = (
             SecretKind.ANTHROPIC_API_KEY,
             SecretKind.OPENAI_API_KEY,
             SecretKind.SLACK_TOKEN,
+            SecretKind.GENERIC_SECRET,
         ),
-        # Everything found at a `-`: the PEM header, `sk-` keys (`sk-ant-` is Anthropic's, any
-        # other OpenAI's: one alternative, so a key has one kind) and Slack tokens.
+        # Everything found at a `-`: the PEM header with its body (to the END line, or as much
+        # of it as there is), `sk-` keys (`sk-ant-` is Anthropic's, any other OpenAI's: one
+        # alternative, so a key has one kind), Slack tokens and GitLab tokens.
         re.compile(
             rb"-(?:"
             rb"----BEGIN (?:RSA |EC |DSA |OPENSSH |ENCRYPTED |PGP |SSH2 ENCRYPTED )?"
             rb"PRIVATE KEY(?: BLOCK)?-----"
+            rb"(?:[A-Za-z0-9+/=\s\\:,-]{0,4096}?-----END [A-Z0-9 ]{0,24}PRIVATE KEY(?: BLOCK)?-----"
+            rb"|[A-Za-z0-9+/=\s\\:,]{0,4096})"
             rb"|(?<=sk-)(?<![A-Za-z0-9_-]sk-)(?P<openai>(?P<anthropic>ant-)?"
             + _B64URL
             + rb"{20,250})"
             rb"|(?<=xox[abposr]-)(?<![A-Za-z0-9_-]xox[abposr]-)(?P<slack>[A-Za-z0-9-]{10,250})"
+            rb"|(?<=glpat-)(?<![A-Za-z0-9_-]glpat-)(?P<gitlab>[A-Za-z0-9_.-]{20,80})"
             rb")"
         ),
         _after_dash,
+        rules=("private-key", "anthropic-api-key", "openai-api-key", "slack-token", "gitlab-token"),
     ),
     SecretPattern(
-        (SecretKind.GITHUB_TOKEN, SecretKind.STRIPE_KEY),
+        (SecretKind.GITHUB_TOKEN, SecretKind.STRIPE_KEY, SecretKind.GENERIC_SECRET),
         # Everything found at a `_`: GitHub's ghp_/gho_/ghu_/ghs_/ghr_ and github_pat_ tokens,
-        # Stripe secret and restricted keys (publishable pk_ keys are public: not matched).
+        # Stripe secret and restricted keys (publishable pk_ keys are public: not matched), npm
+        # and Hugging Face tokens, and an `.npmrc`'s `:_authToken=` and `:_password=`.
         re.compile(
             rb"_(?:"
             rb"(?<=gh[pousr]_)(?<![A-Za-z0-9_]gh[pousr]_)[A-Za-z0-9]{36,251}(?![A-Za-z0-9_])"
-            rb"|(?<=github_pat_)(?<![A-Za-z0-9_]github_pat_)[A-Za-z0-9_]{22,255}(?![A-Za-z0-9_])"
+            rb"|(?<=github_pat_)(?<![A-Za-z0-9_]github_pat_)(?P<pat>[A-Za-z0-9_]{22,255})"
+            rb"(?![A-Za-z0-9_])"
             rb"|(?<=[sr]k_)(?<![A-Za-z0-9_][sr]k_)(?:live|test)_(?P<stripe>[A-Za-z0-9]{16,250})"
+            rb"|(?<=npm_)(?<![A-Za-z0-9_]npm_)(?P<npm>[A-Za-z0-9]{36})(?![A-Za-z0-9_])"
+            rb"|(?<=hf_)(?<![A-Za-z0-9_]hf_)(?P<hf>[A-Za-z0-9]{30,40})(?![A-Za-z0-9_])"
+            rb"|(?<=:_)(?:authToken|password|auth)[ \t]{0,8}=[ \t]{0,8}\"?"
+            rb"(?P<npmrc>[A-Za-z0-9+/=_.-]{8,512})(?![^\s\"'#])"
             rb")"
         ),
         _after_underscore,
+        rules=(
+            "github-token",
+            "stripe-key",
+            "npm-token",
+            "huggingface-token",
+            "npm-auth-token",
+        ),
     ),
     SecretPattern(
-        (SecretKind.AWS_ACCESS_KEY_ID, SecretKind.GOOGLE_API_KEY),
+        (SecretKind.AWS_ACCESS_KEY_ID, SecretKind.GOOGLE_API_KEY, SecretKind.GENERIC_SECRET),
         re.compile(
             rb"A(?<![A-Za-z0-9]A)(?:"
             rb"(?:KIA|SIA|BIA|CCA|3T[A-Z0-9])[A-Z0-9]{16}(?![A-Za-z0-9])"
-            rb"|(?P<google>Iza)" + _B64URL + rb"{35}(?!" + _B64URL + rb"))"
+            rb"|(?P<google>Iza)" + _B64URL + rb"{35}(?!" + _B64URL + rb")"
+            # An Azure storage connection string's key: 64 bytes in base64.
+            rb"|ccountKey[ \t]{0,4}=[ \t]{0,4}(?P<azure>[A-Za-z0-9+/]{40,100}={0,2})"
+            rb")"
         ),
-        _aws_or_google,
+        _a_literal,
+        rules=("aws-access-key-id", "google-api-key", "azure-storage-key"),
     ),
     SecretPattern(
         (SecretKind.SLACK_WEBHOOK,),
         re.compile(
             rb"hooks\.slack\.com/services/T[A-Za-z0-9_]{6,40}/B[A-Za-z0-9_]{6,40}/[A-Za-z0-9_]{8,100}"
         ),
-        _always(SecretKind.SLACK_WEBHOOK),
+        _whole(SecretKind.SLACK_WEBHOOK),
+        rules=("slack-webhook",),
+    ),
+    SecretPattern(
+        (SecretKind.GENERIC_SECRET,),
+        # SendGrid: SG.<22>.<43>, base64url.
+        re.compile(
+            rb"SG\.(?<![A-Za-z0-9_-]SG\.)" + _B64URL + rb"{16,32}\." + _B64URL + rb"{30,60}"
+        ),
+        lambda original, match: (
+            _hit(SecretKind.GENERIC_SECRET, "sendgrid-api-key", *match.span())
+            if _is_random(_group(original, match, 0)[3:], digit=False)
+            else None
+        ),
+        rules=("sendgrid-api-key",),
     ),
     SecretPattern(
         (SecretKind.JWT,),
@@ -283,19 +502,21 @@ PATTERNS: tuple[SecretPattern, ...] = (
             + _B64URL
             + rb"{4,500}\.eyJ"
             + _B64URL
-            + rb"{4,4000}\."
+            + rb"{4,3500}\."
             + _B64URL
-            + rb"{8}"
+            + rb"{8,600}"
         ),
-        _always(SecretKind.JWT),
+        _whole(SecretKind.JWT),
+        rules=("jwt",),
     ),
     SecretPattern(
         (SecretKind.PASSWORD_IN_URL,),
         # scheme://user:password@host (the user may be empty: redis://:password@host).
         re.compile(
-            rb"://[^\s:/?#@\"'<>\\]{0,128}:(?P<password>[^\s/?#@\"'<>\\]{1,256})@[A-Za-z0-9\[_]"
+            rb"://(?P<user>[^\s:/?#@\"'<>\\]{0,128}):(?P<password>[^\s/?#@\"'<>\\]{1,256})@[A-Za-z0-9\[_]"
         ),
         _url_password,
+        rules=("password-in-url",),
     ),
     SecretPattern(
         (SecretKind.BEARER_TOKEN,),
@@ -305,6 +526,7 @@ PATTERNS: tuple[SecretPattern, ...] = (
         ),
         _bearer,
         lower=True,
+        rules=("bearer-token",),
     ),
     SecretPattern(
         (SecretKind.AWS_SECRET_ACCESS_KEY, SecretKind.GENERIC_SECRET),
@@ -312,14 +534,28 @@ PATTERNS: tuple[SecretPattern, ...] = (
         _assignment(rb"secret(?:(?P<access>[_-]?access)?[_-]?key)?"),
         _aws_secret_or_generic,
         lower=True,
+        rules=("aws-secret-access-key", "secret"),
     ),
     SecretPattern(
         (SecretKind.GENERIC_SECRET,),
-        _assignment(rb"p(?:ass(?:word|wd|phrase)|wd)"),
-        _generic,
+        re.compile(_PASSWORD_KEYWORD + _ASSIGNED_PASSWORD),
+        _password_hit,
         lower=True,
+        rules=("password",),
     ),
     # token, access_token, auth_token, refresh_token, github_token...
-    SecretPattern((SecretKind.GENERIC_SECRET,), _assignment(rb"token"), _generic, lower=True),
-    SecretPattern((SecretKind.GENERIC_SECRET,), _assignment(rb"api[_-]?key"), _generic, lower=True),
+    SecretPattern(
+        (SecretKind.GENERIC_SECRET,),
+        _assignment(rb"token"),
+        _generic("token"),
+        lower=True,
+        rules=("token",),
+    ),
+    SecretPattern(
+        (SecretKind.GENERIC_SECRET,),
+        _assignment(rb"api[_-]?key"),
+        _generic("api-key"),
+        lower=True,
+        rules=("api-key",),
+    ),
 )

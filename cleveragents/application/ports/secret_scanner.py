@@ -2,9 +2,43 @@
 
 from __future__ import annotations
 
+import hashlib
 from abc import ABC, abstractmethod
+from dataclasses import dataclass
 
-from cleveragents.domain.secrets import SecretFinding
+from cleveragents.domain.secrets import SecretFinding, SecretKind
+
+# Written on the line of a credential that is meant to be there (a test fixture's fake key):
+# that line is not reported, like gitleaks' `gitleaks:allow`.
+ALLOW_MARKER = "cleveragents:allow-secret"
+FINGERPRINT_HEX = 16
+
+
+def fingerprint(rule: str, value: bytes) -> str:
+    """``RULE:HEX``: the rule and the first 64 bits of the SHA-256 of the value. The same
+    credential has the same fingerprint in every file, run and machine, so an allowlist can
+    name it; the value itself is never kept."""
+    digest = hashlib.sha256(b"cleveragents-secret\0" + value).hexdigest()
+    return f"{rule}:{digest[:FINGERPRINT_HEX]}"
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class SecretMatch:
+    """A finding with what is needed to allowlist or redact it, still holding no part of the
+    secret: `rule` is the detailed kind (``npm-token``, where `kind` may be the broader
+    ``generic-secret``), `fingerprint` names the value, and [`start`, `end`) are the byte
+    offsets in the stream to replace (-1, -1 when the scanner cannot tell: the line goes)."""
+
+    line: int
+    kind: SecretKind
+    rule: str
+    fingerprint: str
+    start: int = -1
+    end: int = -1
+
+    @property
+    def finding(self) -> SecretFinding:
+        return SecretFinding(self.line, self.kind)
 
 
 class SecretScan(ABC):
@@ -21,6 +55,19 @@ class SecretScan(ABC):
     @abstractmethod
     def finish(self) -> list[SecretFinding]:
         """All findings, sorted by line then kind, without duplicates."""
+
+    def finish_matches(self) -> list[SecretMatch]:
+        """The findings with their rules, fingerprints and spans, sorted by position. A scanner
+        that knows no more than line and kind names the kind and line (and no span)."""
+        return [
+            SecretMatch(f.line, f.kind, f.kind.value, f"{f.kind.value}:line-{f.line}")
+            for f in self.finish()
+        ]
+
+
+def findings_of(matches: list[SecretMatch]) -> list[SecretFinding]:
+    """Sorted by line then kind, without duplicates: what `finish()` returns."""
+    return sorted({match.finding for match in matches})
 
 
 class SecretScanner(ABC):
@@ -39,3 +86,8 @@ class SecretScanner(ABC):
 
     def scan_text(self, text: str) -> list[SecretFinding]:
         return self.scan_bytes(text.encode("utf-8", errors="surrogatepass"))
+
+    def match_bytes(self, data: bytes) -> list[SecretMatch]:
+        scan = self.start()
+        scan.feed(data)
+        return scan.finish_matches()

@@ -1,0 +1,99 @@
+"""Redaction of a stream: each credential a scan matched is replaced by a notice naming its
+rule (``[REDACTED:npm-token]``), never its value.
+
+A match with a byte span loses that span; a match without one (a scanner that only tells the
+line) loses its whole line, the line ending kept. The stream is fed in chunks of any size, in the
+order they were scanned, so output of any length is redacted in bounded memory; overlapping spans
+become one notice.
+"""
+
+from __future__ import annotations
+
+from cleveragents.application.ports.secret_scanner import SecretMatch
+
+
+def redaction_notice(rule: str) -> bytes:
+    return f"[REDACTED:{rule}]".encode()
+
+
+def redact_text(text: str, matches: list[SecretMatch]) -> str:
+    """`text` (a file name, a short output) with `matches`, found in its UTF-8 bytes, redacted."""
+    redactor = OutputRedactor(matches)
+    data = redactor.feed(text.encode("utf-8", "surrogatepass"))
+    return data.decode("utf-8", "replace")
+
+
+class OutputRedactor:
+    def __init__(self, matches: list[SecretMatch]) -> None:
+        ordered = sorted((m.start, m.end, m.rule) for m in matches if 0 <= m.start < m.end)
+        merged: list[tuple[int, int, str]] = []
+        for start, end, rule in ordered:
+            if merged and start <= merged[-1][1]:
+                first, last, kept = merged[-1]
+                merged[-1] = (first, max(last, end), kept)
+            else:
+                merged.append((start, end, rule))
+        self._spans = merged
+        self._span = 0  # the next span not wholly passed
+        self._span_open = False  # its notice is written
+        self._lines = {m.line: m.rule for m in matches if m.start < 0}
+        self._flagged = sorted(self._lines)
+        self._offset = 0  # the stream offset of the chunk being fed
+        self._line = 1
+        self._line_marked = 0  # the flagged line whose notice is written
+
+    def feed(self, chunk: bytes) -> bytes:
+        out = bytearray()
+        position = 0
+        size = len(chunk)
+        while position < size:
+            here = self._offset + position
+            span_start = self._spans[self._span][0] if self._span < len(self._spans) else None
+            if span_start is not None and span_start <= here:
+                position = self._skip_span(chunk, position, out)
+                continue
+            limit = size if span_start is None else min(size, span_start - self._offset)
+            if self._line in self._lines:
+                position = self._skip_line(chunk, position, limit, out)
+                continue
+            position = self._copy(chunk, position, limit, out)
+        self._offset += size
+        return bytes(out)
+
+    def _skip_span(self, chunk: bytes, position: int, out: bytearray) -> int:
+        _, end, rule = self._spans[self._span]
+        if not self._span_open:
+            out += redaction_notice(rule)
+            self._span_open = True
+        stop = min(end - self._offset, len(chunk))
+        self._line += chunk.count(b"\n", position, stop)
+        if self._offset + stop >= end:
+            self._span += 1
+            self._span_open = False
+        return stop
+
+    def _skip_line(self, chunk: bytes, position: int, limit: int, out: bytearray) -> int:
+        if self._line_marked != self._line:
+            out += redaction_notice(self._lines[self._line])
+            self._line_marked = self._line
+        newline = chunk.find(b"\n", position, limit)
+        if newline == -1:
+            return limit
+        out += b"\n"
+        self._line += 1
+        return newline + 1
+
+    def _copy(self, chunk: bytes, position: int, limit: int, out: bytearray) -> int:
+        """Copy up to `limit`, or to the start of the next flagged line."""
+        upcoming = next((line for line in self._flagged if line > self._line), None)
+        newlines = chunk.count(b"\n", position, limit)
+        if upcoming is None or self._line + newlines < upcoming:
+            out += chunk[position:limit]
+            self._line += newlines
+            return limit
+        stop = position
+        while self._line < upcoming:
+            stop = chunk.index(b"\n", stop, limit) + 1
+            self._line += 1
+        out += chunk[position:stop]
+        return stop
