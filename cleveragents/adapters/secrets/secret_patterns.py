@@ -285,7 +285,8 @@ def _url_password(original: bytes, match: re.Match[bytes]) -> Hit | None:
         start += password.rindex(b":") + 1
         password = original[start:end]
     user = _group(original, match, "user").lower()
-    if is_placeholder(urllib.parse.unquote_to_bytes(password)) or user == b"scott":  # scott/tiger: Oracle's demo account
+    # scott/tiger: Oracle's demo account, in every SQLAlchemy URL example.
+    if is_placeholder(urllib.parse.unquote_to_bytes(password)) or user == b"scott":
         return None
     if len(password) < MIN_PASSWORD_BYTES and _LETTERS.fullmatch(password):
         return None  # `foo:bar@`
