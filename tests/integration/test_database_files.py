@@ -154,7 +154,7 @@ def test_a_write_to_a_read_only_database_fails_in_one_line_and_changes_nothing(
     result = run(capsys, "--db", _read_only_url(stored), "project", "create", "other")
     assert result.exit_code == 1
     [line] = result.stderr.strip().splitlines()
-    assert "readonly database" in line
+    assert line.startswith("error: database error: attempt to write a readonly database (it is ")
     assert _digest(stored) == before
     names = [p["name"] for p in run(capsys, "project", "list", "--json").json()]
     assert names == ["shop"]

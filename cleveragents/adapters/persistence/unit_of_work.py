@@ -65,4 +65,11 @@ def _translate(exc: BaseException | None) -> None:
     if isinstance(exc, IntegrityError):
         raise ConflictError(f"the change conflicts with stored data: {exc.orig}") from exc
     if isinstance(exc, OperationalError):
-        raise StoreUnavailableError(f"database error: {exc.orig}") from exc
+        hint = _READ_ONLY_HINT if "readonly database" in str(exc.orig) else ""
+        raise StoreUnavailableError(f"database error: {exc.orig}{hint}") from exc
+
+
+_READ_ONLY_HINT = (
+    " (it is opened read-only: a file this process may not write, or a URL with ?mode=ro; "
+    "reading commands work, changes need a writable database)"
+)
