@@ -86,3 +86,10 @@ def test_project_list_loads_no_grammar_and_no_secret_scanner(tmp_path: Path) -> 
     loaded = _modules_loaded_by(["project", "list"], (*unused, "sqlalchemy"), tmp_path)
     assert [m for m in loaded if m.startswith(unused)] == []
     assert "sqlalchemy" in loaded
+
+
+def test_project_list_on_an_up_to_date_store_loads_no_alembic(tmp_path: Path) -> None:
+    assert "alembic" in _modules_loaded_by(["db", "upgrade"], ("alembic",), tmp_path)
+    loaded = _modules_loaded_by(["project", "list"], ("alembic", "sqlalchemy"), tmp_path)
+    assert "sqlalchemy" in loaded
+    assert [m for m in loaded if m.startswith("alembic")] == []

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
@@ -108,5 +109,48 @@ def test_the_summary_budget_column_keeps_existing_policies(tmp_path: Path) -> No
         with engine.connect() as connection:
             kept = connection.execute(text("SELECT keep_recent_tokens FROM projects")).scalar()
         assert kept == 30000
+    finally:
+        engine.dispose()
+
+
+def test_the_head_read_from_the_revision_files_is_alembics() -> None:
+    # An up-to-date database is recognised from the files, without loading Alembic.
+    config = migrations.alembic_config(make_engine("sqlite://"))
+    assert (
+        migrations.head_revision_of_code() == ScriptDirectory.from_config(config).get_current_head()
+    )
+
+
+@pytest.mark.parametrize(
+    ("newest", "head"),
+    [
+        ('revision = "c"\ndown_revision = "b"\n', "c"),
+        ('revision: str = "c"\ndown_revision: str | None = "b"\n', "c"),
+        ('revision = "c"\ndown_revision = ("a", "b")\n', None),  # a merge
+        ('revision = "c"\ndown_revision = PREVIOUS\n', None),  # computed
+        ('revision = "c"\ndown_revision = "a"\n', None),  # two heads: b and c
+    ],
+)
+def test_the_head_of_the_files_when_plain_else_none(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, newest: str, head: str | None
+) -> None:
+    versions = tmp_path / "versions"
+    versions.mkdir()
+    (versions / "a.py").write_text('revision = "a"\ndown_revision = None\n')
+    (versions / "b.py").write_text('revision = "b"\ndown_revision = "a"\n')
+    (versions / "c.py").write_text(newest)
+    monkeypatch.setattr(migrations, "migrations_dir", lambda: tmp_path)
+    assert migrations._single_head_of_files() == head
+
+
+def test_ensure_at_head_upgrades_a_database_one_revision_behind(tmp_path: Path) -> None:
+    engine = make_engine(f"sqlite:///{tmp_path / 'behind.db'}")
+    try:
+        head = migrations.head_revision(engine)
+        migrations.upgrade(engine)
+        migrations.downgrade(engine, "-1")
+        assert migrations.current_revision(engine) != head
+        migrations.ensure_at_head(engine)
+        assert migrations.current_revision(engine) == head
     finally:
         engine.dispose()
