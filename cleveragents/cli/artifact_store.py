@@ -62,16 +62,49 @@ def import_artifact(
     ] = None,
     project: ProjectOption = None,
     plan: PlanOption = None,
+    secrets: Annotated[
+        str,
+        typer.Option(
+            "--secrets",
+            metavar="block|redact",
+            help="Output with a suspected credential (in it or in its name): block it "
+            "(nothing stored, exit 2), or redact it (stored with each credential replaced by "
+            "[REDACTED:<kind>], the findings recorded).",
+        ),
+    ] = "block",
+    allowlist: Annotated[
+        str | None,
+        typer.Option(
+            "--allowlist",
+            metavar="FILE",
+            envvar="CLEVERAGENTS_SECRETS_ALLOWLIST",
+            help="Secret allowlist (TOML: fingerprints and rules). Default: the workspace's "
+            ".cleveragents/secrets-allow.toml, if there is one.",
+        ),
+    ] = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Import tool output into the store: streamed, hashed, scanned for credentials.
 
     Prints a bounded preview (head and tail) and the artifact's id; output with a suspected
-    credential is blocked (nothing stored, exit 2).
+    credential is blocked (nothing stored, exit 2) unless --secrets redact. The notice gives
+    each finding's fingerprint, for the allowlist; a line that holds
+    cleveragents:allow-secret is not scanned.
 
     Example: agents artifact import build/test-output.log --plan $PLAN
+
+    Example: agents artifact import build/env-dump.txt --secrets redact
     """
     import os
+
+    from cleveragents.application.services.artifact_store import SecretHandling
+
+    try:
+        handling = SecretHandling(secrets)
+    except ValueError:
+        raise typer.BadParameter(
+            f"expected block or redact, got {secrets!r}", param_hint="--secrets"
+        ) from None
 
     if (path is None) == (reference is None):
         raise typer.BadParameter("give exactly one of PATH or --ref REF")
@@ -83,17 +116,30 @@ def import_artifact(
     with _progress(path, workspace) as progress:
         if reference is not None:
             result = store.import_temp_output(
-                reference, project=project, plan_id=plan, progress=progress
+                reference,
+                project=project,
+                plan_id=plan,
+                progress=progress,
+                secrets=handling,
+                allowlist=allowlist,
             )
         else:
             assert path is not None
             result = store.import_file(
-                workspace or os.getcwd(), path, project=project, plan_id=plan, progress=progress
+                workspace or os.getcwd(),
+                path,
+                project=project,
+                plan_id=plan,
+                progress=progress,
+                secrets=handling,
+                allowlist=allowlist,
             )
     _report_import(result, as_json)
     if result.blocked:
         print(f"error: {result.notice}", file=sys.stderr)
         raise typer.Exit(2)
+    if result.redacted:
+        print(f"note: {result.notice}", file=sys.stderr)
 
 
 @app.command("temp-output")
@@ -354,6 +400,8 @@ def _report_import(result: ImportResult, as_json: bool) -> None:
             {
                 "status": result.artifact.status.value,
                 "notice": result.notice,
+                "redacted": result.redacted,
+                "fingerprints": list(result.fingerprints),
                 "artifact": artifact_view(result.artifact),
                 "preview": None if result.preview is None else preview_view(result.preview),
             }

@@ -10,6 +10,7 @@ count, hash, media type, workspace-relative path and an id to fetch more.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import hmac
 import io
@@ -18,16 +19,28 @@ import secrets
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from enum import StrEnum
 from typing import BinaryIO
 
-from cleveragents.application.ports.blob_storage import BlobStorage
+from cleveragents.application.ports.blob_storage import BlobStorage, BlobWriter
 from cleveragents.application.ports.clock import Clock
 from cleveragents.application.ports.contained_files import ContainedFiles
 from cleveragents.application.ports.repositories import TempOutputRecord
-from cleveragents.application.ports.secret_scanner import SecretScanner
+from cleveragents.application.ports.secret_scanner import SecretMatch, SecretScanner, findings_of
 from cleveragents.application.ports.unit_of_work import UnitOfWork, UnitOfWorkFactory
 from cleveragents.application.services.governance.media_types import sniff_media_type
+from cleveragents.application.services.governance.output_redaction import (
+    OutputRedactor,
+    redact_text,
+)
 from cleveragents.application.services.governance.previews import build_preview
+from cleveragents.application.services.governance.secret_allowlist import (
+    DEFAULT_ALLOWLIST_PATH,
+    EMPTY_ALLOWLIST,
+    MAX_ALLOWLIST_BYTES,
+    SecretAllowlist,
+    parse_allowlist,
+)
 from cleveragents.domain.classification import DataClass, Destination, require_allowed
 from cleveragents.domain.errors import (
     InvalidInputError,
@@ -56,6 +69,15 @@ REFERENCE_PREFIX = "tmpref_"
 SHA256_REFERENCE = "sha256:"
 
 Progress = Callable[[int], None]
+# A finding on this line is in the output's name, not in its content.
+NAME_LINE = 0
+
+
+class SecretHandling(StrEnum):
+    """What an import does with output in which a credential was found."""
+
+    BLOCK = "block"  # nothing is stored; an audit row says what was found where
+    REDACT = "redact"  # stored with each credential replaced by `[REDACTED:<rule>]`
 
 
 class ArtifactNotStoredError(NotFoundError):
@@ -71,21 +93,53 @@ class ReferenceRefusedError(InvalidInputError):
 class ImportResult:
     artifact: StoredArtifact
     preview: ArtifactPreview | None  # None when blocked
+    # What was found (blocked) or replaced (redacted), with fingerprints for an allowlist.
+    # Never stored: a fingerprint is a hash of the secret.
+    matches: tuple[SecretMatch, ...] = ()
 
     @property
     def blocked(self) -> bool:
         return self.artifact.status is ArtifactStatus.BLOCKED
 
     @property
+    def redacted(self) -> bool:
+        return not self.blocked and bool(self.artifact.findings)
+
+    @property
+    def fingerprints(self) -> tuple[str, ...]:
+        return tuple(sorted({match.fingerprint for match in self.matches}))
+
+    @property
     def notice(self) -> str:
-        if not self.blocked:
+        if not self.artifact.findings:
             return f"stored artifact {self.artifact.id}"
-        kinds = ", ".join(sorted({f.kind.value for f in self.artifact.findings}))
-        lines = ", ".join(str(line) for line in sorted({f.line for f in self.artifact.findings}))
+        rules = ", ".join(sorted({m.rule for m in self.matches})) or ", ".join(
+            sorted({f.kind.value for f in self.artifact.findings})
+        )
+        where = _where(self.artifact.findings)
+        if self.redacted:
+            return f"stored artifact {self.artifact.id} with credentials redacted ({rules}) {where}"
+        allow = (
+            f"; to allow them, add their fingerprints to {DEFAULT_ALLOWLIST_PATH}: "
+            + ", ".join(self.fingerprints)
+            if self.fingerprints
+            else ""
+        )
         return (
             f"blocked: {self.artifact.workspace_path} looks like it contains credentials "
-            f"({kinds}) on line(s) {lines}; nothing was stored (audit row {self.artifact.id})"
+            f"({rules}) {where}; nothing was stored (audit row {self.artifact.id}; "
+            f"--secrets redact stores it with them replaced){allow}"
         )
+
+
+def _where(findings: tuple[SecretFinding, ...]) -> str:
+    lines = sorted({f.line for f in findings if f.line != NAME_LINE})
+    parts = []
+    if any(f.line == NAME_LINE for f in findings):
+        parts.append("in its file name")
+    if lines:
+        parts.append("on line(s) " + ", ".join(str(line) for line in lines))
+    return " and ".join(parts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,14 +191,26 @@ class ArtifactStore:
         project: str | None = None,
         plan_id: str | None = None,
         progress: Progress | None = None,
+        secrets: SecretHandling = SecretHandling.BLOCK,
+        allowlist: str | None = None,
     ) -> ImportResult:
-        """Import a file inside `workspace`, opened race-free beneath it."""
+        """Import a file inside `workspace`, opened race-free beneath it. Credentials found in
+        it, or in its name, block it or are redacted (`secrets`), unless the allowlist allows
+        them: the file `allowlist` names, else the workspace's `.cleveragents/secrets-allow.toml`
+        if there is one."""
         require_allowed(DataClass.COMPLETE_OUTPUT, Destination.ARTIFACT_STORE)
         owner = self._owner(project, plan_id)
+        allowed = self._allowlist(allowlist, workspace)
         contained = self._files.open_beneath(workspace, path)
         with contained.handle as handle:
             return self._ingest(
-                handle, contained.relative_path, "workspace", owner, plan_id, progress
+                handle,
+                contained.relative_path,
+                "workspace",
+                owner,
+                plan_id,
+                progress,
+                _Screening(secrets, allowed),
             )
 
     def import_output(self, data: bytes, label: str, *, project: str | None = None) -> ImportResult:
@@ -159,7 +225,9 @@ class ArtifactStore:
         if existing is not None and existing.project_id == owner.id:
             return ImportResult(existing, self.preview(existing.id))
         name = f"tool-output/{label}"
-        return self._ingest(io.BytesIO(data), name, f"tool-output:{label}", owner, None, None)
+        return self._ingest(
+            io.BytesIO(data), name, f"tool-output:{label}", owner, None, None, _Screening()
+        )
 
     def create_temp_output(self, tool_name: str) -> TempOutputGrant:
         """A file a trusted tool writes its output into, and the single-use reference that
@@ -194,10 +262,14 @@ class ArtifactStore:
         project: str | None = None,
         plan_id: str | None = None,
         progress: Progress | None = None,
+        secrets: SecretHandling = SecretHandling.BLOCK,
+        allowlist: str | None = None,
     ) -> ImportResult:
         """Import what a trusted tool wrote. Only references this store issued are accepted,
-        each once, before they expire."""
+        each once, before they expire. `secrets` and `allowlist` as for `import_file` (there
+        is no workspace: only the allowlist named applies)."""
         owner = self._owner(project, plan_id)
+        allowed = self._allowlist(allowlist, None)
         claim = self._claim(reference)
         directory, name = os.path.split(claim.path)
         try:
@@ -216,11 +288,31 @@ class ArtifactStore:
                 owner,
                 plan_id,
                 progress,
+                _Screening(secrets, allowed),
             )
         # Only now: had the import failed (disk full, interrupted), the output would still be
         # there for a look, even though its single-use reference is spent.
         self._blobs.discard_temp_output(claim.path)
         return result
+
+    def _allowlist(self, path: str | None, workspace: str | None) -> SecretAllowlist:
+        """The allowlist file named, which must exist, or the workspace's, if it has one."""
+        if path is not None:
+            directory, name = os.path.split(os.path.abspath(path))
+            try:
+                contained = self._files.open_beneath(directory, name)
+            except NotFoundError:
+                raise InvalidInputError(f"no allowlist file at {path}") from None
+        elif workspace is not None:
+            try:
+                contained = self._files.open_beneath(workspace, DEFAULT_ALLOWLIST_PATH)
+            except NotFoundError:
+                return EMPTY_ALLOWLIST
+            path = contained.relative_path
+        else:
+            return EMPTY_ALLOWLIST
+        with contained.handle as handle:
+            return parse_allowlist(handle.read(MAX_ALLOWLIST_BYTES + 1), path)
 
     def _claim(self, reference: str) -> TempOutputRecord:
         refused = ReferenceRefusedError(
@@ -250,54 +342,84 @@ class ArtifactStore:
         project: Project,
         plan_id: str | None,
         progress: Progress | None,
+        screening: _Screening,
     ) -> ImportResult:
+        allowlist = screening.allowlist
+        # The name is output too: a tool can write a token into a file name.
+        in_name = allowlist.keep(
+            self._scanner.match_bytes(workspace_path.encode("utf-8", "surrogatepass")),
+            workspace_path,
+        )
+        shown_path = redact_text(workspace_path, in_name) if in_name else workspace_path
+        named = [SecretMatch(NAME_LINE, m.kind, m.rule, m.fingerprint) for m in in_name]
         policy = project.policy
-        head_limit = policy.effective_preview_head_bytes
-        tail_limit = policy.effective_preview_tail_bytes
         writer = self._blobs.begin()
-        scan = self._scanner.start()
-        digest = hashlib.sha256()
-        head = bytearray()
-        tail = b""
-        total = 0
         try:
-            while chunk := handle.read(CHUNK_BYTES):
-                writer.write(chunk)
-                digest.update(chunk)
-                scan.feed(chunk)
-                if len(head) < max(head_limit, SNIFF_BYTES):
-                    head += chunk[: max(head_limit, SNIFF_BYTES) - len(head)]
-                tail = (tail + chunk)[-tail_limit:]  # the policy's tail is never 0
-                total += len(chunk)
-                if progress is not None:
-                    progress(total)
-            findings = scan.finish()
+            passed = _stream(handle, writer, self._scanner, policy, progress, None)
+            found = allowlist.keep(passed.matches, workspace_path)
             facts = _ImportFacts(
                 project_id=project.id,
                 plan_id=plan_id,
-                workspace_path=workspace_path,
+                workspace_path=shown_path,
                 source=source,
-                media_type=sniff_media_type(workspace_path, bytes(head[:SNIFF_BYTES])),
-                byte_count=total,
+                media_type=sniff_media_type(workspace_path, passed.sniffed),
+                byte_count=passed.total,
             )
-            if findings:
+            matches = tuple(named + found)
+            redact = screening.secrets is SecretHandling.REDACT and (not found or handle.seekable())
+            if matches and not redact:
                 writer.abort()
-                return ImportResult(self._register(facts, None, tuple(findings)), None)
-            sha256 = digest.hexdigest()
-            writer.commit(sha256)
+                blocked = self._register(facts, None, tuple(findings_of(list(matches))))
+                return ImportResult(blocked, None, matches)
+            if found:
+                writer.abort()
+                writer = self._blobs.begin()
+                redacted = self._redacted_pass(
+                    handle, writer, policy, passed, found, screening, workspace_path
+                )
+                if redacted is None:
+                    writer.abort()
+                    blocked = self._register(facts, None, tuple(findings_of(list(matches))))
+                    return ImportResult(blocked, None, matches)
+                passed = redacted
+                facts = dataclasses.replace(facts, byte_count=passed.total)
+            writer.commit(passed.sha256)
         except BaseException:
             writer.abort()
             raise
-        artifact = self._register(facts, sha256, ())
-        preview = self._preview(artifact, bytes(head[:head_limit]), tail)
-        return ImportResult(artifact, preview)
+        artifact = self._register(facts, passed.sha256, tuple(findings_of(list(matches))))
+        head_limit = policy.effective_preview_head_bytes
+        preview = self._preview(artifact, passed.head[:head_limit], passed.tail)
+        return ImportResult(artifact, preview, matches)
+
+    def _redacted_pass(
+        self,
+        handle: BinaryIO,
+        writer: BlobWriter,
+        policy: ContextPolicy,
+        scanned: _Passed,
+        found: list[SecretMatch],
+        screening: _Screening,
+        workspace_path: str,
+    ) -> _Passed | None:
+        """The output again, with `found` replaced, into `writer`; None when the bytes read
+        now are not the bytes scanned (their SHA-256 differs), or when the redacted output
+        still shows a credential (a scanner that gave no span, a credential made by joining
+        the text around a notice): then nothing is stored."""
+        handle.seek(0)
+        redacted = _stream(handle, writer, self._scanner, policy, None, OutputRedactor(found))
+        remaining = screening.allowlist.keep(redacted.matches, workspace_path)
+        if redacted.source_sha256 != scanned.sha256 or remaining:
+            return None
+        return redacted
 
     def _register(
         self, facts: _ImportFacts, sha256: str | None, findings: tuple[SecretFinding, ...]
     ) -> StoredArtifact:
         """The metadata row, committed only after the blob is in place (a crash in between
         leaves an orphan blob for cleanup, never a row without its blob). A blocked import
-        (findings, no hash) records where and what was found, nothing of the secret."""
+        (no hash) records where and what was found, nothing of the secret; a redacted one
+        records the same next to its hash."""
         artifact = StoredArtifact(
             id=new_ulid(),
             project_id=facts.project_id,
@@ -306,7 +428,7 @@ class ArtifactStore:
             byte_count=facts.byte_count,
             media_type=facts.media_type,
             workspace_path=facts.workspace_path,
-            status=ArtifactStatus.BLOCKED if findings else ArtifactStatus.STORED,
+            status=ArtifactStatus.BLOCKED if sha256 is None else ArtifactStatus.STORED,
             source=facts.source,
             created_by=self._user,
             created_at=self._clock.now(),
@@ -557,6 +679,70 @@ def _over_retention(uow: UnitOfWork, project: Project, now: datetime) -> list[St
                 del users[artifact.sha256]
                 total -= artifact.byte_count
     return sorted(expiring.values(), key=lambda a: (a.created_at, a.id))
+
+
+@dataclass(frozen=True, slots=True)
+class _Screening:
+    secrets: SecretHandling = SecretHandling.BLOCK
+    allowlist: SecretAllowlist = EMPTY_ALLOWLIST
+
+
+@dataclass(frozen=True, slots=True)
+class _Passed:
+    """One pass over an output: what was written (its hash, size, head and tail) and found."""
+
+    sha256: str
+    source_sha256: str  # of the bytes read (the same as `sha256` unless redacted)
+    total: int
+    sniffed: bytes
+    head: bytes
+    tail: bytes
+    matches: list[SecretMatch]
+
+
+def _stream(
+    handle: BinaryIO,
+    writer: BlobWriter,
+    scanner: SecretScanner,
+    policy: ContextPolicy,
+    progress: Progress | None,
+    redactor: OutputRedactor | None,
+) -> _Passed:
+    """Read `handle` in bounded chunks into `writer` (through `redactor`, if any), hashing and
+    scanning what is written, keeping the head and tail for the preview."""
+    head_limit = policy.effective_preview_head_bytes
+    tail_limit = policy.effective_preview_tail_bytes
+    keep = max(head_limit, SNIFF_BYTES)
+    scan = scanner.start()
+    digest = hashlib.sha256()
+    source_digest = hashlib.sha256() if redactor is not None else digest
+    head = bytearray()
+    tail = b""
+    total = 0
+    read = 0
+    while chunk := handle.read(CHUNK_BYTES):
+        read += len(chunk)
+        if redactor is not None:
+            source_digest.update(chunk)
+            chunk = redactor.feed(chunk)
+        writer.write(chunk)
+        digest.update(chunk)
+        scan.feed(chunk)
+        if len(head) < keep:
+            head += chunk[: keep - len(head)]
+        tail = (tail + chunk)[-tail_limit:]  # the policy's tail is never 0
+        total += len(chunk)
+        if progress is not None:
+            progress(read)
+    return _Passed(
+        sha256=digest.hexdigest(),
+        source_sha256=source_digest.hexdigest(),
+        total=total,
+        sniffed=bytes(head[:SNIFF_BYTES]),
+        head=bytes(head),
+        tail=tail,
+        matches=scan.finish_matches(),
+    )
 
 
 def lines_between(chunks: Iterable[bytes], first: int, last: int) -> Iterator[bytes]:
