@@ -87,3 +87,19 @@ def test_strategy_coordinator_uses_the_container_store(built: Container) -> None
     assert [f.fragment_id for f in child.inherited_fragments] == ["A"]
     stored = plans.status(child.id).plan
     assert stored.skeleton_metadata == child.skeleton_metadata
+
+
+def test_shutting_down_opens_no_store_and_disposes_an_opened_one(tmp_path: Path) -> None:
+    database = tmp_path / "lazy.db"
+    container = build_container(f"sqlite:///{database}", home=tmp_path)
+    container.token_counter()
+    container.shutdown_resources()  # what the CLI does when a command ends
+    assert not database.exists()  # nothing asked for the store: it was never opened
+
+    container = build_container(f"sqlite:///{database}", home=tmp_path)
+    assert container.project_service().list() == []
+    assert database.exists()
+    store = container.store()
+    container.shutdown_resources()
+    assert store._engine is None  # the engine was disposed
+    assert container.store() is not store  # the next use opens the store afresh
