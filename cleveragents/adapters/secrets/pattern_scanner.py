@@ -272,7 +272,9 @@ def _base64_runs(
         # has its top bit clear). Words and identifiers rarely pass, and nothing is decoded.
         if run[::4].translate(None, _GROUP_STARTS) or run.isalpha():
             continue
-        decoded = binascii.a2b_base64(run[: len(run) - len(run) % 4])
+        if len(run) % 4 == 1:
+            continue  # no base64 encoding has this length
+        decoded = binascii.a2b_base64(run + b"=" * (-len(run) % 4))
         if not decoded.translate(None, _PRINTABLE):
             padding = len(buffer[base + run_end : base + run_end + 2]) - len(
                 buffer[base + run_end : base + run_end + 2].lstrip(b"=")

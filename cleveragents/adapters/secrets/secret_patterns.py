@@ -194,8 +194,12 @@ def _group(original: bytes, match: re.Match[bytes], group: int | str) -> bytes:
 
 
 def _after_word(original: bytes, position: int) -> bool:
-    """Whether the byte before `position` is an ASCII letter or digit."""
-    return position > 0 and original[position - 1 : position].isalnum()
+    """Whether the byte before `position` is an ASCII letter or digit, and not the letter of
+    an escape (`\\npassword=`: JSON-escaped output, where a line starts after `\\n`)."""
+    before = original[max(0, position - 2) : position]
+    if before in (b"\\n", b"\\r", b"\\t"):
+        return False
+    return before[-1:].isalnum()
 
 
 def _hit(kind: SecretKind, rule: str, start: int, end: int) -> Hit:
@@ -295,6 +299,11 @@ def _url_password(original: bytes, match: re.Match[bytes]) -> Hit | None:
 
 def _bearer(original: bytes, match: re.Match[bytes]) -> Hit | None:
     token = _group(original, match, "token")
+    if _after_word(original, match.start()) or original[match.start() - 1 : match.start()] in (
+        b"_",
+        b"-",
+    ):
+        return None  # `proxy_authorization`, `x-authorization`: another header
     if len(token) < MIN_BEARER_BYTES or not _has_digit(token):
         return None  # `Bearer account-b`: a word in a sentence, not a token
     if is_placeholder(token) or _VARIABLE_NAME.fullmatch(token):
@@ -341,7 +350,7 @@ def _is_generic_secret(
         password
         and separator == b"="
         and _LETTERS.fullmatch(value) is not None
-        and after[:1] in (b"", b"\n", b"\r", b" ", b"\t", b"&", b";")
+        and after[:1] in (b"", b"\n", b"\r", b" ", b"\t", b"&", b";", b"\\")
     )
 
 
@@ -522,7 +531,7 @@ PATTERNS: tuple[SecretPattern, ...] = (
     SecretPattern(
         (SecretKind.BEARER_TOKEN,),
         re.compile(
-            rb"authorization(?<![a-z0-9_-]authorization)\\{0,2}[\"']?[ \t]{0,8}[:=][ \t]{0,8}"
+            rb"authorization\\{0,2}[\"']?[ \t]{0,8}[:=][ \t]{0,8}"
             rb"\\{0,2}[\"']?[ \t]{0,8}bearer[ \t]{1,8}(?P<token>[a-z0-9._~+/=-]{8,1024})"
         ),
         _bearer,
