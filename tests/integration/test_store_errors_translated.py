@@ -53,3 +53,14 @@ def test_the_cli_on_a_missing_events_table_prints_one_line_and_exits_1(
     assert result.exit_code == 1, result
     assert result.stderr == "error: database error: no such table: events\n"
     assert result.stdout == ""
+
+
+def test_any_error_the_database_reports_in_a_unit_of_work_is_translated(
+    container: Container,
+) -> None:
+    # A missing table is a ProgrammingError on PostgreSQL, not an OperationalError as on
+    # SQLite: every error the database reports leaves the unit of work as the domain's.
+    from sqlalchemy.exc import ProgrammingError
+
+    with pytest.raises(StoreUnavailableError, match="relation missing"), container.unit_of_work():
+        raise ProgrammingError("SELECT * FROM missing", {}, Exception("relation missing"))

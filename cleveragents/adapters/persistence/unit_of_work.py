@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from types import TracebackType
 
-from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from cleveragents.adapters.persistence.artifact_repositories import (
@@ -64,7 +64,7 @@ def _translate(exc: BaseException | None) -> None:
     """Adapters re-raise library errors as their own: callers never see SQLAlchemy types."""
     if isinstance(exc, IntegrityError):
         raise ConflictError(f"the change conflicts with stored data: {exc.orig}") from exc
-    if isinstance(exc, OperationalError):
+    if isinstance(exc, DBAPIError):  # any error the database reports: a missing table too
         hint = _READ_ONLY_HINT if "readonly database" in str(exc.orig) else ""
         raise StoreUnavailableError(f"database error: {exc.orig}{hint}") from exc
 
