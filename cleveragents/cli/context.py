@@ -12,6 +12,7 @@ import typer
 from cleveragents.cli import context_budget, context_prefix
 from cleveragents.cli.inputs import read_transcript_file
 from cleveragents.cli.output import EncodingOption, JsonFlag, console, emit_json, print_table
+from cleveragents.cli.progress import progress_line
 from cleveragents.cli.state import state
 
 if TYPE_CHECKING:
@@ -176,14 +177,15 @@ def compact(
     policy = found.policy if found else ContextPolicy()
     settings = _settings(policy, context_window, reserve_tokens, keep_recent_tokens, summary_tokens)
     scope = {"project_id": found.id} if found else None
-    outcome = container.context_compactor().compact(
-        parsed.messages,
-        settings,
-        force=force,
-        scope=scope,
-        project=project,
-        unrecorded=_warn,  # a read-only store still gets the compaction, not its event
-    )
+    with progress_line(f"compacting {transcript}", enabled=not as_json):
+        outcome = container.context_compactor().compact(
+            parsed.messages,
+            settings,
+            force=force,
+            scope=scope,
+            project=project,
+            unrecorded=_warn,  # a read-only store still gets the compaction, not its event
+        )
     if out is not None and outcome.status != "failed":
         _write(out, parsed, outcome, transcript_format_used, container)
     report = _report(outcome, settings)
@@ -219,12 +221,12 @@ def _warn(note: str) -> None:
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def _check_writable(out: Path) -> None:
-    """Refuse an --out that cannot be written before anything is done (or recorded)."""
+def _check_writable(out: Path, option: str = "--out") -> None:
+    """Refuse an output file that cannot be written before anything is done (or recorded)."""
     if out.is_dir():
-        raise typer.BadParameter(f"{out} is a directory, not a file", param_hint="--out")
+        raise typer.BadParameter(f"{out} is a directory, not a file", param_hint=option)
     if not out.parent.is_dir():
-        raise typer.BadParameter(f"no folder {out.parent} for {out}", param_hint="--out")
+        raise typer.BadParameter(f"no folder {out.parent} for {out}", param_hint=option)
 
 
 def _report(outcome: CompactionOutcome, settings: CompactionSettings) -> dict[str, Any]:
@@ -363,17 +365,22 @@ def compare(
 
     if plot is not None:
         check_plotting_available()
+        _check_writable(plot, "--plot")
     container = state(ctx).container()
     parsed, _ = _read(transcript, transcript_format, container)
     policy = container.project_service().get(project).policy if project else ContextPolicy()
     settings = _settings(policy, context_window, reserve_tokens, keep_recent_tokens)
     workspace = message_workspace(parsed.messages)
-    results = container.strategy_comparison().compare(
-        parsed.messages, settings, workspace=workspace
-    )
+    with progress_line(f"comparing strategies on {transcript}", enabled=not as_json):
+        results = container.strategy_comparison().compare(
+            parsed.messages, settings, workspace=workspace
+        )
     rows = [result.as_dict() for result in results]
     if plot is not None:
-        plot_strategies(rows, plot, title=Path(transcript).name)
+        from cleveragents.adapters.files.safe_write import write_file
+
+        # Rendered in memory, then written like every --out: a device is never replaced.
+        write_file(plot, plot_strategies(rows, title=Path(transcript).name))
     if as_json:
         emit_json({"threshold": settings.threshold, "strategies": rows})
         return

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
-from pathlib import Path
+import io
 from typing import Any
 
 import typer
@@ -23,8 +23,8 @@ def mean_recovery(recovery: dict[str, dict[str, Any]]) -> float | None:
     return sum(shares) / len(shares) if shares else None
 
 
-def plot_strategies(rows: list[dict[str, Any]], path: Path, *, title: str) -> None:
-    """Tokens after (x) against mean recovery (y), one labelled point per strategy."""
+def plot_strategies(rows: list[dict[str, Any]], *, title: str) -> bytes:
+    """Tokens after (x) against mean recovery (y), one labelled point per strategy, as PNG."""
     import matplotlib
 
     matplotlib.use("Agg")  # files only: no display needed
@@ -44,9 +44,9 @@ def plot_strategies(rows: list[dict[str, Any]], path: Path, *, title: str) -> No
     axes.set_title(title)
     axes.grid(True, alpha=0.3)
     figure.tight_layout()
+    png = io.BytesIO()
     try:
-        figure.savefig(path, format="png", metadata={"Software": None})
-    except OSError as error:
-        raise typer.BadParameter(f"cannot write {path}: {error.strerror}") from None
+        figure.savefig(png, format="png", metadata={"Software": None})
     finally:
         plt.close(figure)
+    return png.getvalue()

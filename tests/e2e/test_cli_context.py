@@ -295,6 +295,32 @@ def test_compare_draws_a_png(
     assert plot.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
 
 
+def test_compare_plot_is_written_like_every_output_file(
+    capsys: pytest.CaptureFixture[str], home: Path, transcript: Path, tmp_path: Path
+) -> None:
+    # A FIFO named by --plot is written in place and stays a FIFO (the safe write's rule for
+    # a device); a plot into a missing folder is refused before anything is compared.
+    import os
+    import stat
+    import threading
+
+    fifo = tmp_path / "plot.fifo"
+    os.mkfifo(fifo)
+    received: list[bytes] = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_bytes()))
+    reader.start()
+    result = run(capsys, "context", "compare", str(transcript), "--plot", str(fifo))
+    reader.join()
+    assert result.exit_code == 0, result.stderr
+    assert received[0].startswith(b"\x89PNG\r\n\x1a\n")
+    assert stat.S_ISFIFO(fifo.stat().st_mode)
+    missing = tmp_path / "no-such-folder" / "plot.png"
+    refused = run(capsys, "context", "compare", str(transcript), "--plot", str(missing))
+    assert refused.exit_code == 2
+    assert "--plot" in refused.stderr
+    assert len(refused.stderr.strip().splitlines()) == 1
+
+
 def test_compare_plot_without_matplotlib_is_a_usage_error(
     capsys: pytest.CaptureFixture[str],
     home: Path,

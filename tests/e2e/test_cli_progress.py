@@ -147,3 +147,18 @@ def test_the_delay_can_be_configured(
 ) -> None:
     monkeypatch.setenv(DELAY_ENV, configured)
     assert delay_seconds() == delay
+
+
+def test_a_terminal_shows_the_compaction_and_comparison_progress(
+    capsys: pytest.CaptureFixture[str], terminal_stderr: Callable[[], int], home: Path
+) -> None:
+    transcript = TEST_DATA / "transcripts" / "anthropic-messages.json"
+    plain = run(capsys, "context", "compact", str(transcript), "--force")
+    terminal = terminal_stderr()
+    shown = run(capsys, "context", "compact", str(transcript), "--force")
+    assert f"\rcompacting {transcript}: " in _drawn(terminal)
+    assert shown.stdout == plain.stdout
+    assert run(capsys, "context", "compare", str(transcript)).exit_code == 0
+    assert f"\rcomparing strategies on {transcript}: " in _drawn(terminal)
+    assert run(capsys, "context", "compare", str(transcript), "--json").exit_code == 0
+    assert _drawn(terminal) == ""
