@@ -589,6 +589,17 @@ def test_toml_dates_become_iso_text_and_are_refused(builder: StablePrefixBuilder
             "p.yaml",
             "p.yaml: stable_facts.python.value: must be a string, not float",
         ),
+        # What Python's parsers crash on, or read into text that cannot be written as UTF-8.
+        ("core_rules: \x1f\n", "p.yaml", "p.yaml: malformed YAML: unacceptable character #x001f"),
+        (f"n: {'9' * 5000}\n", "p.yaml", "p.yaml: malformed YAML: an integer has more than 4,300"),
+        (f"n = {'9' * 5000}\n", "p.toml", "p.toml: malformed TOML: an integer has more than 4,300"),
+        ("a: " + "[" * 50_000 + "\n", "p.yaml", "p.yaml: malformed YAML: nested too deeply"),
+        ("a = " + "[" * 50_000 + "\n", "p.toml", "p.toml: malformed TOML: nested too deeply"),
+        (
+            'stable_facts:\n  k: "x \\ud800"\n',
+            "p.yaml",
+            "p.yaml: a string holds \\ud800, half of a UTF-16 surrogate pair and no character",
+        ),
     ],
 )
 def test_bad_files_name_the_file_and_the_place(text: str, source: str, message: str) -> None:

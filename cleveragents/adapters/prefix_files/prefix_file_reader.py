@@ -13,6 +13,7 @@ Library errors are re-raised as `InvalidInputError` naming the file, the line an
 from __future__ import annotations
 
 import datetime as dt
+import sys
 import tomllib
 from collections.abc import Callable
 from pathlib import PurePath
@@ -60,13 +61,19 @@ _PrefixYamlLoader.add_constructor("tag:yaml.org,2002:map", _mapping_without_dupl
 
 def _load_yaml(text: str, source: str) -> object:
     try:
-        return yaml.load(text, Loader=_PrefixYamlLoader)  # a SafeLoader: no arbitrary objects
+        data = yaml.load(text, Loader=_PrefixYamlLoader)  # a SafeLoader: no arbitrary objects
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
         raise InvalidInputError(f"{source}: malformed YAML{where}: {error.problem}") from None
-    except yaml.YAMLError as error:
-        raise InvalidInputError(f"{source}: malformed YAML: {error}") from None
+    except yaml.YAMLError as error:  # a reader error (a control character): two lines, joined
+        raise InvalidInputError(f"{source}: malformed YAML: {_one_line(str(error))}") from None
+    except ValueError:  # PyYAML's int() of a number Python refuses to read
+        raise InvalidInputError(f"{source}: malformed YAML: {_too_many_digits()}") from None
+    except RecursionError:
+        raise InvalidInputError(f"{source}: malformed YAML: nested too deeply") from None
+    _refuse_surrogates(data, source)
+    return data
 
 
 def _load_toml(text: str, source: str) -> object:
@@ -74,6 +81,41 @@ def _load_toml(text: str, source: str) -> object:
         return _iso_dates(tomllib.loads(text))
     except tomllib.TOMLDecodeError as error:
         raise InvalidInputError(f"{source}: malformed TOML: {error}") from None
+    except ValueError:  # tomllib's int() of a number Python refuses to read
+        raise InvalidInputError(f"{source}: malformed TOML: {_too_many_digits()}") from None
+    except RecursionError:
+        raise InvalidInputError(f"{source}: malformed TOML: nested too deeply") from None
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _too_many_digits() -> str:
+    return f"an integer has more than {sys.get_int_max_str_digits():,} digits"
+
+
+def _refuse_surrogates(data: object, source: str) -> None:
+    """YAML's ``"\\ud800"`` escape gives half of a UTF-16 surrogate pair, a string that cannot be
+    written as UTF-8 (TOML refuses it itself). Walked without recursion: the data may be as deep
+    as the parser allowed."""
+    pending = [data]
+    while pending:
+        value = pending.pop()
+        if isinstance(value, dict):
+            pending.extend(value.keys())
+            pending.extend(value.values())
+        elif isinstance(value, list):
+            pending.extend(value)
+        elif isinstance(value, str):
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError as error:
+                code = ord(value[error.start])
+                raise InvalidInputError(
+                    f"{source}: a string holds \\u{code:04x}, half of a UTF-16 surrogate pair "
+                    "and no character; write the character itself"
+                ) from None
 
 
 def _iso_dates(value: object) -> object:
