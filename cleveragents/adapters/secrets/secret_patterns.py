@@ -405,10 +405,18 @@ _B64URL = rb"[A-Za-z0-9_-]"
 # transcript), then `:` or `=`; then the value, quoted (any bytes but blanks, quotes and
 # backslashes) or not (no punctuation that ends a value in code or a query string).
 _SEPARATOR = rb"\\{0,2}[\"']?[ \t]{0,8}[:=][ \t]{0,8}"
-_QUOTED = rb"(?P<quote>\\{0,2}[\"'])(?P<qvalue>[^\s\"'\\]{6,256})"
-_ASSIGNED_VALUE = _SEPARATOR + rb"(?:" + _QUOTED + rb"|(?P<value>[^\s\"'`,;&<>(){}\[\]\\]{6,256}))"
+# Values are printable ASCII: in a binary (a .pyc), `Password: T)\x05r...` holds no value.
+_QUOTED = rb"(?P<quote>\\{0,2}[\"'])(?P<qvalue>[^\x00-\x20\x7f-\xff\"'\\]{6,256})"
+_ASSIGNED_VALUE = (
+    _SEPARATOR
+    + rb"(?:"
+    + _QUOTED
+    + rb"|(?P<value>[^\x00-\x20\x7f-\xff\"'`,;&<>(){}\[\]\\]{6,256}))"
+)
 # A password's unquoted value may hold `& ; , (` (a .env line, a YAML value).
-_ASSIGNED_PASSWORD = _SEPARATOR + rb"(?:" + _QUOTED + rb"|(?P<value>[^\s\"'`<>{}\[\]\\]{6,256}))"
+_ASSIGNED_PASSWORD = (
+    _SEPARATOR + rb"(?:" + _QUOTED + rb"|(?P<value>[^\x00-\x20\x7f-\xff\"'`<>{}\[\]\\]{6,256}))"
+)
 _PASSWORD_KEYWORD = rb"p(?:ass(?:word|wd|phrase)|wd)"
 
 
