@@ -354,6 +354,11 @@ _FRAGMENTS = [
     b"\xe2\x28\xa1",
     b"plain words of output ",
     b"INFO served /index.html in 12 ms\n" * 60,
+    # Wrapped: base64 of a credential's line, UTF-16LE, and the allow marker.
+    *(base64.b64encode(sample.line.encode()) for sample in SAMPLES[:6]),
+    *(sample.line.encode("utf-16-le") for sample in SAMPLES[6:10]),
+    b"\x00",
+    b" cleveragents:allow-secret ",
 ]
 
 
@@ -372,6 +377,10 @@ def test_builtin_findings_do_not_depend_on_chunking(
     positions = sorted({cut % (len(data) + 1) for cut in cuts})
     chunks = [data[a:b] for a, b in zip([0, *positions], [*positions, len(data)], strict=True)]
     assert _scan(scanner, chunks) == scanner.scan_bytes(data)
+    scan = scanner.start()
+    for chunk in chunks:
+        scan.feed(chunk)
+    assert scan.finish_matches() == scanner.match_bytes(data)
 
 
 def test_scanner_name() -> None:
