@@ -52,6 +52,12 @@ def parse_heuristics(
         document = tomllib.loads(text, parse_float=Decimal)
     except tomllib.TOMLDecodeError as error:
         raise InvalidHeuristicsError(f"{source} is not valid TOML: {error}") from None
+    except ValueError:  # int() refuses an integer of more than 4,300 digits
+        raise InvalidHeuristicsError(
+            f"{source} is not valid TOML: an integer has more than 4,300 digits"
+        ) from None
+    except RecursionError:
+        raise InvalidHeuristicsError(f"{source} is not valid TOML: nested too deeply") from None
     unknown = sorted(set(document) - {*_KIND_SECTIONS, "tiers"})
     if unknown:
         raise InvalidHeuristicsError(
