@@ -30,20 +30,20 @@ PAGES = [
     *sorted(path for path in (REPO_ROOT / "docs").glob("*.md") if path.name != "cli.md"),
 ]
 
-SKIPPED: set[str] = set()
-"""Blocks marked ``<!-- docs-audit: skip REASON -->`` (as ``page:line (REASON)``); keep it short."""
+SKIPPED = [
+    "docs/architecture.md (an excerpt of a service method)",
+    "docs/token-counting.md (the port's signatures, not a program)",
+]
+"""Blocks marked ``<!-- docs-audit: skip REASON -->``, as ``page (REASON)``; keep it short."""
 
 PENDING = {
     "README.md": "build.log is not made; `01J...` ids; outputs shown on one line",
-    "docs/architecture.md": "two excerpts of code (need skip markers)",
     "docs/artifact-compression.md": "/tmp/demo, app.log and api.py are not made by the page",
     "docs/artifact-store.md": "the workspace and deploy.log are not made; tables at 80 columns",
     "docs/context-budget.md": "a synopsis in a console block; spec.md is not made",
     "docs/context-compaction.md": "a synopsis in a console block; session.jsonl is not made",
     "docs/metrics.md": "a synopsis in a console block; the transcript path is elided",
     "docs/stable-prefix.md": "a synopsis in a console block; the snippet has no container",
-    "docs/store.md": "the url is the user's home",
-    "docs/token-counting.md": "build.log is not made; the port's signatures need a skip marker",
 }
 """Pages whose examples are not yet in the audit's form, and what is missing: each is audited
 once its examples run (remove it here; the test then holds it to its examples)."""
@@ -74,6 +74,7 @@ def _forward(text: str, session: Path) -> str:
 
 def _backward(text: str, session: Path) -> str:
     text = text.replace(f"{session}/tmp/", "/tmp/").replace(f"{session}/tmp", "/tmp")
+    text = text.replace(f"{session}/home", "/home/me")
     return text.replace(str(CORPUS), "/work/shared/corpus").replace(str(session), "~")
 
 
@@ -158,8 +159,9 @@ def test_the_examples_of_the_page_print_what_it_says(
 
 
 def test_the_skipped_examples_are_the_listed_ones() -> None:
-    skipped = {entry for path in PAGES for entry in read_page(path, REPO_ROOT).skipped}
-    assert skipped == SKIPPED
+    skipped = [entry for path in PAGES for entry in read_page(path, REPO_ROOT).skipped]
+    # Compared without line numbers, which move whenever a page is edited above a skip.
+    assert sorted(re.sub(r":\d+ \(", " (", entry) for entry in skipped) == sorted(SKIPPED), skipped
 
 
 def test_every_page_is_read_by_the_convention() -> None:
