@@ -1,27 +1,43 @@
-"""The root `agents` app: global options and one sub-app per noun."""
+"""The root `agents` app: global options and one sub-app per noun, each imported when it is used.
+
+`agents tokens count` imports and builds the `tokens` sub-app only: building all the nouns' Click
+commands, and importing their modules, costs more than some commands take to run. The names of
+the nouns live in `NOUNS` below (a test checks each module defines what is listed), so listing
+the commands (typo suggestions, completion) imports nothing; showing the root's help imports
+every noun, for their help texts.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+import importlib
+from collections.abc import Callable, Iterator, MutableMapping
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 import typer.core
+import typer.main
 
-from cleveragents.cli import (
-    artifact,
-    artifact_store,
-    context,
-    db,
-    demo,
-    metrics,
-    plan,
-    project,
-    tokens,
-)
 from cleveragents.cli.state import state
+from cleveragents.cli.typer_speedups import install_plain_text_coercion
 
 if TYPE_CHECKING:
-    from typer._click import Context
+    from typer._click import Command, Context
+
+# Each noun with its modules, in the order the help lists them. The first module defines the
+# sub-app as `app`; the others add commands to it when imported (the artifact store's commands
+# join `artifact`).
+NOUNS: dict[str, tuple[str, ...]] = {
+    "project": ("cleveragents.cli.project",),
+    "plan": ("cleveragents.cli.plan",),
+    "db": ("cleveragents.cli.db",),
+    "tokens": ("cleveragents.cli.tokens",),
+    "artifact": ("cleveragents.cli.artifact", "cleveragents.cli.artifact_store"),
+    "context": ("cleveragents.cli.context",),
+    "metrics": ("cleveragents.cli.metrics",),
+}
+# Commands of the root itself: name -> (module, function). Typer lists a group's own commands
+# before its sub-apps.
+ROOT_COMMANDS: dict[str, tuple[str, str]] = {"demo": ("cleveragents.cli.demo", "demo")}
 
 _show_type = typer.core.TyperOption.display_type_rich
 
@@ -33,9 +49,86 @@ def _flag_without_type(option: typer.core.TyperOption, ctx: Context) -> str | No
 
 
 typer.core.TyperOption.display_type_rich = _flag_without_type  # type: ignore[method-assign,assignment]
+install_plain_text_coercion()
+
+
+def noun_app(name: str) -> typer.Typer:
+    """The sub-app of noun `name`, its modules imported."""
+    modules = [importlib.import_module(module) for module in NOUNS[name]]
+    sub_app: typer.Typer = modules[0].app
+    return sub_app
+
+
+def _noun_command(name: str) -> Command:
+    # Registered and built as `app.add_typer(sub_app, name=name)` would be, with the root's
+    # settings that Typer hands down to its sub-groups.
+    registrar = typer.Typer()
+    registrar.add_typer(noun_app(name), name=name)
+    return typer.main.get_group_from_info(
+        registrar.registered_groups[0],
+        pretty_exceptions_short=app.pretty_exceptions_short,
+        rich_markup_mode=app.rich_markup_mode,
+        suggest_commands=app.suggest_commands,
+    )
+
+
+def _root_command(name: str) -> Command:
+    module, function = ROOT_COMMANDS[name]
+    registrar = typer.Typer()
+    registrar.command(name)(getattr(importlib.import_module(module), function))
+    return typer.main.get_command_from_info(
+        registrar.registered_commands[0],
+        pretty_exceptions_short=app.pretty_exceptions_short,
+        rich_markup_mode=app.rich_markup_mode,
+    )
+
+
+class _CommandsOnDemand(MutableMapping[str, "Command"]):
+    """A group's commands by name, each built on first lookup; iterating gives the names
+    without building anything."""
+
+    def __init__(self, builders: dict[str, Callable[[str], Command]]) -> None:
+        self._builders = builders
+        self._built: dict[str, Command] = {}
+
+    def __getitem__(self, name: str) -> Command:
+        if name not in self._built:
+            if name not in self._builders:
+                raise KeyError(name)
+            self._built[name] = self._builders[name](name)
+        return self._built[name]
+
+    def __setitem__(self, name: str, command: Command) -> None:
+        self._builders.setdefault(name, lambda _name: command)
+        self._built[name] = command
+
+    def __delitem__(self, name: str) -> None:
+        del self._builders[name]
+        self._built.pop(name, None)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._builders)
+
+    def __len__(self) -> int:
+        return len(self._builders)
+
+
+class LazyRootGroup(typer.core.TyperGroup):
+    """The root group: its commands are the root's own and the nouns, built on demand."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        builders: dict[str, Callable[[str], Command]] = dict.fromkeys(ROOT_COMMANDS, _root_command)
+        builders.update(dict.fromkeys(NOUNS, _noun_command))
+        self.commands = _CommandsOnDemand(builders)
+
+    def list_commands(self, ctx: Context) -> list[str]:
+        return list(self.commands)  # the names only: nothing is imported
+
 
 app = typer.Typer(
     name="agents",
+    cls=LazyRootGroup,
     help="cleveragents: the context engine of an AI agent orchestrator.\n\n"
     "Shell completion: agents --install-completion (bash, zsh, fish or PowerShell; "
     "nothing is downloaded), or agents --show-completion to see the script first.",
@@ -45,17 +138,6 @@ app = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"]},
     pretty_exceptions_enable=False,
 )
-app.add_typer(project.app, name="project")
-app.add_typer(plan.app, name="plan")
-app.add_typer(db.app, name="db")
-app.add_typer(tokens.app, name="tokens")
-# `artifact` holds compress (cli/artifact.py) and the store's commands (cli/artifact_store.py,
-# imported above so that they register themselves on the same sub-app).
-app.add_typer(artifact.app, name="artifact")
-app.add_typer(context.app, name="context")
-app.add_typer(metrics.app, name="metrics")
-_ = artifact_store
-app.command("demo")(demo.demo)
 
 
 def _version(value: bool) -> None:

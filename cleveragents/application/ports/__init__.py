@@ -1,18 +1,6 @@
-"""Ports: what the application needs from the outside world, named by role."""
+"""Ports: what the application needs from the outside world, named by role.
 
-from cleveragents.application.ports.repositories import (
-    PlanRepository,
-    PlanSummary,
-    ProjectRepository,
-)
-from cleveragents.application.ports.token_counter import TokenCounter
-from cleveragents.application.ports.unit_of_work import UnitOfWork, UnitOfWorkFactory
-
-__all__ = [
-    "PlanRepository",
-    "PlanSummary",
-    "ProjectRepository",
-    "TokenCounter",
-    "UnitOfWork",
-    "UnitOfWorkFactory",
-]
+Import each port from its own module (``cleveragents.application.ports.token_counter``). This
+package imports none of them: an adapter that implements one port (the tokenizer) must not load
+the others' domain models (pydantic) with it.
+"""
