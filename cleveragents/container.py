@@ -18,6 +18,12 @@ from typing import TYPE_CHECKING, Any
 
 from dependency_injector import containers, providers
 
+from cleveragents.adapters.files.private_directories import make_private_directory
+from cleveragents.adapters.persistence.locations import (
+    default_home,
+    explicit_database_url,
+    resolve_database_url,
+)
 from cleveragents.adapters.tokens.offline_encodings import DEFAULT_ENCODING
 
 if TYPE_CHECKING:
@@ -59,12 +65,16 @@ if TYPE_CHECKING:
 # Adapters. Each function imports its adapter when the provider is first called.
 
 
-def _sql_store(url: str, auto_migrate: bool) -> Iterator[SqlStore]:
+def _sql_store(database_url: str | None, home: Path, auto_migrate: bool) -> Iterator[SqlStore]:
     # A resource, not a singleton: closing the container disposes the engine only if a command
     # opened one (`shutdown_resources` skips resources never initialised).
     from cleveragents.adapters.persistence.store import SqlStore
 
-    store = SqlStore(url=url, auto_migrate=auto_migrate)
+    if explicit_database_url(database_url) is None:
+        # The store is the home's: the home is made (private) if it is new, whichever home it
+        # is. A database named explicitly is the user's to place; its directory must exist.
+        make_private_directory(home)
+    store = SqlStore(url=resolve_database_url(database_url, home), auto_migrate=auto_migrate)
     yield store
     store.dispose()
 
@@ -147,18 +157,13 @@ def _prefix_spec_reader() -> PrefixFileReader:
     return PrefixFileReader()
 
 
-def _resolved_database_url(database_url: str | None, home: Path) -> str:
-    from cleveragents.adapters.persistence.database import resolve_database_url
-
-    return resolve_database_url(database_url, home)
-
-
 class AdaptersContainer(containers.DeclarativeContainer):
     config = providers.Configuration()
 
     store = providers.Resource(
         _sql_store,
-        url=providers.Callable(_resolved_database_url, config.database_url, config.home),
+        database_url=config.database_url,
+        home=config.home,
         auto_migrate=config.auto_migrate,
     )
     unit_of_work = providers.Factory(_unit_of_work, session_factory=store.provided.sessions)
@@ -377,22 +382,12 @@ class Container(containers.DeclarativeContainer):
     context_budget_planner = services.context_budget_planner
 
 
-def default_home() -> Path:
-    """``$CLEVERAGENTS_HOME``, else ``~/.cleveragents``.
-
-    Decided here, without the persistence adapter's module: importing that one loads SQLAlchemy,
-    which a command that opens no database must not pay for.
-    """
-    configured = os.environ.get("CLEVERAGENTS_HOME")
-    return Path(configured).expanduser() if configured else Path.home() / ".cleveragents"
-
-
 def artifacts_dir(home: Path, database_url: str | None) -> Path:
     """Where blobs live. Blobs are kept or deleted by the rows of one database, so a database
     other than the default one gets its own folder: a cleanup run against one database must
     never delete blobs that another database's rows still refer to."""
-    resolved = _resolved_database_url(database_url, home)
-    if resolved == _resolved_database_url(None, home):
+    resolved = resolve_database_url(database_url, home)
+    if resolved == resolve_database_url(None, home):
         return home / "artifacts"
     digest = hashlib.sha256(resolved.encode()).hexdigest()[:16]
     return home / "artifacts" / "databases" / digest
@@ -408,7 +403,9 @@ def build_container(
     """A container configured from arguments, then the environment, then defaults.
 
     The database URL is resolved (``--db``, else ``$CLEVERAGENTS_DATABASE_URL``, else the file
-    under the home) when the store or the blob storage is first used.
+    under the home) when the store or the blob storage is first used. The home (`home`, else
+    ``$CLEVERAGENTS_HOME``, else ``~/.cleveragents``) is created then, 0700, if the store is its
+    file; the directory of a database named explicitly is never created.
     """
     resolved_home = home or default_home()
     container = Container()

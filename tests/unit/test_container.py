@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import stat
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,6 +20,7 @@ from cleveragents.application.services.projects import ProjectService
 from cleveragents.application.services.skeleton_compressor import SkeletonCompressorService
 from cleveragents.application.services.strategy_coordinator import StrategyCoordinator
 from cleveragents.container import Container, build_container
+from cleveragents.domain.errors import InvalidInputError
 from tests.fakes import FakeTokenCounter
 
 
@@ -103,3 +107,54 @@ def test_shutting_down_opens_no_store_and_disposes_an_opened_one(tmp_path: Path)
     container.shutdown_resources()
     assert store._engine is None  # the engine was disposed
     assert container.store() is not store  # the next use opens the store afresh
+
+
+def test_a_new_home_given_explicitly_is_created_private(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("CLEVERAGENTS_DATABASE_URL", raising=False)
+    monkeypatch.setenv("CLEVERAGENTS_HOME", str(tmp_path / "not-this-one"))
+    home = tmp_path / "new" / "home"
+    container = build_container(home=home)
+    try:
+        assert container.project_service().list() == []
+    finally:
+        container.shutdown_resources()
+    assert (home / "cleveragents.db").is_file()
+    assert stat.S_IMODE(home.stat().st_mode) == 0o700
+    assert stat.S_IMODE((tmp_path / "new").stat().st_mode) == 0o700
+    assert not (tmp_path / "not-this-one").exists()
+
+
+def test_the_directory_of_an_explicit_database_is_never_created(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("CLEVERAGENTS_DATABASE_URL", raising=False)
+    missing = tmp_path / "missing"
+    container = build_container(f"sqlite:///{missing / 'x.db'}", home=tmp_path / "home")
+    with pytest.raises(InvalidInputError, match="does not exist"):
+        container.project_service().list()
+    container.shutdown_resources()
+    assert not missing.exists()
+    assert not (tmp_path / "home").exists()  # the store is not the home's: no home is needed
+
+    monkeypatch.setenv("CLEVERAGENTS_DATABASE_URL", f"sqlite:///{missing / 'env.db'}")
+    container = build_container(home=tmp_path / "home")
+    with pytest.raises(InvalidInputError, match="does not exist"):
+        container.project_service().list()
+    container.shutdown_resources()
+    assert not missing.exists()
+
+
+def test_where_the_store_lives_is_decided_without_sqlalchemy() -> None:
+    probe = (
+        "import sys\n"
+        "from cleveragents.adapters.persistence.locations import resolve_database_url\n"
+        "from cleveragents.container import build_container\n"
+        "build_container().token_counter()\n"
+        "print(resolve_database_url('sqlite:///x.db'), 'sqlalchemy' in sys.modules)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    )
+    assert result.stdout.split() == ["sqlite:///x.db", "False"]

@@ -33,27 +33,25 @@ from sqlalchemy.exc import ArgumentError
 from sqlalchemy.orm import Session, sessionmaker
 
 from cleveragents.adapters.files.private_directories import make_private_directory
+from cleveragents.adapters.persistence.locations import (
+    DATABASE_FILENAME,
+    default_home,
+    resolve_database_url,
+)
 from cleveragents.domain.errors import InvalidInputError
 
 BUSY_TIMEOUT_MS = 30_000
-DATABASE_FILENAME = "cleveragents.db"
 
-
-def default_home() -> Path:
-    """``$CLEVERAGENTS_HOME``, else ``~/.cleveragents``."""
-    configured = os.environ.get("CLEVERAGENTS_HOME")
-    return Path(configured).expanduser() if configured else Path.home() / ".cleveragents"
-
-
-def resolve_database_url(explicit: str | None = None, home: Path | None = None) -> str:
-    """``--db`` > ``$CLEVERAGENTS_DATABASE_URL`` > the SQLite file under the home directory
-    (`home`, else ``$CLEVERAGENTS_HOME``, else ``~/.cleveragents``)."""
-    if explicit:
-        return explicit
-    configured = os.environ.get("CLEVERAGENTS_DATABASE_URL")
-    if configured:
-        return configured
-    return f"sqlite:///{(home or default_home()) / DATABASE_FILENAME}"
+__all__ = [  # where the store lives is decided in `locations`; named here too for callers
+    "BUSY_TIMEOUT_MS",
+    "DATABASE_FILENAME",
+    "default_home",
+    "make_engine",
+    "make_session_factory",
+    "opens_read_only",
+    "resolve_database_url",
+    "sqlite_file_path",
+]
 
 
 def _parse(url: str) -> URL:
