@@ -1,7 +1,7 @@
 """A fork server for the docs audit: `agents` started once, each command run in a fork of it.
 
 The docs hold a hundred commands; a fresh interpreter each (imports and vocabularies) would take
-minutes. The server imports the CLI and loads the vocabularies once; for each command a small
+minutes. The server imports the package and loads the vocabularies once; for each command a small
 client (`CLIENT`, installed as `agents` on the examples' PATH) sends its arguments, working
 directory, environment and its standard input, output and error descriptors; the server forks,
 the child takes the descriptors as its own and runs the real entry point, and the exit code goes
@@ -12,9 +12,12 @@ Run: ``python -m tests.docs.agents_server SOCKET`` (prints ``ready`` once it lis
 
 from __future__ import annotations
 
+import contextlib
+import importlib
 import io
 import json
 import os
+import pkgutil
 import runpy
 import signal
 import socket
@@ -83,10 +86,31 @@ def _child(request: dict[str, object], fds: list[int]) -> int:
     return code
 
 
+PRELOADED = ("alembic.command", "alembic.config", "alembic.runtime.migration", "rich.table")
+"""Besides every module of the package: what migrating a new database and printing a table load."""
+
+
+def _preload() -> None:
+    """Import what the commands would import, once, so that each fork starts with it (a command
+    that opens the store would otherwise import SQLAlchemy again: half a second, a hundred
+    times). A module that fails to import is left for the command that needs it to report."""
+    import cleveragents
+
+    names = [
+        module.name
+        for module in pkgutil.walk_packages(cleveragents.__path__, "cleveragents.", onerror=str)
+        if not module.name.endswith("__main__")
+    ]
+    for name in [*names, *PRELOADED]:
+        with contextlib.suppress(Exception):
+            importlib.import_module(name)
+
+
 def serve(path: str) -> None:
     import cleveragents.cli.app  # noqa: F401  (the imports every command pays for)
     from cleveragents.adapters.tokens.tiktoken_counter import load_encoding
 
+    _preload()
     for name in ("cl100k_base", "o200k_base"):
         load_encoding(name)
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)

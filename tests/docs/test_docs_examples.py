@@ -37,13 +37,8 @@ SKIPPED = [
 """Blocks marked ``<!-- docs-audit: skip REASON -->``, as ``page (REASON)``; keep it short."""
 
 PENDING = {
-    "README.md": "build.log is not made; `01J...` ids; outputs shown on one line",
     "docs/artifact-compression.md": "/tmp/demo, app.log and api.py are not made by the page",
     "docs/artifact-store.md": "the workspace and deploy.log are not made; tables at 80 columns",
-    "docs/context-budget.md": "a synopsis in a console block; spec.md is not made",
-    "docs/context-compaction.md": "a synopsis in a console block; session.jsonl is not made",
-    "docs/metrics.md": "a synopsis in a console block; the transcript path is elided",
-    "docs/stable-prefix.md": "a synopsis in a console block; the snippet has no container",
 }
 """Pages whose examples are not yet in the audit's form, and what is missing: each is audited
 once its examples run (remove it here; the test then holds it to its examples)."""
