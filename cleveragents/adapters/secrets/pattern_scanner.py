@@ -26,7 +26,6 @@ line) reports nothing for that match.
 from __future__ import annotations
 
 import binascii
-import re
 from collections.abc import Iterator
 
 from cleveragents.adapters.secrets.secret_patterns import MAX_MATCH_BYTES, PATTERNS, SecretPattern
@@ -51,8 +50,6 @@ CONTEXT_BYTES = MARKER_REACH_BYTES + 16
 
 MIN_BASE64_CHARS = 20
 MAX_BASE64_CHARS = 4096
-MIN_UTF16_CHARS = 8
-MAX_UTF16_CHARS = 2048
 _MARKER = ALLOW_MARKER.encode()
 # Standard base64 only: with `-` and `_` every long snake-case name and kebab-case word would be
 # a candidate (base64url credentials, JWTs, are matched as they are).
@@ -61,7 +58,6 @@ _GROUP_STARTS = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdef"
 _BASE64_MAP = bytes(0x41 if byte in _BASE64_BYTES else 0x20 for byte in range(256))
 _BASE64_SEED = b"A" * MIN_BASE64_CHARS
 _PRINTABLE = bytes(range(0x20, 0x7F)) + b"\t\n\r"
-_UTF16LE_RUN = re.compile(rb"(?:[\t\n\r\x20-\x7e]\x00){%d,%d}" % (MIN_UTF16_CHARS, MAX_UTF16_CHARS))
 
 
 class PatternSecretScanner(SecretScanner):
@@ -91,6 +87,7 @@ class _PatternScan(SecretScan):
         self._offset = 0  # the stream offset of `_buffer[0]`
         self._line = 1  # the line number at `_scan_from`
         self._found: dict[tuple[int, int], SecretMatch] = {}
+        self._counted = (-1, 0)  # (buffer position, its line) of the last finding
         self._finished = False
 
     def feed(self, data: bytes) -> None:
@@ -115,6 +112,7 @@ class _PatternScan(SecretScan):
         return sorted(self._found.values(), key=lambda m: (m.start, m.end, m.rule))
 
     def _scan(self, *, final: bool) -> None:
+        self._counted = (-1, 0)  # buffer positions change below
         buffer = b"".join([self._buffer, *self._pending])
         self._pending.clear()
         self._pending_bytes = 0
@@ -169,21 +167,24 @@ class _PatternScan(SecretScan):
                         run_end,
                     )
         if buffer.find(b"\x00", start, end) != -1:
-            for run_start, text in _utf16le_runs(buffer, start, end, limit):
+            for parity in (0, 1):
+                first = start + parity
+                text = _utf16le_characters(buffer, first, limit)
+                text_end = (end - first + 1) // 2  # the characters starting before `end`
                 for match_start, match_end, kind, rule, value_start, value_end in _hits(
-                    self._patterns, text, text.lower(), 0, len(text), len(text)
+                    self._patterns, text, text.lower(), 0, text_end, len(text)
                 ):
                     if _allowed_inline(text, match_start, match_end):
                         continue
                     self._record(
                         buffer,
                         start,
-                        run_start + 2 * match_start,
+                        first + 2 * match_start,
                         kind,
                         rule,
                         text[value_start:value_end],
-                        run_start + 2 * value_start,
-                        run_start + 2 * value_end,
+                        first + 2 * value_start,
+                        first + 2 * value_end,
                     )
 
     def _record(
@@ -197,7 +198,13 @@ class _PatternScan(SecretScan):
         value_start: int,
         value_end: int,
     ) -> None:
-        line = self._line + buffer.count(b"\n", window_start, position)
+        # Counted on from the last finding when it came before this one (matches come in
+        # order within each pattern), so many findings in a window stay linear.
+        counted_from, counted_line = self._counted
+        if not window_start <= counted_from <= position:
+            counted_from, counted_line = window_start, self._line
+        line = counted_line + buffer.count(b"\n", counted_from, position)
+        self._counted = (position, line)
         match = SecretMatch(
             line,
             kind,
@@ -282,8 +289,22 @@ def _base64_runs(
             yield base + run_start, base + run_end + padding, decoded
 
 
-def _utf16le_runs(buffer: bytes, start: int, end: int, limit: int) -> Iterator[tuple[int, bytes]]:
-    for match in _UTF16LE_RUN.finditer(buffer, start, limit):
-        if match.start() >= end:
-            break
-        yield match.start(), match.group()[::2]
+def _utf16le_characters(buffer: bytes, first: int, limit: int) -> bytes:
+    """The bytes at `first`, `first + 2`, ... before `limit`, each kept where the byte after it
+    is a NUL (a UTF-16LE ASCII character) and made a NUL elsewhere, which no pattern matches
+    across. Done on integers as wide as the window (each byte's lane at once), not byte by byte
+    in Python, nor with a regex for `(.\\0)+` that would try every position of every binary."""
+    characters = buffer[first:limit:2]
+    partners = buffer[first + 1 : limit : 2]
+    size = len(partners)
+    characters = characters[:size]
+    if not size:
+        return b""
+    low7 = int.from_bytes(b"\x7f" * size, "little")
+    high = int.from_bytes(b"\x80" * size, "little")
+    value = int.from_bytes(partners, "little")
+    # A lane's high bit: set when its partner byte is not 0 (no carry leaves a lane).
+    nonzero = ((value & low7) + low7 | value) & high
+    keep = ~((nonzero >> 7) * 0xFF)
+    kept = int.from_bytes(characters, "little") & keep & ((1 << (8 * size)) - 1)
+    return kept.to_bytes(size, "little")
