@@ -19,7 +19,7 @@ from cleveragents.application.services.plans import PlanService
 from cleveragents.application.services.projects import ProjectService
 from cleveragents.application.services.skeleton_compressor import SkeletonCompressorService
 from cleveragents.application.services.strategy_coordinator import StrategyCoordinator
-from cleveragents.container import Container, build_container
+from cleveragents.container import Container, build_container, build_token_counter
 from cleveragents.domain.errors import InvalidInputError
 from tests.fakes import FakeTokenCounter
 
@@ -158,3 +158,26 @@ def test_where_the_store_lives_is_decided_without_sqlalchemy() -> None:
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True
     )
     assert result.stdout.split() == ["sqlite:///x.db", "False"]
+
+
+def test_the_tokenizer_alone_is_built_as_the_container_builds_it(tmp_path: Path) -> None:
+    alone = build_token_counter("o200k_base", home=tmp_path)
+    from_container = build_container(home=tmp_path, encoding="o200k_base").token_counter()
+    assert isinstance(alone, TiktokenCounter)
+    assert alone.encoding_name == from_container.encoding_name == "o200k_base"
+    assert alone._cache_dir == from_container._cache_dir == tmp_path / "cache" / "tiktoken"
+    assert alone.count("hello world") == from_container.count("hello world")
+
+
+def test_the_tokenizer_alone_loads_no_dependency_injector() -> None:
+    probe = (
+        "import sys\n"
+        "from cleveragents.container import build_token_counter\n"
+        "print(build_token_counter().count('hello world'), 'dependency_injector' in sys.modules)\n"
+        "from cleveragents.container import Container\n"
+        "print(Container.__name__, 'dependency_injector' in sys.modules)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    )
+    assert result.stdout.split() == ["2", "False", "Container", "True"]

@@ -1,0 +1,245 @@
+"""How each piece of the application is built: one function per provider of the container.
+
+Each imports its class when first called, so a command loads only the adapters and services it
+uses; `wiring` says which piece is given which others. Nothing here imports dependency_injector.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from cleveragents.adapters.files.private_directories import make_private_directory
+from cleveragents.adapters.persistence.locations import explicit_database_url, resolve_database_url
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session, sessionmaker
+
+    from cleveragents.adapters.blobs.filesystem_blob_storage import FilesystemBlobStorage
+    from cleveragents.adapters.model_catalog.genai_prices_catalog import GenaiPricesCatalog
+    from cleveragents.adapters.persistence.event_log import SqlEventLog
+    from cleveragents.adapters.persistence.store import SqlStore
+    from cleveragents.adapters.persistence.unit_of_work import SqlaUnitOfWork
+    from cleveragents.adapters.persistence.usage_repository import SqlUsageLedger
+    from cleveragents.adapters.prefix_files.prefix_file_reader import PrefixFileReader
+    from cleveragents.adapters.source.tree_sitter_skeletonizer import TreeSitterSkeletonizer
+    from cleveragents.adapters.system.clock import SystemClock
+    from cleveragents.adapters.tokens.tiktoken_counter import TiktokenCounter
+    from cleveragents.adapters.transcripts.json_transcript_codec import JsonTranscriptCodec
+    from cleveragents.adapters.workspace.contained_files import FdContainedFiles
+    from cleveragents.application.ports.clock import Clock
+    from cleveragents.application.ports.secret_scanner import SecretScanner
+    from cleveragents.application.services.artifact_compressor import ArtifactCompressorService
+    from cleveragents.application.services.artifact_store import ArtifactStore
+    from cleveragents.application.services.compaction.deterministic_summarizer import (
+        DeterministicSummarizer,
+    )
+    from cleveragents.application.services.compaction.tool_output_shrinking import (
+        ToolOutputShrinker,
+    )
+    from cleveragents.application.services.context_budget_planner import ContextBudgetPlanner
+    from cleveragents.application.services.context_compactor import ContextCompactor
+    from cleveragents.application.services.context_strategies import StrategyComparison
+    from cleveragents.application.services.metrics import MetricsService
+    from cleveragents.application.services.plans import PlanService
+    from cleveragents.application.services.projects import ProjectService
+    from cleveragents.application.services.skeleton_compressor import SkeletonCompressorService
+    from cleveragents.application.services.stable_prefix_builder import StablePrefixBuilder
+    from cleveragents.application.services.strategy_coordinator import StrategyCoordinator
+
+
+# Adapters. Each function imports its adapter when the provider is first called.
+
+
+def sql_store(
+    database_url: str | None, home: Path, create_home: bool, auto_migrate: bool
+) -> Iterator[SqlStore]:
+    # A resource, not a singleton: closing the container disposes the engine only if a command
+    # opened one (`shutdown_resources` skips resources never initialised).
+    from cleveragents.adapters.persistence.store import SqlStore
+
+    if create_home and explicit_database_url(database_url) is None:
+        # A home the caller named, and the store is its file: made (private) if it is new. The
+        # default home is made by the engine, on the first write (`agents db current` on a
+        # fresh home creates nothing); a database named explicitly is the user's to place.
+        make_private_directory(home)
+    store = SqlStore(url=resolve_database_url(database_url, home), auto_migrate=auto_migrate)
+    yield store
+    store.dispose()
+
+
+def unit_of_work(session_factory: sessionmaker[Session]) -> SqlaUnitOfWork:
+    from cleveragents.adapters.persistence.unit_of_work import SqlaUnitOfWork
+
+    return SqlaUnitOfWork(session_factory=session_factory)
+
+
+def token_counter(encoding_name: str, cache_dir: Path) -> TiktokenCounter:
+    from cleveragents.adapters.tokens.tiktoken_counter import TiktokenCounter
+
+    return TiktokenCounter(encoding_name=encoding_name, cache_dir=cache_dir)
+
+
+def source_skeletonizer() -> TreeSitterSkeletonizer:
+    from cleveragents.adapters.source.tree_sitter_skeletonizer import TreeSitterSkeletonizer
+
+    return TreeSitterSkeletonizer()
+
+
+def blob_storage(home: Path, database_url: str | None) -> FilesystemBlobStorage:
+    from cleveragents.adapters.blobs.filesystem_blob_storage import FilesystemBlobStorage
+
+    return FilesystemBlobStorage(root=artifacts_dir(home, database_url))
+
+
+def contained_files() -> FdContainedFiles:
+    from cleveragents.adapters.workspace.contained_files import FdContainedFiles
+
+    return FdContainedFiles()
+
+
+def secret_scanner(name: str) -> SecretScanner:
+    from cleveragents.adapters.secrets.combined_scanner import make_secret_scanner
+
+    return make_secret_scanner(name=name)
+
+
+def clock() -> SystemClock:
+    from cleveragents.adapters.system.clock import SystemClock
+
+    return SystemClock()
+
+
+def user() -> str:
+    from cleveragents.adapters.system.clock import current_user
+
+    return current_user()
+
+
+def event_sink(session_factory: sessionmaker[Session], clock: Clock) -> SqlEventLog:
+    from cleveragents.adapters.persistence.event_log import SqlEventLog
+
+    return SqlEventLog(session_factory=session_factory, clock=clock)
+
+
+def transcript_codec() -> JsonTranscriptCodec:
+    from cleveragents.adapters.transcripts.json_transcript_codec import JsonTranscriptCodec
+
+    return JsonTranscriptCodec()
+
+
+def usage_ledger(session_factory: sessionmaker[Session]) -> SqlUsageLedger:
+    from cleveragents.adapters.persistence.usage_repository import SqlUsageLedger
+
+    return SqlUsageLedger(session_factory=session_factory)
+
+
+def model_catalog() -> GenaiPricesCatalog:
+    from cleveragents.adapters.model_catalog.genai_prices_catalog import GenaiPricesCatalog
+
+    return GenaiPricesCatalog()
+
+
+def prefix_spec_reader() -> PrefixFileReader:
+    from cleveragents.adapters.prefix_files.prefix_file_reader import PrefixFileReader
+
+    return PrefixFileReader()
+
+
+# Services. The same lazy imports: a command that uses no service loads none. Each takes the
+# keyword arguments its service's constructor takes.
+
+
+def skeleton_compressor_service() -> SkeletonCompressorService:
+    from cleveragents.application.services.skeleton_compressor import SkeletonCompressorService
+
+    return SkeletonCompressorService()
+
+
+def project_service(**dependencies: Any) -> ProjectService:
+    from cleveragents.application.services.projects import ProjectService
+
+    return ProjectService(**dependencies)
+
+
+def plan_service(**dependencies: Any) -> PlanService:
+    from cleveragents.application.services.plans import PlanService
+
+    return PlanService(**dependencies)
+
+
+def strategy_coordinator(**dependencies: Any) -> StrategyCoordinator:
+    from cleveragents.application.services.strategy_coordinator import StrategyCoordinator
+
+    return StrategyCoordinator(**dependencies)
+
+
+def artifact_store(**dependencies: Any) -> ArtifactStore:
+    from cleveragents.application.services.artifact_store import ArtifactStore
+
+    return ArtifactStore(**dependencies)
+
+
+def artifact_compressor_service(**dependencies: Any) -> ArtifactCompressorService:
+    from cleveragents.application.services.artifact_compressor import ArtifactCompressorService
+
+    return ArtifactCompressorService(**dependencies)
+
+
+def summarizer() -> DeterministicSummarizer:
+    from cleveragents.application.services.compaction.deterministic_summarizer import (
+        DeterministicSummarizer,
+    )
+
+    return DeterministicSummarizer()
+
+
+def stable_prefix_builder(**dependencies: Any) -> StablePrefixBuilder:
+    from cleveragents.application.services.stable_prefix_builder import StablePrefixBuilder
+
+    return StablePrefixBuilder(**dependencies)
+
+
+def context_budget_planner(**dependencies: Any) -> ContextBudgetPlanner:
+    from cleveragents.application.services.context_budget_planner import ContextBudgetPlanner
+
+    return ContextBudgetPlanner(**dependencies)
+
+
+def tool_output_shrinker(**dependencies: Any) -> ToolOutputShrinker:
+    from cleveragents.application.services.compaction.tool_output_shrinking import (
+        ToolOutputShrinker,
+    )
+
+    return ToolOutputShrinker(**dependencies)
+
+
+def context_compactor(**dependencies: Any) -> ContextCompactor:
+    from cleveragents.application.services.context_compactor import ContextCompactor
+
+    return ContextCompactor(**dependencies)
+
+
+def strategy_comparison(**dependencies: Any) -> StrategyComparison:
+    from cleveragents.application.services.context_strategies import StrategyComparison
+
+    return StrategyComparison(**dependencies)
+
+
+def metrics_service(**dependencies: Any) -> MetricsService:
+    from cleveragents.application.services.metrics import MetricsService
+
+    return MetricsService(**dependencies)
+
+
+def artifacts_dir(home: Path, database_url: str | None) -> Path:
+    """Where blobs live. Blobs are kept or deleted by the rows of one database, so a database
+    other than the default one gets its own folder: a cleanup run against one database must
+    never delete blobs that another database's rows still refer to."""
+    resolved = resolve_database_url(database_url, home)
+    if resolved == resolve_database_url(None, home):
+        return home / "artifacts"
+    digest = hashlib.sha256(resolved.encode()).hexdigest()[:16]
+    return home / "artifacts" / "databases" / digest

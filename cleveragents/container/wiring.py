@@ -1,0 +1,148 @@
+"""What depends on what: the dependency-injector containers, per concern, composed into
+`Container`. Each provider calls its builder in `factories`, on first use."""
+
+from __future__ import annotations
+
+from dependency_injector import containers, providers
+
+from cleveragents.container import factories as build
+
+
+class AdaptersContainer(containers.DeclarativeContainer):
+    config = providers.Configuration()
+
+    store = providers.Resource(
+        build.sql_store,
+        database_url=config.database_url,
+        home=config.home,
+        create_home=config.create_home,
+        auto_migrate=config.auto_migrate,
+    )
+    unit_of_work = providers.Factory(build.unit_of_work, session_factory=store.provided.sessions)
+    token_counter = providers.Singleton(
+        build.token_counter, encoding_name=config.encoding, cache_dir=config.tokenizer_cache_dir
+    )
+    source_skeletonizer = providers.Singleton(build.source_skeletonizer)
+    blob_storage = providers.Singleton(
+        build.blob_storage, home=config.home, database_url=config.database_url
+    )
+    contained_files = providers.Singleton(build.contained_files)
+    secret_scanner = providers.Singleton(build.secret_scanner, name=config.secret_scanner)
+    clock = providers.Singleton(build.clock)
+    user = providers.Callable(build.user)
+    event_sink = providers.Singleton(
+        build.event_sink, session_factory=store.provided.sessions, clock=clock
+    )
+    transcript_codec = providers.Singleton(build.transcript_codec)
+    usage_ledger = providers.Singleton(build.usage_ledger, session_factory=store.provided.sessions)
+    model_catalog = providers.Singleton(build.model_catalog)
+    prefix_spec_reader = providers.Singleton(build.prefix_spec_reader)
+
+
+class ServicesContainer(containers.DeclarativeContainer):
+    adapters = providers.DependenciesContainer()
+
+    skeleton_compressor_service = providers.Singleton(build.skeleton_compressor_service)
+    project_service = providers.Factory(
+        build.project_service, uow_factory=adapters.unit_of_work.provider
+    )
+    plan_service = providers.Factory(
+        build.plan_service,
+        uow_factory=adapters.unit_of_work.provider,
+        token_counter=adapters.token_counter,
+    )
+    strategy_coordinator = providers.Factory(
+        build.strategy_coordinator,
+        uow_factory=adapters.unit_of_work.provider,
+        compressor=skeleton_compressor_service,
+    )
+    artifact_store = providers.Singleton(
+        build.artifact_store,
+        uow_factory=adapters.unit_of_work.provider,
+        blobs=adapters.blob_storage,
+        files=adapters.contained_files,
+        scanner=adapters.secret_scanner,
+        clock=adapters.clock,
+        user=adapters.user,
+    )
+    # The store goes in as its provider, called only when a compression stores or reads a
+    # stored artifact: compressing a plain file opens no database.
+    artifact_compressor_service = providers.Factory(
+        build.artifact_compressor_service,
+        files=adapters.contained_files,
+        token_counter=adapters.token_counter,
+        skeletonizer=adapters.source_skeletonizer,
+        scanner=adapters.secret_scanner,
+        store=artifact_store.provider,
+    )
+    summarizer = providers.Singleton(build.summarizer)
+    stable_prefix_builder = providers.Factory(
+        build.stable_prefix_builder, secret_scanner=adapters.secret_scanner
+    )
+    context_budget_planner = providers.Factory(
+        build.context_budget_planner, token_counter=adapters.token_counter
+    )
+    tool_output_shrinker = providers.Factory(
+        build.tool_output_shrinker,
+        compressor=artifact_compressor_service,
+        counter=adapters.token_counter,
+        scanner=adapters.secret_scanner,
+        store=artifact_store,
+    )
+    context_compactor = providers.Factory(
+        build.context_compactor,
+        token_counter=adapters.token_counter,
+        summarizer=summarizer,
+        events=adapters.event_sink,
+        secret_scanner=adapters.secret_scanner,
+        shrinker=tool_output_shrinker,
+    )
+    strategy_comparison = providers.Factory(
+        build.strategy_comparison,
+        token_counter=adapters.token_counter,
+        summarizer=summarizer,
+        secret_scanner=adapters.secret_scanner,
+    )
+    metrics_service = providers.Factory(
+        build.metrics_service,
+        uow_factory=adapters.unit_of_work.provider,
+        ledger=adapters.usage_ledger,
+        catalog=adapters.model_catalog,
+        events=adapters.event_sink,
+        codec=adapters.transcript_codec,
+        clock=adapters.clock,
+    )
+
+
+class Container(containers.DeclarativeContainer):
+    config = providers.Configuration()
+
+    adapters = providers.Container(AdaptersContainer, config=config)
+    services = providers.Container(ServicesContainer, adapters=adapters)
+
+    # The names the product documents, at the top level.
+    store = adapters.store
+    unit_of_work = adapters.unit_of_work
+    token_counter = adapters.token_counter
+    skeleton_compressor_service = services.skeleton_compressor_service
+    project_service = services.project_service
+    plan_service = services.plan_service
+    strategy_coordinator = services.strategy_coordinator
+    source_skeletonizer = adapters.source_skeletonizer
+    artifact_compressor_service = services.artifact_compressor_service
+    blob_storage = adapters.blob_storage
+    contained_files = adapters.contained_files
+    secret_scanner = adapters.secret_scanner
+    clock = adapters.clock
+    artifact_store = services.artifact_store
+    event_sink = adapters.event_sink
+    transcript_codec = adapters.transcript_codec
+    summarizer = services.summarizer
+    context_compactor = services.context_compactor
+    strategy_comparison = services.strategy_comparison
+    usage_ledger = adapters.usage_ledger
+    model_catalog = adapters.model_catalog
+    metrics_service = services.metrics_service
+    prefix_spec_reader = adapters.prefix_spec_reader
+    stable_prefix_builder = services.stable_prefix_builder
+    context_budget_planner = services.context_budget_planner
