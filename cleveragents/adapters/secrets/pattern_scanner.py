@@ -55,6 +55,7 @@ _MARKER = ALLOW_MARKER.encode()
 # a candidate (base64url credentials, JWTs, are matched as they are).
 _BASE64_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
 _GROUP_STARTS = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdef"
+_TOKEN_EDGES = frozenset(b" \t\n\r\x0b\x0c\"'=:,;()[]{}<>")
 _BASE64_MAP = bytes(0x41 if byte in _BASE64_BYTES else 0x20 for byte in range(256))
 _BASE64_SEED = b"A" * MIN_BASE64_CHARS
 _PRINTABLE = bytes(range(0x20, 0x7F)) + b"\t\n\r"
@@ -251,15 +252,21 @@ def _allowed_inline(text: bytes, start: int, end: int) -> bool:
 def _base64_runs(
     buffer: bytes, start: int, end: int, limit: int
 ) -> Iterator[tuple[int, int, bytes]]:
-    """(start, end, decoded text) of the base64 runs starting in [start, end) that decode to
-    ASCII text worth scanning. A run longer than `MAX_BASE64_CHARS` (an image, an archive) is
-    not looked into: a window always sees that much of a run that starts in it, so whether it
-    is looked into does not depend on where the windows fall."""
+    """(start, end, decoded text) of the base64 tokens starting in [start, end) that decode to
+    ASCII text worth scanning.
+
+    A token is a run of base64 characters standing on its own: after the start of the stream, a
+    blank, a quote or `= : , ; ( ) [ ] { } < >`, and before one of those (or its `=` padding).
+    `JobHistoryEventHandler` after a `.`, or a path's piece after a `/`, is no token: most long
+    words in logs and code are never looked at. A run longer than `MAX_BASE64_CHARS` (an image,
+    an archive) is not looked into: a window always sees that much of a run that starts in it,
+    so whether it is looked into does not depend on where the windows fall."""
     base = max(0, start - 1)
-    # Every base64 byte becomes `A`, every other a blank: runs are then found by `find`, at
-    # memory-search speed, where a regex would try every position.
+    # Base64 bytes become `A`, others a blank: runs are then found by `find`, at memory-search
+    # speed, where a regex would try every position.
     mapped = buffer[base:limit].translate(_BASE64_MAP)
     find = mapped.find
+    edges = _TOKEN_EDGES
     position = start - base
     stop = end - base
     while True:
@@ -270,17 +277,19 @@ def _base64_runs(
         if run_end == -1:
             run_end = len(mapped)
         position = run_end
-        if run_end - run_start > MAX_BASE64_CHARS or (
-            run_start > 0 and mapped[run_start - 1] == 0x41
+        if run_start > 0 and (
+            mapped[run_start - 1] == 0x41 or buffer[base + run_start - 1] not in edges
         ):
-            continue  # too long, or begun in the window before (and looked at there)
+            continue  # begun in the window before (looked at there), or glued to a word
+        if run_end - run_start > MAX_BASE64_CHARS or (
+            run_end < len(mapped) and buffer[base + run_end] not in edges
+        ):
+            continue  # too long, or glued to what follows
         run = buffer[base + run_start : base + run_end]
         # Base64 of ASCII text: every 4-character group starts with A-Z or a-f (a byte < 0x80
         # has its top bit clear). Words and identifiers rarely pass, and nothing is decoded.
-        if run[::4].translate(None, _GROUP_STARTS) or run.isalpha():
+        if len(run) % 4 == 1 or run.isalpha() or run[::4].translate(None, _GROUP_STARTS):
             continue
-        if len(run) % 4 == 1:
-            continue  # no base64 encoding has this length
         decoded = binascii.a2b_base64(run + b"=" * (-len(run) % 4))
         if not decoded.translate(None, _PRINTABLE):
             padding = len(buffer[base + run_end : base + run_end + 2]) - len(
