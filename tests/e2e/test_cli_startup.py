@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 HEAVY = ("sqlalchemy", "alembic", "tiktoken", "pydantic", "dependency_injector")
 
 
@@ -71,7 +73,10 @@ NOT_FOR_COUNTING = (
 )
 # Where the store would live is decided without SQLAlchemy, by these (the package's __init__ is
 # a docstring): the tokenizer's cache sits under the home.
-STORE_LOCATION = ("cleveragents.adapters.persistence", "cleveragents.adapters.persistence.locations")
+STORE_LOCATION = (
+    "cleveragents.adapters.persistence",
+    "cleveragents.adapters.persistence.locations",
+)
 
 
 def test_tokens_count_loads_only_the_tokenizer(tmp_path: Path) -> None:
@@ -97,3 +102,18 @@ def test_project_list_on_an_up_to_date_store_loads_no_alembic(tmp_path: Path) ->
     loaded = _modules_loaded_by(["project", "list"], ("alembic", "sqlalchemy"), tmp_path)
     assert "sqlalchemy" in loaded
     assert [m for m in loaded if m.startswith("alembic")] == []
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="cleveragents/domain/__init__.py imports every model (pydantic) although the tokenizer "
+    "needs only domain.errors, and cli/tokens.py builds the whole container (dependency_injector) "
+    "where build_token_counter would do; neither file is this change's",
+)
+def test_tokens_count_loads_neither_pydantic_nor_dependency_injector(tmp_path: Path) -> None:
+    small = tmp_path / "small.txt"
+    small.write_text("hello world\n")
+    heavy = ("pydantic", "dependency_injector", "typer._adapters", "rich", "asyncio", "yaml")
+    loaded = _modules_loaded_by(["tokens", "count", str(small)], (*heavy, "tiktoken"), tmp_path)
+    assert "tiktoken" in loaded
+    assert [m for m in loaded if m.startswith(heavy)] == []
