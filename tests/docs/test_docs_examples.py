@@ -66,7 +66,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 
 
 def _forward(text: str, session: Path) -> str:
-    return text.replace("/work/shared/corpus", str(CORPUS)).replace("/tmp/", f"{session}/tmp/")
+    # /tmp/ first: the corpus may itself lie under a /tmp/ (a checkout in /var/tmp, say).
+    return text.replace("/tmp/", f"{session}/tmp/").replace("/work/shared/corpus", str(CORPUS))
 
 
 def _backward(text: str, session: Path) -> str:
