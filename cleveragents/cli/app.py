@@ -120,7 +120,10 @@ class LazyRootGroup(typer.core.TyperGroup):
         super().__init__(**kwargs)
         builders: dict[str, Callable[[str], Command]] = dict.fromkeys(ROOT_COMMANDS, _root_command)
         builders.update(dict.fromkeys(NOUNS, _noun_command))
-        self.commands = _CommandsOnDemand(builders)
+        on_demand = _CommandsOnDemand(builders)
+        for name, command in self.commands.items():  # any registered on `app` the usual way
+            on_demand[name] = command
+        self.commands = on_demand
 
     def list_commands(self, ctx: Context) -> list[str]:
         return list(self.commands)  # the names only: nothing is imported

@@ -12,7 +12,7 @@ import typer
 import typer.main
 
 import cleveragents.cli
-from cleveragents.cli.app import NOUNS, ROOT_COMMANDS, app, noun_app, root
+from cleveragents.cli.app import NOUNS, ROOT_COMMANDS, LazyRootGroup, app, noun_app, root
 from cleveragents.cli.reference import render
 
 
@@ -88,3 +88,20 @@ def test_a_command_loads_only_its_own_noun() -> None:
     nouns = {module for modules in NOUNS.values() for module in modules}
     assert "'cleveragents.cli.tokens'" in loaded
     assert [m for m in nouns - {"cleveragents.cli.tokens"} if f"'{m}'" in loaded] == []
+
+
+def test_a_command_registered_the_usual_way_is_kept() -> None:
+    extra = typer.Typer(cls=LazyRootGroup)
+    extra.callback()(root)
+
+    @extra.command("hello")
+    def hello() -> None:
+        typer.echo("hello")
+
+    group = typer.main.get_command(extra)
+    assert isinstance(group, typer.core.TyperGroup)
+    with group.make_context("agents", ["hello"]) as ctx:
+        assert group.list_commands(ctx) == [*ROOT_COMMANDS, *NOUNS, "hello"]
+        command = group.get_command(ctx, "hello")
+        assert command is not None
+        assert command.name == "hello"
