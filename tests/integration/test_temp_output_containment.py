@@ -72,11 +72,6 @@ def test_discarding_a_swapped_grant_folder_removes_the_link_only(
     assert (elsewhere / "output").read_text() == "a private file outside the store\n"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="ArtifactStore.import_temp_output still opens the output's own folder as the root; "
-    "it must open temp_output_location(path) instead (application code, not this change's)",
-)
 def test_importing_through_a_swapped_grant_folder_is_refused_in_one_line(
     capsys: pytest.CaptureFixture[str], home: Path, elsewhere: Path
 ) -> None:

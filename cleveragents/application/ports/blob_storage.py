@@ -54,5 +54,12 @@ class BlobStorage(ABC):
         """A fresh path, private to the store, where a trusted tool writes its output."""
 
     @abstractmethod
+    def temp_output_location(self, path: str) -> tuple[str, str]:
+        """The store's root and `path` relative to it, to be opened beneath the root: every
+        folder on the way is then checked on its descriptor, so a folder of the store swapped
+        for a symlink is refused rather than followed. `path` must be one of this store's
+        temporary outputs (else `InvalidInputError`)."""
+
+    @abstractmethod
     def discard_temp_output(self, path: str) -> None:
         """Remove a temporary output (after import, or when its grant expired)."""

@@ -271,11 +271,12 @@ class ArtifactStore:
         owner = self._owner(project, plan_id)
         allowed = self._allowlist(allowlist, None)
         claim = self._claim(reference)
-        directory, name = os.path.split(claim.path)
+        root, relative = self._blobs.temp_output_location(claim.path)
         try:
-            # The same fd-based checks as workspace files: no symlink, FIFO, device or hard
-            # link planted in place of the output is followed.
-            contained = self._files.open_beneath(directory, name)
+            # The same fd-based checks as workspace files, from the store's root: no symlink,
+            # FIFO, device or hard link planted in place of the output, or of a folder on the
+            # way to it (the grant's, temp/), is followed.
+            contained = self._files.open_beneath(root, relative)
         except NotFoundError:
             raise InvalidInputError(
                 f"the tool {claim.tool_name!r} wrote nothing to its temporary output"

@@ -31,9 +31,9 @@ def sentence_spans(
     them; never split inside inline code nor after a common abbreviation or an initial.
 
     `refined` also ends a sentence after a footnote reference (`done.[^note] Next`), before
-    closing emphasis (`**Bold.** Next`), and after a one-digit number (`between 5 and 8. This`), which the first splitter took for an initial.
-    Tier 2 keeps the first splitter: its output is documented and measured. With `limit`, only
-    the first `limit` sentences."""
+    closing emphasis (`**Bold.** Next`), and after a one-digit number (`between 5 and 8.
+    This`), which the first splitter took for an initial. Tier 2 keeps the first splitter: its
+    output is documented and measured. With `limit`, only the first `limit` sentences."""
     spans: list[tuple[int, int]] = []
     start = 0
     for end, following in _sentence_ends(text, refined):
