@@ -3,12 +3,14 @@ never show a line the scanner flags."""
 
 from __future__ import annotations
 
+import re
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cleveragents.adapters.secrets.pattern_scanner import PatternSecretScanner
 from cleveragents.application.services.governance.media_types import sniff_media_type
-from cleveragents.application.services.governance.previews import WITHHELD, build_preview
+from cleveragents.application.services.governance.previews import WITHHELD, _shown, build_preview
 from tests.secret_samples import fake_aws_access_key_id
 
 SCANNER = PatternSecretScanner()
@@ -34,7 +36,7 @@ def test_previews_hold_their_bounds_on_any_bytes(
     if len(data) <= head_limit + tail_limit:
         assert omitted == 0
         assert tail == ""
-        assert head == data.decode("utf-8", errors="replace") or WITHHELD in head
+        assert head == _shown(data.decode("utf-8", errors="replace")) or WITHHELD in head
         return
     assert len(head) <= head_limit
     assert len(tail) <= tail_limit
@@ -42,7 +44,23 @@ def test_previews_hold_their_bounds_on_any_bytes(
     assert 0 <= omitted - (len(data) - head_limit - tail_limit) <= 6
     # The tail is the output's end: its last complete character is always there.
     if tail_limit >= 4 and data[-1:].isascii():
-        assert tail.endswith(data[-1:].decode()) or WITHHELD in tail
+        assert tail.endswith(_shown(data[-1:].decode())) or WITHHELD in tail
+    # Nothing a terminal would obey is left: no ESC, no other C0 control but tab and newline
+    # (and the CR of a CRLF), no DEL, no C1 control.
+    for text in (head, tail):
+        assert not _OBEYED.search(text.replace("\r\n", "\n"))
+
+
+_OBEYED = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def test_control_characters_are_shown_not_obeyed() -> None:
+    data = (
+        b"\x1b[2J\x1b[31mred\x1b[0m\r\nprogress 10%\rprogress 90%\x07\x7f"
+        b"\xc2\x9b\te\xe2\x80\xaedone\n"  # a C1 CSI, a tab, a right-to-left override
+    )
+    shown = build_preview(data, b"", len(data), SCANNER)
+    assert shown.head == "␛[2J␛[31mred␛[0m\r\nprogress 10%␍progress 90%␇␡\ufffd\te\ufffddone\n"
 
 
 def test_a_multibyte_character_split_by_the_limit_is_dropped_not_mangled() -> None:
