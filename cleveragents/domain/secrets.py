@@ -20,6 +20,11 @@ class SecretKind(StrEnum):
     GOOGLE_API_KEY = "google-api-key"
     PASSWORD_IN_URL = "password-in-url"
     BEARER_TOKEN = "bearer-token"
+    AZURE_STORAGE_KEY = "azure-storage-key"
+    GITLAB_TOKEN = "gitlab-token"
+    NPM_TOKEN = "npm-token"  # an npm_ token, or an .npmrc's _authToken/_password/_auth
+    SENDGRID_API_KEY = "sendgrid-api-key"
+    HUGGINGFACE_TOKEN = "huggingface-token"
     GENERIC_SECRET = "generic-secret"
     OTHER = "other"  # a finding of a second scanner that has no kind of ours
 

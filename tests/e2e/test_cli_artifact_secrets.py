@@ -55,7 +55,7 @@ def test_redact_stores_and_says_so_on_stderr(
     assert NPM.secret not in result.stdout + result.stderr
     listed = run(capsys, "artifact", "list", "--json").json()
     assert [(a["status"], a["findings"]) for a in listed] == [
-        ("stored", [{"line": 2, "kind": "generic-secret"}])
+        ("stored", [{"line": 2, "kind": "npm-token"}])
     ]
 
 

@@ -89,7 +89,7 @@ def test_redact_stores_the_output_with_the_credentials_replaced(
     assert result.redacted
     assert not result.blocked
     assert [(f.line, f.kind.value) for f in artifact.findings] == [
-        (2, "generic-secret"),
+        (2, "npm-token"),
         (4, "generic-secret"),
     ]
     stored = store.read(artifact.id, 0, 1 << 20)
@@ -144,7 +144,7 @@ def test_an_allowlist_named_explicitly(
 ) -> None:
     _output(workspace)
     elsewhere = tmp_path / "allow.toml"
-    elsewhere.write_text('[[rules]]\nkinds = ["generic-secret"]\n')
+    elsewhere.write_text('[[rules]]\nkinds = ["npm-token", "generic-secret"]\n')
     result = store.import_file(str(workspace), "env.log", allowlist=str(elsewhere))
     assert not result.blocked
     with pytest.raises(InvalidInputError, match="no allowlist file at"):

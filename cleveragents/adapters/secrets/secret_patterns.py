@@ -18,7 +18,7 @@ over the lower-cased bytes (`bytes.lower` keeps positions, and is far faster tha
 `re.IGNORECASE`, which disables that jump); their classifiers read the original bytes.
 
 A classifier returns a `Hit`: the kind (a `SecretKind`), the rule (the detailed kind, e.g.
-``npm-token`` where the kind is ``generic-secret``), and the span of the credential itself, which
+``password`` where the kind is ``generic-secret``), and the span of the credential itself, which
 a redaction replaces and a fingerprint hashes.
 
 Exclusions, each needed to keep the benign corpus (logs, diffs, JSON, markdown, code,
@@ -223,7 +223,7 @@ def _a_literal(original: bytes, match: re.Match[bytes]) -> Hit | None:
         value = _group(original, match, "azure")
         if not _is_random(value, digit=False):
             return None
-        return _hit(SecretKind.GENERIC_SECRET, "azure-storage-key", *match.span("azure"))
+        return _hit(SecretKind.AZURE_STORAGE_KEY, "azure-storage-key", *match.span("azure"))
     body = _group(original, match, 0)
     if b"example" in body.lower() or is_placeholder(body[4:]):
         return None
@@ -245,7 +245,7 @@ def _after_dash(original: bytes, match: re.Match[bytes]) -> Hit | None:
     if match.start("gitlab") != -1:
         if not _is_random(_group(original, match, "gitlab"), digit=False):
             return None
-        return _hit(SecretKind.GENERIC_SECRET, "gitlab-token", start - 5, end)
+        return _hit(SecretKind.GITLAB_TOKEN, "gitlab-token", start - 5, end)
     return _hit(SecretKind.PRIVATE_KEY, "private-key", start, end)
 
 
@@ -258,16 +258,16 @@ def _after_underscore(original: bytes, match: re.Match[bytes]) -> Hit | None:
     if match.start("npm") != -1:
         if not _is_random(_group(original, match, "npm"), digit=False):
             return None
-        return _hit(SecretKind.GENERIC_SECRET, "npm-token", start - 3, end)
+        return _hit(SecretKind.NPM_TOKEN, "npm-token", start - 3, end)
     if match.start("hf") != -1:
         if not _is_random(_group(original, match, "hf"), digit=False):
             return None
-        return _hit(SecretKind.GENERIC_SECRET, "huggingface-token", start - 2, end)
+        return _hit(SecretKind.HUGGINGFACE_TOKEN, "huggingface-token", start - 2, end)
     if match.start("npmrc") != -1:
         value = _group(original, match, "npmrc")
         if is_placeholder(value) or shannon_entropy(value) < MIN_ENTROPY_BITS:
             return None
-        return _hit(SecretKind.GENERIC_SECRET, "npm-auth-token", *match.span("npmrc"))
+        return _hit(SecretKind.NPM_TOKEN, "npm-auth-token", *match.span("npmrc"))
     if match.start("pat") != -1:
         body = _group(original, match, "pat")
         return (
@@ -440,7 +440,7 @@ PATTERNS: tuple[SecretPattern, ...] = (
             SecretKind.ANTHROPIC_API_KEY,
             SecretKind.OPENAI_API_KEY,
             SecretKind.SLACK_TOKEN,
-            SecretKind.GENERIC_SECRET,
+            SecretKind.GITLAB_TOKEN,
         ),
         # Everything found at a `-`: the PEM header with its body (to the END line, or as much
         # of it as there is), `sk-` keys (`sk-ant-` is Anthropic's, any other OpenAI's: one
@@ -462,7 +462,12 @@ PATTERNS: tuple[SecretPattern, ...] = (
         rules=("private-key", "anthropic-api-key", "openai-api-key", "slack-token", "gitlab-token"),
     ),
     SecretPattern(
-        (SecretKind.GITHUB_TOKEN, SecretKind.STRIPE_KEY, SecretKind.GENERIC_SECRET),
+        (
+            SecretKind.GITHUB_TOKEN,
+            SecretKind.STRIPE_KEY,
+            SecretKind.NPM_TOKEN,
+            SecretKind.HUGGINGFACE_TOKEN,
+        ),
         # Everything found at a `_`: GitHub's ghp_/gho_/ghu_/ghs_/ghr_ and github_pat_ tokens,
         # Stripe secret and restricted keys (publishable pk_ keys are public: not matched), npm
         # and Hugging Face tokens, and an `.npmrc`'s `:_authToken=` and `:_password=`.
@@ -488,7 +493,7 @@ PATTERNS: tuple[SecretPattern, ...] = (
         ),
     ),
     SecretPattern(
-        (SecretKind.AWS_ACCESS_KEY_ID, SecretKind.GOOGLE_API_KEY, SecretKind.GENERIC_SECRET),
+        (SecretKind.AWS_ACCESS_KEY_ID, SecretKind.GOOGLE_API_KEY, SecretKind.AZURE_STORAGE_KEY),
         re.compile(
             rb"A(?<![A-Za-z0-9]A)(?:"
             rb"(?:KIA|SIA|BIA|CCA|3T[A-Z0-9])[A-Z0-9]{16}(?![A-Za-z0-9])"
@@ -509,13 +514,13 @@ PATTERNS: tuple[SecretPattern, ...] = (
         rules=("slack-webhook",),
     ),
     SecretPattern(
-        (SecretKind.GENERIC_SECRET,),
+        (SecretKind.SENDGRID_API_KEY,),
         # SendGrid: SG.<22>.<43>, base64url.
         re.compile(
             rb"SG\.(?<![A-Za-z0-9_-]SG\.)" + _B64URL + rb"{16,32}\." + _B64URL + rb"{30,60}"
         ),
         lambda original, match: (
-            _hit(SecretKind.GENERIC_SECRET, "sendgrid-api-key", *match.span())
+            _hit(SecretKind.SENDGRID_API_KEY, "sendgrid-api-key", *match.span())
             if _is_random(_group(original, match, 0)[3:], digit=False)
             else None
         ),

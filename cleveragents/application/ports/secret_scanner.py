@@ -25,9 +25,10 @@ def fingerprint(rule: str, value: bytes) -> str:
 @dataclass(frozen=True, slots=True, order=True)
 class SecretMatch:
     """A finding with what is needed to allowlist or redact it, still holding no part of the
-    secret: `rule` is the detailed kind (``npm-token``, where `kind` may be the broader
-    ``generic-secret``), `fingerprint` names the value, and [`start`, `end`) are the byte
-    offsets in the stream to replace (-1, -1 when the scanner cannot tell: the line goes)."""
+    secret: `rule` is the detailed kind (``npm-auth-token`` or ``password``, where `kind` is
+    ``npm-token`` or the broader ``generic-secret``), `fingerprint` names the value, and
+    [`start`, `end`) are the byte offsets in the stream to replace (-1, -1 when the scanner
+    cannot tell: the line goes)."""
 
     line: int
     kind: SecretKind
