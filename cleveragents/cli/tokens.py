@@ -39,9 +39,9 @@ def count(
 
     Example: agents tokens count build.log --encoding o200k_base
     """
-    from cleveragents.container import build_container
+    from cleveragents.container import build_token_counter
 
-    counter = build_container(encoding=encoding).token_counter()
+    counter = build_token_counter(encoding)
     with (
         _opened(path) as (stream, size),
         progress_line(f"counting {path}", total_bytes=size, enabled=not as_json) as progress,

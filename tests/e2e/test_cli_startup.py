@@ -9,8 +9,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 HEAVY = ("sqlalchemy", "alembic", "tiktoken", "pydantic", "dependency_injector")
 
 
@@ -104,12 +102,6 @@ def test_project_list_on_an_up_to_date_store_loads_no_alembic(tmp_path: Path) ->
     assert [m for m in loaded if m.startswith("alembic")] == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="cleveragents/domain/__init__.py imports every model (pydantic) although the tokenizer "
-    "needs only domain.errors, and cli/tokens.py builds the whole container (dependency_injector) "
-    "where build_token_counter would do; neither file is this change's",
-)
 def test_tokens_count_loads_neither_pydantic_nor_dependency_injector(tmp_path: Path) -> None:
     small = tmp_path / "small.txt"
     small.write_text("hello world\n")

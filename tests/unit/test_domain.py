@@ -470,3 +470,12 @@ def test_error_messages_and_attributes() -> None:
     assert "--fragment-id" in str(duplicate)
     for error in (missing, plan_missing, exists, duplicate):
         assert "\n" not in str(error)
+
+
+def test_the_domain_package_re_exports_lazily_and_completely() -> None:
+    import cleveragents.domain as domain
+
+    for name in domain.__all__:
+        assert getattr(domain, name) is not None
+    with pytest.raises(AttributeError, match="no attribute 'Nope'"):
+        _ = domain.Nope
