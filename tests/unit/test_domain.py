@@ -473,7 +473,7 @@ def test_error_messages_and_attributes() -> None:
 
 
 def test_the_domain_package_re_exports_lazily_and_completely() -> None:
-    import cleveragents.domain as domain
+    from cleveragents import domain
 
     for name in domain.__all__:
         assert getattr(domain, name) is not None
