@@ -77,7 +77,12 @@ def test_shell_completion_completes_commands_and_choices(
     assert run(capsys).stdout.split() == ["seed", "smart"]
 
 
-def test_the_completion_script_is_printed_offline(capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_completion_script_is_printed_offline(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Where the shell can be detected (shellingham reads the process tree), --show-completion
+    # is a flag; this makes it take the shell named, whatever runs the tests (a CI job, nohup).
+    monkeypatch.setenv("_TYPER_COMPLETE_TEST_DISABLE_SHELL_DETECTION", "1")
     shown = run(capsys, "--show-completion", "bash")
     assert shown.exit_code == 0
     assert "_AGENTS_COMPLETE=complete_bash" in shown.stdout

@@ -30,7 +30,8 @@ from cleveragents.application.services.artifact_compression.strategy import Shor
 PLAIN_BOUNDARY = re.compile(r"`+|[.!?]+[\"')\]]*[ \t]+(?=[^a-z\s])")
 PLAIN_REFINED_BOUNDARY = re.compile(r"`+|[.!?]+(?:\[\^[^\]\s]{1,40}\])?[\"')\]]*[ \t]+(?=[^a-z\s])")
 PLAIN_OBLIGATION = re.compile(
-    r"\b(?:MUST|SHALL|SHOULD|REQUIRED|RECOMMENDED|MAY|OPTIONAL)\b|\b(?:[Mm]ust|[Ss]hall|[Ss]hould)\b"
+    r"\b(?:MUST|SHALL|SHOULD|REQUIRED|RECOMMENDED|MAY|OPTIONAL)\b"
+    r"|\b(?:[Mm]ust|[Ss]hall|[Ss]hould|[Rr]equired|[Rr]ecommended)\b"
 )
 
 SENTENCE_BITS = st.sampled_from(
