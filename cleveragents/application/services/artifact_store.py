@@ -120,8 +120,10 @@ class ImportResult:
         if self.redacted:
             return f"stored artifact {self.artifact.id} with credentials redacted ({rules}) {where}"
         allow = (
-            f"; to allow them, add their fingerprints to {DEFAULT_ALLOWLIST_PATH}: "
-            + ", ".join(self.fingerprints)
+            # The workspace's file, or the one --allowlist names (the result does not know
+            # which was used: both are said).
+            f"; to allow them, add their fingerprints to the allowlist ({DEFAULT_ALLOWLIST_PATH}"
+            " or --allowlist FILE): " + ", ".join(self.fingerprints)
             if self.fingerprints
             else ""
         )
