@@ -385,7 +385,8 @@ def render_preview(shown: ArtifactPreview) -> str:
     if shown.omitted_bytes:
         lines.append(
             f"[... {shown.omitted_bytes} bytes omitted: agents artifact read "
-            f"{shown.artifact_id} --offset N --length N ...]"
+            f"{shown.artifact_id} --offset {shown.omitted_offset} --length "
+            f"{shown.omitted_bytes} ...]"
         )
     if shown.tail:
         lines.append(shown.tail)

@@ -57,6 +57,7 @@ class ArtifactPreview(BaseModel):
     tail: str
     omitted_bytes: int = Field(ge=0)
     withheld_lines: int = Field(ge=0)  # preview lines a scanner flagged, replaced by a notice
+    omitted_offset: int = Field(default=0, ge=0)  # where the omitted bytes start (head's bytes)
 
 
 class TempOutputGrant(BaseModel):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -40,7 +41,17 @@ def test_import_list_show_preview(
 
     human = _ok(run(capsys, "artifact", "import", "pytest.log", "--workspace", str(workspace)))
     assert "FAILED test_checkout - boom" in human.stdout
-    assert "bytes omitted" in human.stdout
+    # The omission names the command that reads exactly what was left out.
+    hint = re.search(
+        r"\[\.\.\. (\d+) bytes omitted: (agents artifact read .+) \.\.\.\]", human.stdout
+    )
+    assert hint is not None
+    command = hint.group(2).split()[1:]
+    assert command[-4:] == ["--offset", str(preview["omitted_offset"]), "--length", hint.group(1)]
+    original = (workspace / "pytest.log").read_bytes()
+    offset, length = preview["omitted_offset"], preview["omitted_bytes"]
+    assert original[:offset].decode() == preview["head"]
+    assert original[offset + length :].decode() == preview["tail"]
 
     listed = _ok(run(capsys, "artifact", "list", "--json")).json()
     assert listed[0]["id"] == artifact["id"]

@@ -553,6 +553,7 @@ class ArtifactStore:
             tail=text.tail,
             omitted_bytes=text.omitted_bytes,
             withheld_lines=text.withheld_lines,
+            omitted_offset=text.omitted_offset,
         )
 
     # -- retention -------------------------------------------------------------------------------

@@ -36,6 +36,7 @@ class PreviewText:
     tail: str
     omitted_bytes: int
     withheld_lines: int
+    omitted_offset: int = 0  # the byte offset of the first omitted byte (after the head's bytes)
 
 
 def build_preview(
@@ -51,7 +52,8 @@ def build_preview(
     head_text, head_withheld = _withhold(head.decode("utf-8", "replace"), scanner)
     tail_text, tail_withheld = _withhold(tail.decode("utf-8", "replace"), scanner)
     omitted = total_bytes - len(head) - len(tail)  # including a split character's bytes
-    return PreviewText(_shown(head_text), _shown(tail_text), omitted, head_withheld + tail_withheld)
+    withheld = head_withheld + tail_withheld
+    return PreviewText(_shown(head_text), _shown(tail_text), omitted, withheld, len(head))
 
 
 def _shown(text: str) -> str:
