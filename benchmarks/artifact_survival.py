@@ -5,7 +5,7 @@ generated logs in the formats the corpus lacks (benchmarks/generated_logs.py) ar
 to 1/1.2, 1/2, 1/5 and 1/20 of their raw token count by four methods, side by side on the same
 input in the same run:
 
-* ``seed``: the service in seed mode;
+* ``tiered``: the service in tiered mode;
 * ``smart``: the service in smart mode;
 * ``smart+task``: smart mode with a task written by a rule of this benchmark from the file's own
   content (for a log the component named in its last error, for a diff a function it changes,
@@ -80,7 +80,7 @@ CORPUS_TYPES = (
     ("code", "code", "*.py"),
 )
 RATIOS = (1.2, 2.0, 5.0, 20.0)
-METHODS = ("seed", "smart", "smart+task", "head+tail")
+METHODS = ("tiered", "smart", "smart+task", "head+tail")
 SMART_METHODS = ("smart", "smart+task")
 
 BUDGET_USE_TARGET = 0.85
@@ -933,7 +933,7 @@ def matters_of(item: Input, counter: TokenCounter) -> Matters:
 def _compressor(
     service: ArtifactCompressorService, item: Input, matters: Matters, method: str
 ) -> Callable[[int], str]:
-    mode = CompressionMode.SEED if method == "seed" else CompressionMode.SMART
+    mode = CompressionMode.TIERED if method == "tiered" else CompressionMode.SMART
     task = matters.task if method == "smart+task" else None
     return lambda budget: (
         service.compress_text(item.name, item.text, budget, task=task, mode=mode).content
@@ -1122,7 +1122,7 @@ def _min_pct(outcomes: list[Outcome], key: str) -> tuple[float, list[Outcome]]:
 def log_results(outcomes: list[Outcome]) -> list[Result]:
     at = _select(outcomes, kind="log", ratio=TEMPLATE_RATIO)
     smart, _ = _min_pct(_select(at, method="smart"), "templates")
-    seed, _ = _min_pct(_select(at, method="seed"), "templates")
+    tiered, _ = _min_pct(_select(at, method="tiered"), "templates")
     per_file = {
         o.name: o.scores["templates"].pct
         for o in _select(at, method="smart")
@@ -1132,16 +1132,16 @@ def log_results(outcomes: list[Outcome]) -> list[Result]:
         _result(
             f"survival log templates at {_ratio_label(TEMPLATE_RATIO)}, smart (worst log)",
             smart,
-            seed,
+            tiered,
             f">= {TEMPLATE_TARGET:.0f}% in every log",
             smart >= TEMPLATE_TARGET,
-            "seed, worst log",
+            "tiered, worst log",
             details={"per_file_pct": per_file},
         )
     ]
     logs = _select(outcomes, kind="log")
     figures = {}
-    for method in ("smart", "seed"):
+    for method in ("smart", "tiered"):
         group = [o for o in _select(logs, method=method) if o.scores["last_error"].total]
         missed = [o for o in group if not o.scores["last_error"].kept]
         figures[method] = (len(group) - len(missed), len(group), missed)
@@ -1150,10 +1150,10 @@ def log_results(outcomes: list[Outcome]) -> list[Result]:
         _result(
             "survival log last error kept, smart (every log, every ratio)",
             kept,
-            figures["seed"][0],
+            figures["tiered"][0],
             f"all {total}",
             kept == total,
-            "seed",
+            "tiered",
             unit="outputs",
             details={"missed": _misses(missed)},
         )
@@ -1164,8 +1164,8 @@ def log_results(outcomes: list[Outcome]) -> list[Result]:
 def json_results(outcomes: list[Outcome]) -> list[Result]:
     results = []
     required = [o for o in _select(outcomes, kind="json") if o.holds]
-    seed = _select(required, method="seed")
-    seed_parsed = sum(o.scores["parses"].kept for o in seed)
+    tiered = _select(required, method="tiered")
+    seed_parsed = sum(o.scores["parses"].kept for o in tiered)
     for method in SMART_METHODS:
         group = _select(required, method=method)
         failed = [o for o in group if not o.scores["parses"].kept]
@@ -1176,7 +1176,7 @@ def json_results(outcomes: list[Outcome]) -> list[Result]:
                 seed_parsed,
                 f"all {len(group)}",
                 not failed,
-                "seed",
+                "tiered",
                 unit="outputs",
                 details={"failed": _misses(failed)},
             )
@@ -1192,16 +1192,16 @@ def order_results(outcomes: list[Outcome]) -> list[Result]:
         ("code", "signatures before body"),
     ):
         group = _select(outcomes, kind=kind, method="smart")
-        seed = _select(outcomes, kind=kind, method="seed")
+        tiered = _select(outcomes, kind=kind, method="tiered")
         broken = [o for o in group if o.order is False]
         results.append(
             _result(
                 f"survival {kind} priority order held, smart ({what})",
                 len(group) - len(broken),
-                sum(bool(o.order) for o in seed),
+                sum(bool(o.order) for o in tiered),
                 f"all {len(group)}",
                 not broken,
-                "seed",
+                "tiered",
                 unit="outputs",
                 details={"broken": _misses(broken)},
             )
@@ -1219,21 +1219,21 @@ def whole_result(outcomes: list[Outcome], kind: str, key: str, label: str) -> Re
     """`key` kept whole by smart mode wherever the budget holds it (every ratio)."""
     held = [o for o in _select(outcomes, kind=kind) if o.holds]
     smart, counted = _min_pct(_select(held, method="smart"), key)
-    seed = _min_pct(_select(held, method="seed"), key)[0]
+    tiered = _min_pct(_select(held, method="tiered"), key)[0]
     short = [o for o in counted if not o.scores[key].whole]
     return _result(
         f"survival {kind} {label}, smart (least, where they fit {FIT_SHARE:.0%} of the budget)",
         smart,
-        seed,
+        tiered,
         "100%",
         smart >= 100.0,
-        "seed, least",
+        "tiered, least",
         details={"outputs": len(counted), "short": _misses(short)},
     )
 
 
 def comparison_results(outcomes: list[Outcome]) -> list[Result]:
-    """Smart against seed on each type's first figure, at the tightest ratio."""
+    """Smart against tiered on each type's first figure, at the tightest ratio."""
     results = []
     ratio = RATIOS[-1]
     for kind, kind_metrics in METRICS.items():
@@ -1241,15 +1241,15 @@ def comparison_results(outcomes: list[Outcome]) -> list[Result]:
         label = metric.label.replace(" %", "")
         at = _select(outcomes, kind=kind, ratio=ratio)
         smart = _figure(_select(at, method="smart"), metric)[0] or 0.0
-        seed = _figure(_select(at, method="seed"), metric)[0] or 0.0
+        tiered = _figure(_select(at, method="tiered"), metric)[0] or 0.0
         results.append(
             _result(
                 f"survival {kind} {label} at {_ratio_label(ratio)} (smart %)",
                 smart,
-                seed,
-                "smart >= seed",
-                smart >= seed,
-                "seed %",
+                tiered,
+                "smart >= tiered",
+                smart >= tiered,
+                "tiered %",
             )
         )
     task = _select(outcomes, ratio=ratio)
@@ -1270,7 +1270,7 @@ def comparison_results(outcomes: list[Outcome]) -> list[Result]:
 
 def run() -> list[Result]:
     print_section(
-        "what matters that survives compression to raw/1.2, /2, /5 and /20: seed, smart, "
+        "what matters that survives compression to raw/1.2, /2, /5 and /20: tiered, smart, "
         "smart with a task, and a head+tail baseline (mean % of each file's items)"
     )
     started = time.perf_counter()

@@ -1,7 +1,7 @@
 """Benchmark: artifact compression of 1 MB and 10 MB inputs, and of a 200 MB log.
 
 For each artifact type (log, diff, JSON, markdown, Python source) a ~1 MB and a ~10 MB input are
-built from the shared corpus, and compressed in seed and smart mode at budgets of 0.5x, 0.8x,
+built from the shared corpus, and compressed in tiered and smart mode at budgets of 0.5x, 0.8x,
 1.2x and 1.4x the raw token count. Baseline, measured in the same run on the same text: one
 tiktoken ``encode`` (cl100k_base, best of 5: three before the compressions, two after);
 compressions are best of 3 (1 MB) or 2 (10 MB). Target: compression at most 3 times that
@@ -11,7 +11,7 @@ time can be below the CPU time.
 Peak memory is tracemalloc's peak during a separate (untimed) call, next to the input's size.
 
 Then a 200 MB log is written to a temporary directory and compressed from the file in smart mode
-to 4,000 tokens (the service streams files over 32 MiB), and in seed mode for comparison. Each
+to 4,000 tokens (the service streams files over 32 MiB), and in tiered mode for comparison. Each
 run is a child process, so its peak RSS can be read; the baseline is a child that only builds
 the container and counts a short string. The time baseline is one streaming token count of the
 same file (``TokenCounter.count_stream`` over 1 MiB chunks), also in a child.
@@ -56,7 +56,7 @@ ENCODE_REPEATS = 3
 ENCODE_AFTER_REPEATS = 2
 COMPRESS_REPEATS = {1 * MB: 3, 10 * MB: 2}
 TARGET_RATIO = 3.0
-MODES = (CompressionMode.SEED, CompressionMode.SMART)
+MODES = (CompressionMode.TIERED, CompressionMode.SMART)
 
 HUGE_BYTES = 200 * MB
 HUGE_BUDGET = 4000
@@ -454,7 +454,7 @@ def _huge() -> list[Result]:
             f" <= {HUGE_BUDGET:,}: {'yes' if fits else 'NO'}, "
             f"last ERROR line kept: {'yes' if run['marker_kept'] else 'no'}"
         )
-        checks_met = fits and (mode is CompressionMode.SEED or bool(run["marker_kept"]))
+        checks_met = fits and (mode is CompressionMode.TIERED or bool(run["marker_kept"]))
         details = {**run, "baseline_maxrss_kb": base["maxrss_kb"], "file_bytes": written}
         results.append(
             Result(
@@ -488,7 +488,7 @@ def _huge() -> list[Result]:
 
 def run() -> list[Result]:
     print_section(
-        "artifact compression vs one tiktoken encode (cl100k_base), seed and smart mode; "
+        "artifact compression vs one tiktoken encode (cl100k_base), tiered and smart mode; "
         f"1 MB at {'/'.join(f'{f:g}' for f in FACTORS)}x raw, "
         f"10 MB at {'/'.join(f'{f:g}' for f in LARGE_FACTORS)}x only, "
         f"best of {COMPRESS_REPEATS[1 * MB]} (1 MB) / {COMPRESS_REPEATS[10 * MB]} (10 MB); "

@@ -30,7 +30,7 @@ app = typer.Typer(
 
 
 class Mode(StrEnum):
-    SEED = "seed"
+    TIERED = "tiered"
     SMART = "smart"
 
 
@@ -69,10 +69,10 @@ def compress(
         Mode,
         typer.Option(
             "--mode",
-            help="seed: three tiers, whole / type strategy / head cut (default). smart: fills "
+            help="tiered: three tiers, whole / type strategy / head cut (default). smart: fills "
             "the budget by value at any size, markers name the omitted lines.",
         ),
-    ] = Mode.SEED,
+    ] = Mode.TIERED,
     artifact_id: Annotated[
         str | None,
         typer.Option(

@@ -19,10 +19,16 @@ class ArtifactKind(StrEnum):
 
 
 class CompressionMode(StrEnum):
-    """`seed`: the seed's three tiers exactly (the default); `smart`: structure-aware."""
+    """`tiered`: three tiers, whole / the type's strategy / a head cut (the default);
+    `smart`: fills the budget by value. `seed`, the tiered mode's former name, still reads as
+    `tiered`."""
 
-    SEED = "seed"
+    TIERED = "tiered"
     SMART = "smart"
+
+    @classmethod
+    def _missing_(cls, value: object) -> CompressionMode | None:
+        return cls.TIERED if value == "seed" else None
 
 
 class CompressedArtifact(BaseModel):

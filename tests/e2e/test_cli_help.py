@@ -12,8 +12,8 @@ from tests.e2e.cli_runner import run
 COMMANDS = [entry.path.split()[1:] for entry in iter_commands()]
 
 # Things a user of the installed tool does not have: the documents the product was built from
-# and their scripts. (`--mode seed` is a mode's name, a value the user types: not matched.)
-FOREIGN_WORDS = re.compile(r"seed's|the seed\b|seeds/|count_tokens", re.IGNORECASE)
+# and their scripts, and the tiered mode's former name.
+FOREIGN_WORDS = re.compile(r"\bseeds?\b|seed's|count_tokens", re.IGNORECASE)
 
 # -h on the root, a group, a leaf, a nested group and leaves that have their own options.
 SAMPLE = [
@@ -74,7 +74,7 @@ def test_shell_completion_completes_commands_and_choices(
     ).stdout.split() == ["tokens"]
     monkeypatch.setenv("COMP_WORDS", "agents artifact compress --mode ")
     monkeypatch.setenv("COMP_CWORD", "4")
-    assert run(capsys).stdout.split() == ["seed", "smart"]
+    assert run(capsys).stdout.split() == ["tiered", "smart"]
 
 
 def test_the_completion_script_is_printed_offline(

@@ -479,3 +479,12 @@ def test_the_domain_package_re_exports_lazily_and_completely() -> None:
         assert getattr(domain, name) is not None
     with pytest.raises(AttributeError, match="no attribute 'Nope'"):
         _ = domain.Nope
+
+
+def test_the_tiered_modes_former_name_still_reads_as_tiered() -> None:
+    from cleveragents.domain.artifact import CompressionMode
+
+    assert CompressionMode("seed") is CompressionMode.TIERED
+    assert [mode.value for mode in CompressionMode] == ["tiered", "smart"]
+    with pytest.raises(ValueError, match="'fast' is not a valid CompressionMode"):
+        CompressionMode("fast")

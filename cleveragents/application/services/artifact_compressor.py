@@ -1,6 +1,6 @@
 """Artifact-type-tailored compression within an exact token budget.
 
-`seed` mode is three tiers: the artifact whole when it fits (Tier 1); the type's strategy when
+`tiered` mode is three tiers: the artifact whole when it fits (Tier 1); the type's strategy when
 the artifact is at most 1.5 times the budget and the result fits and is valid (Tier 2);
 otherwise a head cut with a ``[TRUNCATED: ...]`` marker (Tier 3). Every tier's `content` is
 counted with the real tokenizer and fits the budget, and `compacted_tokens` is that count.
@@ -141,7 +141,7 @@ class ArtifactCompressorService:
         *,
         workdir: str,
         task: str | None = None,
-        mode: CompressionMode = CompressionMode.SEED,
+        mode: CompressionMode = CompressionMode.TIERED,
         store: bool = False,
     ) -> CompressionOutcome:
         """Compress the file at `artifact_path` (relative to `workdir`, or absolute inside it).
@@ -171,7 +171,7 @@ class ArtifactCompressorService:
         budget: int,
         *,
         task: str | None = None,
-        mode: CompressionMode = CompressionMode.SEED,
+        mode: CompressionMode = CompressionMode.TIERED,
     ) -> CompressionOutcome:
         """Compress bytes already read (standard input) by the rules of a file: binary data
         refused, invalid UTF-8 as U+FFFD, large input streamed."""
@@ -185,7 +185,7 @@ class ArtifactCompressorService:
         budget: int,
         *,
         task: str | None = None,
-        mode: CompressionMode = CompressionMode.SEED,
+        mode: CompressionMode = CompressionMode.TIERED,
     ) -> CompressionOutcome:
         """Compress an artifact already in the store; its markers name it."""
         _check_budget(budget)
@@ -248,7 +248,7 @@ class ArtifactCompressorService:
         budget: int,
         *,
         task: str | None = None,
-        mode: CompressionMode = CompressionMode.SEED,
+        mode: CompressionMode = CompressionMode.TIERED,
         handles: Handles | None = None,
     ) -> CompressedArtifact:
         """Compress `text`, whose file name `name` helps detect its kind."""
