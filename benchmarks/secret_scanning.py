@@ -78,24 +78,29 @@ def _found_lines(scanner: SecretScanner, case: Case) -> set[int]:
     return {finding.line for finding in scan.finish()}
 
 
+def _gitleaks_command(binary: str, source: list[str], report: Path) -> list[str]:
+    """gitleaks reading `source` (``dir PATH`` or ``stdin``) with its default rules, quietly,
+    its findings written to `report` as JSON, exiting 0 whatever it finds."""
+    return [
+        binary,
+        *source,
+        "--no-banner",
+        "--exit-code",
+        "0",
+        "--log-level",
+        "error",
+        "--report-format",
+        "json",
+        "--report-path",
+        str(report),
+    ]
+
+
 def _gitleaks_dir(binary: str, root: Path) -> list[dict[str, object]]:
     """gitleaks' findings over every file under `root`, with its default rules."""
     report = root.parent / f"{root.name}-report.json"
     subprocess.run(
-        [
-            binary,
-            "dir",
-            str(root),
-            "--no-banner",
-            "--exit-code",
-            "0",
-            "--log-level",
-            "error",
-            "--report-format",
-            "json",
-            "--report-path",
-            str(report),
-        ],
+        _gitleaks_command(binary, ["dir", str(root)], report),
         check=True,
         cwd=root,
         stdin=subprocess.DEVNULL,
@@ -278,19 +283,7 @@ def _gitleaks_stdin(binary: str, data: bytes) -> tuple[float, list[dict[str, obj
         report = Path(directory) / "report.json"
         start = time.perf_counter()
         subprocess.run(
-            [
-                binary,
-                "stdin",
-                "--no-banner",
-                "--exit-code",
-                "0",
-                "--log-level",
-                "error",
-                "--report-format",
-                "json",
-                "--report-path",
-                str(report),
-            ],
+            _gitleaks_command(binary, ["stdin"], report),
             input=data,
             check=True,
             cwd=directory,

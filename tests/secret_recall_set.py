@@ -59,7 +59,7 @@ class Case:
         return f"{self.credential.name}-{self.form}"
 
 
-def _random(rng: random.Random, alphabet: str, length: int) -> str:
+def random_key(rng: random.Random, alphabet: str, length: int) -> str:
     """Random text with a digit, an upper- and a lower-case letter when the alphabet has
     them (as real keys do)."""
     wanted = [chars for chars in (UPPER, LOWER, DIGITS) if set(chars) & set(alphabet)]
@@ -69,14 +69,14 @@ def _random(rng: random.Random, alphabet: str, length: int) -> str:
             return text
 
 
-def _b64url(document: dict[str, object]) -> str:
+def b64url(document: dict[str, object]) -> str:
     raw = json.dumps(document, separators=(",", ":")).encode()
     return base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
 
 def credentials(seed: int = SEED) -> tuple[Credential, ...]:
     rng = random.Random(seed)
-    r: Callable[[str, int], str] = lambda alphabet, length: _random(rng, alphabet, length)  # noqa: E731
+    r: Callable[[str, int], str] = lambda alphabet, length: random_key(rng, alphabet, length)  # noqa: E731
 
     def token(name: str, template: str, secret: str) -> Credential:
         return Credential(name, template.format(secret), secret)
@@ -85,8 +85,8 @@ def credentials(seed: int = SEED) -> tuple[Credential, ...]:
     pem = f"-----BEGIN RSA PRIVATE KEY-----\n{pem_body}\n-----END RSA PRIVATE KEY-----"
     jwt = ".".join(
         (
-            _b64url({"alg": "HS256", "typ": "JWT"}),
-            _b64url({"sub": r(DIGITS, 10), "name": "Test User", "iat": 1700000000}),
+            b64url({"alg": "HS256", "typ": "JWT"}),
+            b64url({"sub": r(DIGITS, 10), "name": "Test User", "iat": 1700000000}),
             r(ALNUM + "-_", 43),
         )
     )

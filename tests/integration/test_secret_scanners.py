@@ -25,26 +25,13 @@ from cleveragents.adapters.secrets.pattern_scanner import WINDOW_BYTES, PatternS
 from cleveragents.application.ports.secret_scanner import SecretScanner
 from cleveragents.domain.secrets import SecretFinding, SecretKind
 from tests.conftest import CORPUS
+from tests.secret_recall_set import b64url
+from tests.secret_recall_set import random_key as _random
 
 UPPER = string.ascii_uppercase
 LOWER = string.ascii_lowercase
 DIGITS = string.digits
 ALNUM = UPPER + LOWER + DIGITS
-
-
-def _random(rng: random.Random, alphabet: str, length: int) -> str:
-    """Random text from `alphabet`, with a digit, an upper- and a lower-case letter when it has
-    them (as real keys do; a key without a digit is not reported)."""
-    wanted = [chars for chars in (UPPER, LOWER, DIGITS) if set(chars) & set(alphabet)]
-    while True:
-        text = "".join(rng.choice(alphabet) for _ in range(length))
-        if all(set(text) & set(chars) for chars in wanted):
-            return text
-
-
-def _b64url(document: dict[str, object]) -> str:
-    raw = json.dumps(document, separators=(",", ":")).encode()
-    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
 
 @dataclass(frozen=True)
@@ -70,8 +57,8 @@ def _samples(seed: int = 20240605) -> tuple[Sample, ...]:
     aws_secret = _random(rng, ALNUM + "/+", 40)
     jwt = ".".join(
         (
-            _b64url({"alg": "HS256", "typ": "JWT"}),
-            _b64url({"sub": _random(rng, DIGITS, 10), "name": "Test User", "iat": 1700000000}),
+            b64url({"alg": "HS256", "typ": "JWT"}),
+            b64url({"sub": _random(rng, DIGITS, 10), "name": "Test User", "iat": 1700000000}),
             _random(rng, ALNUM + "-_", 43),
         )
     )
