@@ -77,7 +77,7 @@ def build(
     container = cli_state.container(auto_migrate=project is None)
     built = _build(container, file)
     if project is not None:
-        _record(container, built, project)
+        container.stable_prefix_builder().record(built, project)
     if out is not None:
         from cleveragents.adapters.files.safe_write import write_file
 
@@ -91,15 +91,6 @@ def build(
     if out is None:
         sys.stdout.write(built.text + "---\n")
     _print_fingerprints(report)
-
-
-def _record(container: Container, built: BuiltPrefix, project: str) -> None:
-    from cleveragents.domain.event import STABLE_PREFIX_BUILT
-
-    project_id = container.project_service().get(project).id
-    sections = {section.name.value: section.sha256 for section in built.sections}
-    payload = {"project_id": project_id, "sha256": built.sha256, "sections": sections}
-    container.event_sink().emit(STABLE_PREFIX_BUILT, payload)
 
 
 def _build_report(built: BuiltPrefix, container: Container) -> dict[str, Any]:

@@ -76,8 +76,12 @@ class ServicesContainer(containers.DeclarativeContainer):
         store=artifact_store.provider,
     )
     summarizer = providers.Singleton(build.summarizer)
+    # The event sink as its provider: building or comparing a prefix opens no database.
     stable_prefix_builder = providers.Factory(
-        build.stable_prefix_builder, secret_scanner=adapters.secret_scanner
+        build.stable_prefix_builder,
+        secret_scanner=adapters.secret_scanner,
+        projects=project_service,
+        events=adapters.event_sink.provider,
     )
     context_budget_planner = providers.Factory(
         build.context_budget_planner, token_counter=adapters.token_counter

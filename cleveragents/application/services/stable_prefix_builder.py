@@ -4,17 +4,24 @@ The builder refuses what would make the prefix differ between runs or leak: anyt
 other than a stable instruction (SPEC C5), credentials (the secret scanner), dates, times and
 random identifiers (`cleveragents.domain.volatile_content`). It checks the text exactly as it
 will be rendered, so a fact's key gives its value meaning (`password: ...`, `created_at: ...`).
+A built prefix can be recorded for a project: its fingerprints become a `stable_prefix_built`
+event, which the metrics report lists.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from cleveragents.application.ports.events import EventSink
 from cleveragents.application.ports.secret_scanner import SecretScanner
+from cleveragents.application.services.projects import ProjectService
 from cleveragents.domain.classification import (
     ClassificationError,
     DataClass,
     Destination,
     require_allowed,
 )
+from cleveragents.domain.event import STABLE_PREFIX_BUILT, RecordedEvent
 from cleveragents.domain.stable_prefix import (
     BuiltPrefix,
     PrefixDiff,
@@ -37,11 +44,20 @@ class StablePrefixBuilder:
     """Builds a stable prefix from a `PrefixSpec`, or says why it cannot.
 
     The same spec (whatever order its tools and facts were given in) always gives the same text
-    and SHA-256 fingerprints, in any process.
+    and SHA-256 fingerprints, in any process. Building and comparing need only the scanner;
+    `record` needs `projects` and `events`. The event sink comes as a factory, called only when
+    a prefix is recorded: building one opens no database.
     """
 
-    def __init__(self, secret_scanner: SecretScanner) -> None:
+    def __init__(
+        self,
+        secret_scanner: SecretScanner,
+        projects: ProjectService | None = None,
+        events: Callable[[], EventSink] | None = None,
+    ) -> None:
         self._scanner = secret_scanner
+        self._projects = projects
+        self._events = events
 
     def problems(self, spec: PrefixSpec) -> list[PrefixProblem]:
         """Everything in `spec` that may not enter a prefix: classification first, then one
@@ -73,6 +89,17 @@ class StablePrefixBuilder:
         """Where B stops matching A (the section that breaks the cache) and which sections
         differ: ``builder.diff(builder.build(old), builder.build(new))``."""
         return diff_prefixes(a, b)
+
+    def record(self, built: BuiltPrefix, project: str) -> RecordedEvent:
+        """Record the fingerprints of `built` (whole and per section) for the project named
+        `project`, as a `stable_prefix_built` event; `ProjectNotFoundError` when there is no
+        such project (then nothing is recorded)."""
+        if self._projects is None or self._events is None:
+            raise RuntimeError("this StablePrefixBuilder was built without projects and events")
+        project_id = self._projects.get(project).id
+        sections = {section.name.value: section.sha256 for section in built.sections}
+        payload = {"project_id": project_id, "sha256": built.sha256, "sections": sections}
+        return self._events().emit(STABLE_PREFIX_BUILT, payload)
 
     def _credential_problem(self, field: PrefixField) -> PrefixProblem | None:
         findings = self._scanner.scan_text(field.text)
