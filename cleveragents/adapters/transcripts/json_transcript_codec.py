@@ -5,11 +5,16 @@ own, and some record belongs to a session: see `looks_like_claude_code`); otherw
 one JSON document whose format `format_detection` tells. A format named by the caller is checked
 against what the text plainly is: Claude Code JSONL read as a JSON document, an Anthropic
 document read as OpenAI and the reverse are refused, naming the format the text looks like.
+
+The native methods take and give the parsed form (`native_documents`): an Anthropic or OpenAI
+document goes to its reader as it is, a list of Claude Code records through their JSONL text
+(that reader and writer work on lines).
 """
 
 from __future__ import annotations
 
 import json
+import re
 
 from pydantic import ValidationError
 
@@ -24,6 +29,11 @@ from cleveragents.adapters.transcripts.format_detection import (
     message_list,
     mismatch,
     named_format_problem,
+)
+from cleveragents.adapters.transcripts.native_documents import (
+    claude_code_lines,
+    json_copy,
+    looks_like_claude_code_records,
 )
 from cleveragents.adapters.transcripts.openai_chat import read_openai, write_openai
 from cleveragents.adapters.transcripts.strict_json import parse_json, parse_json_or_none
@@ -52,18 +62,9 @@ class JsonTranscriptCodec(TranscriptCodec):
             if named is TranscriptFormat.CLAUDE_CODE:
                 _refuse_a_json_document(text)
                 return read_claude_code(text)
-            document = _parse(text)
-            if named is None:
-                named = document_format(document)
-            elif problem := named_format_problem(document, named):
-                raise InvalidInputError(problem)
-            if named is TranscriptFormat.OPENAI:
-                return read_openai(document)
-            return read_anthropic(document)
+            return _read_document(_parse(text), named)
         except ValidationError as exc:  # a value the explicit checks let through
-            error = exc.errors()[0]
-            place = ".".join(str(part) for part in error["loc"])
-            raise InvalidInputError(f"transcript: {place}: {error['msg']}") from exc
+            raise _invalid(exc) from exc
 
     def write(self, transcript: Transcript, transcript_format: TranscriptFormat) -> str:
         transcript_format = _format(transcript_format)
@@ -75,6 +76,76 @@ class JsonTranscriptCodec(TranscriptCodec):
             else write_anthropic(transcript)
         )
         return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
+
+    def write_bytes(self, transcript: Transcript, transcript_format: TranscriptFormat) -> bytes:
+        text = self.write(transcript, transcript_format)
+        # Only a JSON string can hold a lone surrogate, and there its escape is what was read.
+        return _LONE_SURROGATE.sub(_escaped, text).encode("utf-8")
+
+    def detect_native(self, document: object) -> TranscriptFormat:
+        if looks_like_claude_code_records(document):
+            return TranscriptFormat.CLAUDE_CODE
+        return document_format(document)
+
+    def read_native(
+        self, document: object, transcript_format: TranscriptFormat | None = None
+    ) -> Transcript:
+        named = _format(transcript_format) if transcript_format else None
+        copied = json_copy(document, "transcript")
+        try:
+            if looks_like_claude_code_records(copied):
+                if named not in (None, TranscriptFormat.CLAUDE_CODE):
+                    raise InvalidInputError(
+                        mismatch(TranscriptFormat.CLAUDE_CODE, named, "a list of session records")
+                    )
+                return read_claude_code(claude_code_lines(copied))
+            if named is TranscriptFormat.CLAUDE_CODE:
+                raise InvalidInputError(
+                    "transcript is not a list of Claude Code session records (dicts with a "
+                    "string 'type', some with a 'message', a 'sessionId' or a 'uuid')"
+                )
+            return _read_document(copied, named)
+        except ValidationError as exc:
+            raise _invalid(exc) from exc
+
+    def write_native(self, transcript: Transcript, transcript_format: TranscriptFormat) -> object:
+        transcript_format = _format(transcript_format)
+        if transcript_format is TranscriptFormat.CLAUDE_CODE:
+            # One record a line, split at newlines only: a record's text may hold U+2028.
+            lines = write_claude_code(transcript).split("\n")
+            return [json.loads(line) for line in lines if line]
+        document = (
+            write_openai(transcript)
+            if transcript_format is TranscriptFormat.OPENAI
+            else write_anthropic(transcript)
+        )
+        # The writers reuse the transcript's own dicts (usage, extras): whoever edits the
+        # document must not be editing the transcript.
+        return json_copy(document, "transcript")
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _escaped(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group()):04x}"
+
+
+def _read_document(document: object, named: TranscriptFormat | None) -> Transcript:
+    """An Anthropic or OpenAI document, its format detected when `named` is None."""
+    if named is None:
+        named = document_format(document)
+    elif problem := named_format_problem(document, named):
+        raise InvalidInputError(problem)
+    if named is TranscriptFormat.OPENAI:
+        return read_openai(document)
+    return read_anthropic(document)
+
+
+def _invalid(exc: ValidationError) -> InvalidInputError:
+    error = exc.errors()[0]
+    place = ".".join(str(part) for part in error["loc"])
+    return InvalidInputError(f"transcript: {place}: {error['msg']}")
 
 
 def _format(name: str) -> TranscriptFormat:
