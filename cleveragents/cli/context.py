@@ -108,12 +108,15 @@ def _settings(
     """The effective policy (the project's, else the defaults) with the flags over it,
     refused when it leaves no room."""
     from cleveragents.application.services.compaction.outcome import CompactionSettings
+    from cleveragents.domain.policy import ContextPolicyChanges
 
     flagged = policy.updated(
-        context_window=context_window,
-        reserve_tokens=reserve_tokens,
-        keep_recent_tokens=keep_recent_tokens,
-        summary_tokens=summary_tokens,
+        ContextPolicyChanges(
+            context_window=context_window,
+            reserve_tokens=reserve_tokens,
+            keep_recent_tokens=keep_recent_tokens,
+            summary_tokens=summary_tokens,
+        )
     )
     return CompactionSettings.from_policy(flagged.check_coherent())
 

@@ -141,40 +141,28 @@ def context_set(
 
     Example: agents project context set checkout-service --skeleton-ratio 0.5
     """
-    settings = (
-        skeleton_ratio,
-        context_window,
-        reserve_tokens,
-        keep_recent_tokens,
-        summary_tokens,
-        retention_days,
-        retention_bytes,
-        preview_head_bytes,
-        preview_tail_bytes,
+    from cleveragents.domain.policy import ContextPolicyChanges
+    from cleveragents.domain.validation import build
+
+    changes = build(
+        ContextPolicyChanges,
+        skeleton_ratio=skeleton_ratio,
+        context_window=context_window,
+        reserve_tokens=reserve_tokens,
+        keep_recent_tokens=keep_recent_tokens,
+        summary_tokens=summary_tokens,
+        artifact_retention_days=retention_days,
+        artifact_retention_bytes=retention_bytes,
+        preview_head_bytes=preview_head_bytes,
+        preview_tail_bytes=preview_tail_bytes,
     )
-    if all(value is None for value in settings):
+    if changes.changes_nothing:
         raise typer.BadParameter(
             "give at least one of --skeleton-ratio, --context-window, --reserve-tokens, "
             "--keep-recent-tokens, --summary-tokens, --retention-days, --retention-bytes, "
             "--preview-head-bytes, --preview-tail-bytes"
         )
-    project = (
-        state(ctx)
-        .container()
-        .project_service()
-        .set_context(
-            name,
-            skeleton_ratio=skeleton_ratio,
-            context_window=context_window,
-            reserve_tokens=reserve_tokens,
-            keep_recent_tokens=keep_recent_tokens,
-            summary_tokens=summary_tokens,
-            artifact_retention_days=retention_days,
-            artifact_retention_bytes=retention_bytes,
-            preview_head_bytes=preview_head_bytes,
-            preview_tail_bytes=preview_tail_bytes,
-        )
-    )
+    project = state(ctx).container().project_service().set_context(name, changes)
     _show_policy(project, as_json)
 
 

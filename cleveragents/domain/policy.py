@@ -33,8 +33,8 @@ MAX_RETENTION_BYTES = 2**63 - 1
 PolicySource = Literal["plan", "project", "default"]
 
 
-class ContextPolicy(BaseModel):
-    """Settings of a project, or the overrides of a plan. None means unset."""
+class _PolicyFields(BaseModel):
+    """The settings of a context policy, each optional, with the range each must be in."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -53,6 +53,21 @@ class ContextPolicy(BaseModel):
     @classmethod
     def _ratio_in_range(cls, value: object) -> float | None:
         return None if value is None else validate_ratio(value)
+
+
+class ContextPolicyChanges(_PolicyFields):
+    """Changes to a context policy, given as one value: each field that is set replaces the
+    policy's, None leaves it as it is. Every value is checked when the changes are made, so a
+    bad one is refused before any policy (or store) is touched; whether the changed policy
+    leaves room is judged once it is applied (`ContextPolicy.check_coherent`)."""
+
+    @property
+    def changes_nothing(self) -> bool:
+        return not self.model_dump(exclude_none=True)
+
+
+class ContextPolicy(_PolicyFields):
+    """Settings of a project, or the overrides of a plan. None means unset."""
 
     def check_coherent(self) -> ContextPolicy:
         """Raise `InvalidPolicyError` unless the effective window budget leaves room.
@@ -108,10 +123,10 @@ class ContextPolicy(BaseModel):
             return DEFAULT_PREVIEW_TAIL_BYTES
         return self.preview_tail_bytes
 
-    def updated(self, **changes: int | float | None) -> ContextPolicy:
-        """A copy with `changes` applied (None values are ignored), validated again."""
+    def updated(self, changes: ContextPolicyChanges) -> ContextPolicy:
+        """A copy with every field that `changes` sets replaced, validated again."""
         values = self.model_dump()
-        values.update({key: value for key, value in changes.items() if value is not None})
+        values.update(changes.model_dump(exclude_none=True))
         return ContextPolicy.model_validate(values)
 
     def overridden_by(self, override: ContextPolicy) -> ContextPolicy:

@@ -17,6 +17,7 @@ from cleveragents.application.services.artifact_store import (
 )
 from cleveragents.container import Container, build_container
 from cleveragents.domain.errors import WorkspaceEscapeError
+from cleveragents.domain.policy import ContextPolicyChanges
 from cleveragents.domain.stored_artifact import ArtifactStatus, RetentionClass
 from tests.fakes import FixedClock
 from tests.secret_samples import fake_aws_access_key_id
@@ -159,7 +160,7 @@ def test_cleanup_expires_by_age_and_size_keeping_audit_rows_and_holds(
 ) -> None:
     store_container.project_service().create("p")
     store_container.project_service().set_context(
-        "p", artifact_retention_days=7, artifact_retention_bytes=10_000
+        "p", ContextPolicyChanges(artifact_retention_days=7, artifact_retention_bytes=10_000)
     )
     paths = []
     for index in range(4):
@@ -250,7 +251,9 @@ def test_retention_counts_a_shared_blob_once(
     store_container: Container, store: ArtifactStore, workspace: Path
 ) -> None:
     store_container.project_service().create("shared")
-    store_container.project_service().set_context("shared", artifact_retention_bytes=4000)
+    store_container.project_service().set_context(
+        "shared", ContextPolicyChanges(artifact_retention_bytes=4000)
+    )
     for name in ("one.log", "two.log"):
         (workspace / name).write_bytes(b"x" * 3000)
         store.import_file(str(workspace), name, project="shared")

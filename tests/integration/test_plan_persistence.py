@@ -19,6 +19,7 @@ from cleveragents.application.services.skeleton_compressor import (
 from cleveragents.container import Container
 from cleveragents.domain.errors import ConflictError, DuplicateFragmentError
 from cleveragents.domain.fragment import ContextFragment
+from cleveragents.domain.policy import ContextPolicyChanges
 from cleveragents.domain.skeleton import SkeletonMetadata
 
 SEED = (("A", 0.9, 400), ("B", 0.6, 300), ("C", 0.3, 300))
@@ -28,7 +29,7 @@ def _seed_parent(container: Container, ratio: float | None = 0.5) -> tuple[str, 
     projects = container.project_service()
     projects.create("seed")
     if ratio is not None:
-        projects.set_context("seed", skeleton_ratio=ratio)
+        projects.set_context("seed", ContextPolicyChanges(skeleton_ratio=ratio))
     plans = container.plan_service()
     parent = plans.create("seed", "parent")
     ids = {}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from cleveragents.container import Container, build_container
-from cleveragents.domain.policy import DEFAULT_SUMMARY_TOKENS, ContextPolicy
+from cleveragents.domain.policy import DEFAULT_SUMMARY_TOKENS, ContextPolicy, ContextPolicyChanges
 
 
 def test_a_project_summary_budget_is_stored_and_read_back(
@@ -14,7 +14,9 @@ def test_a_project_summary_budget_is_stored_and_read_back(
     projects = container.project_service()
     projects.create("shop")
     assert projects.get("shop").policy.summary_tokens is None
-    updated = projects.set_context("shop", summary_tokens=2500, keep_recent_tokens=30_000)
+    updated = projects.set_context(
+        "shop", ContextPolicyChanges(summary_tokens=2500, keep_recent_tokens=30_000)
+    )
     assert updated.policy.summary_tokens == 2500
 
     reopened = build_container(database_url, home=home)
@@ -30,15 +32,20 @@ def test_a_project_summary_budget_is_stored_and_read_back(
 def test_setting_another_field_keeps_the_summary_budget(container: Container) -> None:
     projects = container.project_service()
     projects.create("shop")
-    projects.set_context("shop", summary_tokens=3000)
-    assert projects.set_context("shop", reserve_tokens=8000).policy.summary_tokens == 3000
+    projects.set_context("shop", ContextPolicyChanges(summary_tokens=3000))
+    assert (
+        projects.set_context(
+            "shop", ContextPolicyChanges(reserve_tokens=8000)
+        ).policy.summary_tokens
+        == 3000
+    )
     assert projects.get("shop").policy.summary_tokens == 3000
 
 
 def test_an_unset_summary_budget_reads_back_unset(container: Container) -> None:
     projects = container.project_service()
     projects.create("shop")
-    projects.set_context("shop", keep_recent_tokens=10_000)
+    projects.set_context("shop", ContextPolicyChanges(keep_recent_tokens=10_000))
     policy = projects.get("shop").policy
     assert policy.summary_tokens is None
     assert policy.effective_summary_tokens == DEFAULT_SUMMARY_TOKENS

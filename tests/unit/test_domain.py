@@ -34,6 +34,7 @@ from cleveragents.domain.policy import (
     DEFAULT_KEEP_RECENT_TOKENS,
     DEFAULT_RESERVE_TOKENS,
     DEFAULT_SUMMARY_TOKENS,
+    ContextPolicyChanges,
     check_window_budget,
 )
 from cleveragents.domain.ratio import ratio_as_decimal, validate_ratio
@@ -83,10 +84,29 @@ def test_overridden_by_empty_override_changes_nothing() -> None:
     assert project.overridden_by(ContextPolicy()) == project
 
 
-def test_policy_updated_ignores_none() -> None:
-    policy = ContextPolicy(skeleton_ratio=0.4).updated(skeleton_ratio=None, context_window=900)
-    assert policy.skeleton_ratio == 0.4
-    assert policy.context_window == 900
+def test_policy_updated_changes_only_what_the_changes_set() -> None:
+    policy = ContextPolicy(skeleton_ratio=0.4, reserve_tokens=10)
+    updated = policy.updated(ContextPolicyChanges(skeleton_ratio=None, context_window=900))
+    assert updated.skeleton_ratio == 0.4
+    assert updated.reserve_tokens == 10
+    assert updated.context_window == 900
+    assert policy.updated(ContextPolicyChanges()) == policy
+    assert policy.updated(ContextPolicyChanges(skeleton_ratio=0.0)).skeleton_ratio == 0.0
+
+
+def test_policy_changes_are_checked_as_they_are_made() -> None:
+    assert ContextPolicyChanges().changes_nothing
+    assert not ContextPolicyChanges(reserve_tokens=0).changes_nothing  # zero is a change
+    with pytest.raises(InvalidRatioError):
+        build(ContextPolicyChanges, skeleton_ratio=1.5)
+    with pytest.raises(InvalidInputError, match="invalid context_window"):
+        build(ContextPolicyChanges, context_window=0)
+    with pytest.raises(InvalidInputError, match="invalid summary_tokens"):
+        build(ContextPolicyChanges, summary_tokens=99)
+    with pytest.raises(InvalidInputError, match="invalid colour"):
+        build(ContextPolicyChanges, colour=1)
+    with pytest.raises(ValidationError):
+        ContextPolicyChanges(preview_tail_bytes=0)
 
 
 def test_check_coherent_rejects_reserve_not_below_window() -> None:
@@ -129,9 +149,12 @@ def test_the_default_summary_budget_adapts_to_the_room_a_set_one_must_fit() -> N
     # keep_recent leaves 3,000 of the window: the default budget shrinks to that.
     policy = ContextPolicy(context_window=30_000, reserve_tokens=1000, keep_recent_tokens=26_000)
     assert policy.check_coherent().effective_summary_tokens == 3_000 < DEFAULT_SUMMARY_TOKENS
-    assert policy.updated(summary_tokens=3000).check_coherent().summary_tokens == 3000
+    assert (
+        policy.updated(ContextPolicyChanges(summary_tokens=3000)).check_coherent().summary_tokens
+        == 3000
+    )
     with pytest.raises(InvalidPolicyError, match="summary_tokens \\(3001\\)"):
-        policy.updated(summary_tokens=3001).check_coherent()
+        policy.updated(ContextPolicyChanges(summary_tokens=3001)).check_coherent()
     full = ContextPolicy(context_window=1000, reserve_tokens=100, keep_recent_tokens=900)
     assert full.check_coherent().effective_summary_tokens == 100  # the least a summary gets
 

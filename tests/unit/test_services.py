@@ -26,7 +26,8 @@ from cleveragents.domain.errors import (
 )
 from cleveragents.domain.ids import new_ulid
 from cleveragents.domain.plan import Plan
-from cleveragents.domain.policy import ContextPolicy
+from cleveragents.domain.policy import ContextPolicy, ContextPolicyChanges
+from cleveragents.domain.validation import build
 from tests.fakes import FakeStore, FakeTokenCounter, FakeUnitOfWorkFactory
 
 
@@ -56,7 +57,7 @@ def seed_parent(world: World, ratio: float | None = None) -> Plan:
     """The seed's example plan: A (0.9, 400), B (0.6, 300), C (0.3, 300)."""
     world.projects.create("demo")
     if ratio is not None:
-        world.projects.set_context("demo", skeleton_ratio=ratio)
+        world.projects.set_context("demo", ContextPolicyChanges(skeleton_ratio=ratio))
     plan = world.plans.create("demo", "parent")
     for fragment_id, relevance, tokens in (("A", 0.9, 400), ("B", 0.6, 300), ("C", 0.3, 300)):
         world.plans.decide(
@@ -129,14 +130,16 @@ def test_get_unknown_project(world: World) -> None:
 
 def test_set_context_saves_and_merges(world: World) -> None:
     world.projects.create("demo")
-    updated = world.projects.set_context("demo", skeleton_ratio=0.5, context_window=100_000)
+    updated = world.projects.set_context(
+        "demo", ContextPolicyChanges(skeleton_ratio=0.5, context_window=100_000)
+    )
     assert updated.policy.skeleton_ratio == 0.5
     assert updated.policy.context_window == 100_000
-    again = world.projects.set_context("demo", reserve_tokens=1000)
+    again = world.projects.set_context("demo", ContextPolicyChanges(reserve_tokens=1000))
     assert again.policy.skeleton_ratio == 0.5  # untouched fields keep their values
     assert again.policy.reserve_tokens == 1000
     assert world.projects.get("demo").policy == again.policy
-    zero = world.projects.set_context("demo", skeleton_ratio=0.0)
+    zero = world.projects.set_context("demo", ContextPolicyChanges(skeleton_ratio=0.0))
     assert zero.policy.skeleton_ratio == 0.0
 
 
@@ -159,18 +162,21 @@ def test_set_context_validates_before_touching_the_store(
     before = world.store.state.projects.copy()
     calls = world.factory.calls
     with pytest.raises(InvalidInputError):
-        world.projects.set_context("demo", **changes)  # type: ignore[arg-type]
+        # The changes are refused as they are made: the service is never reached.
+        world.projects.set_context("demo", build(ContextPolicyChanges, **changes))
     assert world.factory.calls == calls  # no unit of work was even opened
     assert world.store.state.projects == before
 
 
 def test_set_context_incoherent_policy_commits_nothing(world: World) -> None:
     world.projects.create("demo")
-    world.projects.set_context("demo", skeleton_ratio=0.4)
+    world.projects.set_context("demo", ContextPolicyChanges(skeleton_ratio=0.4))
     before = world.store.state.projects.copy()
     commits = world.store.commits
     with pytest.raises(InvalidPolicyError, match="--reserve-tokens"):
-        world.projects.set_context("demo", skeleton_ratio=0.9, context_window=1000)
+        world.projects.set_context(
+            "demo", ContextPolicyChanges(skeleton_ratio=0.9, context_window=1000)
+        )
     assert world.store.commits == commits
     assert world.factory.created[-1].committed is False
     assert world.store.state.projects == before
@@ -179,7 +185,7 @@ def test_set_context_incoherent_policy_commits_nothing(world: World) -> None:
 
 def test_set_context_unknown_project(world: World) -> None:
     with pytest.raises(ProjectNotFoundError):
-        world.projects.set_context("nope", skeleton_ratio=0.5)
+        world.projects.set_context("nope", ContextPolicyChanges(skeleton_ratio=0.5))
     assert world.store.commits == 0
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from cleveragents.application.ports.unit_of_work import UnitOfWorkFactory
 from cleveragents.domain.errors import ProjectAlreadyExistsError, ProjectNotFoundError
-from cleveragents.domain.policy import ContextPolicy
+from cleveragents.domain.policy import ContextPolicyChanges
 from cleveragents.domain.project import Project
 from cleveragents.domain.validation import build
 
@@ -32,39 +32,13 @@ class ProjectService:
         with self._uow_factory() as uow:
             return _require(uow.projects.get_by_name(name), name)
 
-    def set_context(
-        self,
-        name: str,
-        *,
-        skeleton_ratio: float | None = None,
-        context_window: int | None = None,
-        reserve_tokens: int | None = None,
-        keep_recent_tokens: int | None = None,
-        summary_tokens: int | None = None,
-        artifact_retention_days: int | None = None,
-        artifact_retention_bytes: int | None = None,
-        preview_head_bytes: int | None = None,
-        preview_tail_bytes: int | None = None,
-    ) -> Project:
-        """Set the given policy fields (None leaves a field as it is) and return the project.
-
-        Values are validated before the store is touched, so a bad value writes nothing.
-        """
-        changes = build(
-            ContextPolicy,
-            skeleton_ratio=skeleton_ratio,
-            context_window=context_window,
-            reserve_tokens=reserve_tokens,
-            keep_recent_tokens=keep_recent_tokens,
-            summary_tokens=summary_tokens,
-            artifact_retention_days=artifact_retention_days,
-            artifact_retention_bytes=artifact_retention_bytes,
-            preview_head_bytes=preview_head_bytes,
-            preview_tail_bytes=preview_tail_bytes,
-        )
+    def set_context(self, name: str, changes: ContextPolicyChanges) -> Project:
+        """Apply `changes` to the project's policy (fields it leaves unset stay as they are)
+        and return the project. A policy that would leave no room is refused and nothing is
+        written; the values themselves were checked when `changes` was made."""
         with self._uow_factory() as uow:
             project = _require(uow.projects.get_by_name(name), name)
-            policy = project.policy.overridden_by(changes).check_coherent()
+            policy = project.policy.updated(changes).check_coherent()
             uow.projects.save_policy(project.id, policy)
             uow.commit()
         return project.model_copy(update={"policy": policy})
