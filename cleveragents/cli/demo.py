@@ -1,86 +1,182 @@
-"""`agents demo`: a child plan spawned from decisions A, B and C, in a temporary database."""
+"""`agents demo`: the whole job on the packaged samples, in a temporary SQLite store.
+
+The steps and their figures come from the `DemoTour` service; this module builds it from the
+container and prints what it returns (one record per step, the same in text and in JSON).
+"""
 
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from cleveragents.cli.output import emit_json
 
-DEMO_FRAGMENTS = (("A", 0.9, 400), ("B", 0.6, 300), ("C", 0.3, 300))
+if TYPE_CHECKING:
+    from cleveragents.application.services.demo_tour import (
+        CompactionStep,
+        DemoTour,
+        ImportStep,
+        LogStep,
+        MetricsStep,
+        SkeletonStep,
+        TourStep,
+    )
+    from cleveragents.container import Container
 
 
 def demo(
     as_json: Annotated[bool, typer.Option("--json", help="Print the steps as JSON.")] = False,
 ) -> None:
-    """Spawn a child plan with a skeleton of its parent's context, in a temporary database.
+    """Run the whole job on small real samples that ship with the package (a Hadoop log, a
+    click diff, a GitHub API response, a Claude Code session), in a temporary SQLite store
+    that is deleted afterwards.
 
-    Creates a project with skeleton ratio 0.5, records decisions A (0.9, 400 tokens),
-    B (0.6, 300) and C (0.3, 300), spawns a child and shows its status: the child inherits [A],
-    1000 -> 400 tokens.
+    Five steps, each with its tokens before and after: a child plan spawned with a skeleton
+    of its parent's decisions; the log compressed to 600 tokens with its last ERROR line
+    kept; tool output imported (with a credential, made at run time: blocked; clean: stored,
+    a bounded preview and its handle); the session compacted, with what it recovered; the
+    project's metrics.
 
-    Example: agents demo
+    Example: agents demo --json
     """
-    from cleveragents.cli.plan import status_view
     from cleveragents.container import build_container
 
-    steps: list[dict[str, Any]] = []
-
-    def step(text: str, **data: Any) -> None:
-        steps.append({"step": text, **data})
-        if not as_json:
-            typer.echo(f"{len(steps)}. {text}")
-
     with tempfile.TemporaryDirectory(prefix="cleveragents-demo-") as home:
-        database = Path(home) / "demo.db"
-        container = build_container(f"sqlite:///{database}", home=Path(home))
+        container = build_container(f"sqlite:///{Path(home) / 'demo.db'}", home=Path(home))
         try:
-            projects = container.project_service()
-            plans = container.plan_service()
-            project = projects.create("demo")
-            step(f"created project {project.name} in a temporary database", project=project.name)
-            projects.set_context(project.name, skeleton_ratio=0.5)
-            step("set its skeleton ratio to 0.5", skeleton_ratio=0.5)
-            parent = plans.create(project.name, "Parent plan")
-            step(f"created plan {parent.id}", plan_id=parent.id)
-            decisions: dict[str, str] = {}
-            for name, relevance, tokens in DEMO_FRAGMENTS:
-                decision = plans.decide(
-                    parent.id,
-                    f"Decision {name}",
-                    relevance=relevance,
-                    token_count=tokens,
-                    fragment_id=name,
-                )
-                decisions[name] = decision.id
-                step(
-                    f"recorded decision {name} (relevance {relevance}, {tokens} tokens) "
-                    f"as {decision.id}",
-                    fragment_id=name,
-                    decision_id=decision.id,
-                )
-            child = container.strategy_coordinator().spawn_child(parent.id, "Child plan")
-            kept = [f.fragment_id for f in child.inherited_fragments]
-            step(
-                f"spawned child {child.id}: budget 1000 * (1 - 0.5) = 500; kept {kept} "
-                "(B would bring the total to 700, over 500: skipped; so would C)",
-                child_id=child.id,
-                kept=kept,
-            )
-            view = status_view(plans.status(child.id))
-            step("plan status of the child", status=view)
+            steps = _tour(container).run(_samples())
         finally:
             container.store().dispose()
-
     if as_json:
-        emit_json(steps)
+        emit_json([step.as_dict() for step in steps])
         return
-    skeleton = view["skeleton"]
-    typer.echo(
-        f"   skeleton: ratio {skeleton['ratio']}, original_tokens {skeleton['original_tokens']}, "
-        f"compressed_tokens {skeleton['compressed_tokens']} ({skeleton['retained_pct']}%), "
-        f"source_decision_ids {skeleton['source_decision_ids']} (decision A: {decisions['A']})"
+    for step in steps:
+        for line in _render(step):
+            typer.echo(line)
+
+
+def _tour(container: Container) -> DemoTour:
+    from cleveragents.application.services.demo_tour import DemoTour
+
+    return DemoTour(
+        projects=container.project_service(),
+        plans=container.plan_service(),
+        coordinator=container.strategy_coordinator(),
+        compressor=container.artifact_compressor_service(),
+        store=container.artifact_store(),
+        compactor=container.context_compactor(),
+        metrics=container.metrics_service(),
+        codec=container.transcript_codec(),
+        counter=container.token_counter(),
     )
+
+
+def _samples() -> Any:
+    from cleveragents.application.services.demo_tour import TourSamples
+    from cleveragents.samples import API_RESPONSE, DIFF, LOG, SESSION, read_sample
+
+    return TourSamples(
+        log=read_sample(LOG),
+        diff=read_sample(DIFF),
+        api_response=read_sample(API_RESPONSE),
+        session=read_sample(SESSION),
+    )
+
+
+# -- text ----------------------------------------------------------------------------------------
+
+
+def _render(step: TourStep) -> list[str]:
+    render: Callable[[Any], tuple[str, list[str]]] = _RENDERERS[step.name]
+    title, details = render(step)
+    head = f"{step.number}. {title}: {step.tokens_before} -> {step.tokens_after} tokens"
+    return [head, *(f"   {line}" for line in details)]
+
+
+def _skeleton(step: SkeletonStep) -> tuple[str, list[str]]:
+    total = 0
+    ranked = []
+    for fragment in step.fragments:  # in rank order: a skipped one does not stop the next
+        if fragment.kept:
+            total += fragment.tokens
+            ranked.append(f"{fragment.fragment_id} ({fragment.tokens}) kept")
+        else:
+            ranked.append(
+                f"{fragment.fragment_id} ({fragment.tokens}) skipped: "
+                f"{total + fragment.tokens} > {step.budget}"
+            )
+    details = [
+        f"budget {step.tokens_before} * (1 - {step.ratio}) = {step.budget}; by relevance: "
+        + ", ".join(ranked)
+    ]
+    return f"child plan spawned with a skeleton (ratio {step.ratio})", details
+
+
+def _log(step: LogStep) -> tuple[str, list[str]]:
+    kept = "kept" if step.last_error_kept else "LOST"
+    head_cut = "loses it" if not step.head_cut_keeps_last_error else "keeps it too"
+    details = [
+        f"last ERROR line {kept} (a head cut to the same budget {head_cut}):",
+        f"   {step.last_error_line.rstrip()}",
+    ]
+    return f"{step.artifact_name} compressed to a {step.budget}-token budget (smart)", details
+
+
+def _imports(step: ImportStep) -> tuple[str, list[str]]:
+    blocked, stored = step.blocked, step.stored
+    lines = ", ".join(str(line) for line in blocked.lines)
+    details = [
+        f"blocked: {blocked.workspace_path} holds a credential ({', '.join(blocked.kinds)} "
+        f"on line {lines}); nothing stored, audit row {blocked.audit_row}",
+        f"stored: {stored.workspace_path}, {stored.byte_count} bytes, handle "
+        f"{stored.artifact_id}; the model gets {stored.head_bytes} + {stored.tail_bytes} bytes "
+        f"of preview, the {stored.omitted_bytes} from offset {stored.omitted_offset} stay "
+        "readable by the handle",
+    ]
+    return "tool output imported into the artifact store", details
+
+
+def _compaction(step: CompactionStep) -> tuple[str, list[str]]:
+    recovered = ", ".join(
+        f"{entry.category.replace('_', ' ')} {entry.recovered}/{entry.total}"
+        for entry in step.recovery
+    )
+    details = [
+        f"{step.status}: folded {step.folded_messages} messages into a {step.summary_tokens}-"
+        f"token summary, kept the last {step.kept_messages} verbatim",
+        f"latest request: {step.latest_request!r}",
+        f"recovered: {recovered}",
+    ]
+    title = (
+        f"Claude Code session of {step.messages} messages compacted (threshold {step.threshold})"
+    )
+    return title, details
+
+
+def _metrics(step: MetricsStep) -> tuple[str, list[str]]:
+    cost = (
+        f"${step.cost_usd}"
+        if step.cost_usd is not None
+        else f"unavailable ({step.cost_unavailable})"
+    )
+    details = [
+        f"{step.requests} provider requests recorded from the session: input "
+        f"{step.input_tokens}, cache read {step.cache_read_tokens}, cache write "
+        f"{step.cache_write_tokens}, output {step.output_tokens} tokens; cost {cost}",
+        f"compactions: {step.compactions}; artifacts: {step.artifacts_stored} stored "
+        f"({step.artifact_bytes_stored} bytes), {step.artifacts_blocked} blocked",
+    ]
+    return "metrics of the project (tokens: the steps above, summed)", details
+
+
+_RENDERERS: dict[str, Callable[[Any], tuple[str, list[str]]]] = {
+    "skeleton": _skeleton,
+    "log": _log,
+    "imports": _imports,
+    "compaction": _compaction,
+    "metrics": _metrics,
+}
