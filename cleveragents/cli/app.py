@@ -34,6 +34,7 @@ NOUNS: dict[str, tuple[str, ...]] = {
     "artifact": ("cleveragents.cli.artifact", "cleveragents.cli.artifact_store"),
     "context": ("cleveragents.cli.context",),
     "metrics": ("cleveragents.cli.metrics",),
+    "mcp": ("cleveragents.cli.mcp",),
 }
 # Commands of the root itself: name -> (module, function). Typer lists a group's own commands
 # before its sub-apps.

@@ -1,0 +1,122 @@
+"""Tools that fit text to a token budget and count tokens, with the real tokenizer."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from mcp.server.mcpserver import MCPServer
+from mcp.types import ToolAnnotations
+from pydantic import BaseModel, Field
+
+from cleveragents.application.ports.token_counter import TokenCounter
+from cleveragents.application.services.artifact_compressor import (
+    ArtifactCompressorService,
+    CompressionOutcome,
+)
+from cleveragents.domain.artifact import CompressedArtifact, CompressionMode
+from cleveragents.mcp.engine import Engine, refuse
+
+DEFAULT_TEXT_NAME = "text"
+"""What text given without a name is called: no suffix, so its kind is told by its lines."""
+
+
+class Compression(BaseModel):
+    """The compressed text and its figures."""
+
+    result: CompressedArtifact = Field(
+        description="artifact_name, raw_tokens, compacted_tokens, truncated, content: "
+        "content always fits the budget."
+    )
+    notice: str | None = Field(description="Something to know about the result, or null.")
+
+
+class TokenCount(BaseModel):
+    input_tokens: int = Field(description="The exact number of tokens in the text.")
+    encoding: str = Field(description="The tokenizer's encoding that counted them.")
+
+
+def register(server: MCPServer, engine: Engine) -> None:
+    @server.tool(name="compress", annotations=ToolAnnotations(read_only_hint=True))
+    async def compress(
+        budget: Annotated[
+            int, Field(ge=1, description="The token budget the content must fit (>= 1).")
+        ],
+        text: Annotated[
+            str | None, Field(description="The text to compress. Not with artifact_id.")
+        ] = None,
+        artifact_id: Annotated[
+            str | None,
+            Field(
+                description="Compress a stored artifact instead (its id, or sha256:HEX): the "
+                "omission markers then name it and its line ranges, for read_artifact."
+            ),
+        ] = None,
+        name: Annotated[
+            str | None,
+            Field(
+                description="The text's file name; its suffix tells its kind, e.g. build.log, "
+                "response.json, change.diff, notes.md, app.py (default: the kind is told "
+                "from the text's first lines)."
+            ),
+        ] = None,
+        task: Annotated[
+            str | None,
+            Field(
+                description="What the reader is after: lines naming its words or identifiers "
+                "are kept first."
+            ),
+        ] = None,
+        mode: Annotated[
+            Literal["tiered", "smart"],
+            Field(
+                description="tiered: the text whole if it fits, else its kind's strategy, else "
+                "a head cut. smart: fills the budget by value at any size; markers name the "
+                "omitted lines."
+            ),
+        ] = "tiered",
+    ) -> Compression:
+        """Compress a log, diff, JSON document, markdown or source text (given, or stored in
+        the artifact store) to fit a token budget, keeping what matters for its kind: a log's
+        errors and last lines, a diff's changed lines, a JSON document's shape. Credentials
+        in it are redacted. Give exactly one of text or artifact_id."""
+        if (text is None) == (artifact_id is None):
+            raise refuse("give exactly one of text or artifact_id")
+        if artifact_id is not None and name is not None:
+            raise refuse("name applies to text; a stored artifact has its own")
+        wanted = CompressionMode(mode)
+
+        def work() -> CompressionOutcome:
+            service: ArtifactCompressorService = engine.container.artifact_compressor_service()
+            if artifact_id is not None:
+                return service.compress_stored(artifact_id, budget, task=task, mode=wanted)
+            assert text is not None
+            data = text.encode("utf-8", "surrogatepass")
+            return service.compress_input(
+                name or DEFAULT_TEXT_NAME, data, budget, task=task, mode=wanted
+            )
+
+        outcome = await engine.run(work)
+        if outcome.error is not None:
+            raise refuse(outcome.error)
+        return Compression(result=outcome.result, notice=outcome.notice)
+
+    counters: dict[str, TokenCounter] = {}
+
+    @server.tool(name="count_tokens", annotations=ToolAnnotations(read_only_hint=True))
+    async def count_tokens(
+        text: Annotated[str, Field(description="The text to count.")],
+        encoding: Annotated[
+            Literal["cl100k_base", "o200k_base"],
+            Field(description="The tokenizer's encoding (offline, no download)."),
+        ] = "cl100k_base",
+    ) -> TokenCount:
+        """Count the exact number of tokens in a text with the real tokenizer."""
+
+        def work() -> int:
+            if encoding not in counters:
+                from cleveragents.container import build_token_counter
+
+                counters[encoding] = build_token_counter(encoding)
+            return counters[encoding].count(text)
+
+        return TokenCount(input_tokens=await engine.run(work), encoding=encoding)

@@ -1,0 +1,243 @@
+"""The tool that compacts a conversation transcript, in the format it came in."""
+
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+from typing import Annotated, Any, Literal, cast
+
+from mcp.server.mcpserver import MCPServer
+from mcp.types import ToolAnnotations
+from pydantic import BaseModel, Field
+
+from cleveragents.application.services.compaction.outcome import (
+    CompactionOutcome,
+    CompactionSettings,
+)
+from cleveragents.domain.errors import InvalidInputError
+from cleveragents.domain.policy import MIN_SUMMARY_TOKENS, ContextPolicy, ContextPolicyChanges
+from cleveragents.domain.tokens import MAX_TOKEN_COUNT
+from cleveragents.domain.transcript import Role, TranscriptFormat
+from cleveragents.mcp.engine import Engine, refuse
+
+MAX_TRANSCRIPT_BYTES = 256 * 1024 * 1024
+"""The largest transcript file read, as the CLI's limit (the same variable overrides it): a
+session takes about ten times its size in memory while it is compacted."""
+MAX_TRANSCRIPT_ENV = "CLEVERAGENTS_MAX_TRANSCRIPT_BYTES"
+
+_log = logging.getLogger(__name__)
+
+
+class CompactionReport(BaseModel):
+    """What the compaction did, in the figures `agents context compact --json` prints."""
+
+    status: str = Field(description="compacted, or not-needed (under the threshold).")
+    tokens_before: int
+    tokens_after: int
+    threshold: int = Field(description="context window - reserve: compaction starts above it.")
+    folded_messages: int
+    kept_messages: int
+    summary_sha256: str | None
+    summary_tokens: int
+    summary_budget: int
+    split_turn: bool = Field(description="The kept part starts inside a turn.")
+    redacted_secrets: int = Field(description="Credentials redacted from the summary.")
+    shrunk_tool_results: list[dict[str, object]] = Field(
+        description="Tool results shrunk to fit: call_id, tokens_before, tokens_after, and "
+        "artifact_id, where the full output is kept (read_artifact reads it)."
+    )
+    summary_sections: dict[str, int] | None = Field(
+        description="Items per summary section (requests, files, commands, errors, ...)."
+    )
+    summary_omitted: dict[str, int] | None = Field(
+        description="Items per section left out of the summary for its budget."
+    )
+
+
+class CompactedTranscript(BaseModel):
+    format: str = Field(description="The transcript's format: anthropic, openai or claude-code.")
+    transcript: str | dict[str, Any] | list[Any] = Field(
+        description="The messages to send next (compacted, or unchanged when not needed), "
+        "in the input's format and shape: text if it was given as text (or read from a "
+        "file), else the parsed document."
+    )
+    report: CompactionReport
+
+
+def register(server: MCPServer, engine: Engine) -> None:
+    @server.tool(
+        name="compact_transcript",
+        annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False),
+    )
+    async def compact_transcript(
+        transcript: Annotated[
+            str | dict[str, Any] | list[Any] | None,
+            Field(
+                description="The transcript: an Anthropic Messages or OpenAI Chat Completions "
+                "request (a JSON object with messages) or its list of messages; a Claude Code "
+                "session as its JSONL text or its list of records. Not with path."
+            ),
+        ] = None,
+        path: Annotated[
+            str | None,
+            Field(
+                description="Read the transcript from this file instead (absolute, or "
+                "relative to the server's working directory)."
+            ),
+        ] = None,
+        format: Annotated[  # the name the client sees
+            Literal["auto", "anthropic", "openai", "claude-code"],
+            Field(description="The transcript's format (auto: detected)."),
+        ] = "auto",
+        context_window: Annotated[
+            int | None,
+            Field(
+                ge=1,
+                le=MAX_TOKEN_COUNT,
+                description="The model's context window in tokens (default 200000).",
+            ),
+        ] = None,
+        reserve_tokens: Annotated[
+            int | None,
+            Field(
+                ge=0,
+                le=MAX_TOKEN_COUNT,
+                description="Kept free for the response (default 16384); compaction starts "
+                "above context_window - reserve_tokens.",
+            ),
+        ] = None,
+        keep_recent_tokens: Annotated[
+            int | None,
+            Field(
+                ge=1,
+                le=MAX_TOKEN_COUNT,
+                description="Recent complete turns kept verbatim, up to this many tokens "
+                "(default 20000).",
+            ),
+        ] = None,
+        summary_tokens: Annotated[
+            int | None,
+            Field(
+                ge=MIN_SUMMARY_TOKENS,
+                le=MAX_TOKEN_COUNT,
+                description="The summary's own token budget (default 4000, less in a small "
+                "window).",
+            ),
+        ] = None,
+        force: Annotated[bool, Field(description="Compact even under the threshold.")] = False,
+    ) -> CompactedTranscript:
+        """Compact a conversation transcript so it fits the context window: older messages
+        are folded into a deterministic summary (the task, requests, files, commands, errors,
+        decisions and next step kept; credentials redacted), recent turns are kept verbatim,
+        and no tool result loses its call. Returns the messages in the input's format and a
+        report. Give exactly one of transcript or path. A compaction that cannot fit or would
+        break a provider's rules is an error, and nothing is changed."""
+        if (transcript is None) == (path is None):
+            raise refuse("give exactly one of transcript (its text) or path (a file)")
+        # The schema's bounds are the policy's: these changes are valid; whether together they
+        # leave room is the policy's to say.
+        changes = ContextPolicyChanges(
+            context_window=context_window,
+            reserve_tokens=reserve_tokens,
+            keep_recent_tokens=keep_recent_tokens,
+            summary_tokens=summary_tokens,
+        )
+
+        def work() -> CompactedTranscript:
+            policy = ContextPolicy().updated(changes).check_coherent()
+            settings = CompactionSettings.from_policy(policy)
+            codec = engine.container.transcript_codec()
+            given = transcript if transcript is not None else _read(path or "")
+            wanted = None if format == "auto" else TranscriptFormat(format)
+            if isinstance(given, str):
+                used = wanted or codec.detect(given)
+                parsed = codec.read(given, used)
+            else:
+                used = wanted or codec.detect_native(given)
+                parsed = codec.read_native(given, used)
+            if not any(message.role is not Role.SYSTEM for message in parsed.messages):
+                raise InvalidInputError(
+                    "the transcript holds no conversation (no user or assistant message): "
+                    "nothing to compact"
+                )
+            outcome = engine.container.context_compactor().compact(
+                parsed.messages, settings, force=force, unrecorded=_log.warning
+            )
+            if outcome.status == "failed":
+                raise InvalidInputError(f"compaction failed: {outcome.reason}; nothing was changed")
+            compacted = parsed.model_copy(update={"messages": outcome.messages})
+            # Given as text, it goes back as text (its lone surrogates, which the protocol's
+            # UTF-8 cannot carry, as the escapes they were read from); given parsed, parsed.
+            written: str | dict[str, Any] | list[Any] = (
+                codec.write_bytes(compacted, used).decode("utf-8")
+                if isinstance(given, str)
+                else cast("dict[str, Any] | list[Any]", codec.write_native(compacted, used))
+            )
+            return CompactedTranscript(
+                format=used.value, transcript=written, report=_report(outcome, settings)
+            )
+
+        return await engine.run(work)
+
+
+def _read(path: str) -> str:
+    """The UTF-8 text of a transcript file, refused above the size limit before it is read."""
+    limit = _limit()
+    file = Path(path).expanduser()
+    try:
+        with file.open("rb") as stream:
+            size = os.fstat(stream.fileno()).st_size
+            if size > limit:
+                raise InvalidInputError(
+                    f"{path} is {size:,} bytes; transcripts above {limit:,} bytes are refused "
+                    "(split the session or compact it earlier)"
+                )
+            data = stream.read(limit + 1)
+    except FileNotFoundError:
+        raise InvalidInputError(f"file not found: {path}") from None
+    except IsADirectoryError:
+        raise InvalidInputError(f"{path} is a directory, not a file") from None
+    except OSError as error:
+        raise InvalidInputError(f"cannot read {path}: {error.strerror}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise InvalidInputError(
+            f"{path} is not UTF-8 text (bad byte at offset {error.start})"
+        ) from None
+
+
+def _limit() -> int:
+    configured = os.environ.get(MAX_TRANSCRIPT_ENV, "").strip()
+    if configured.isdigit() and int(configured) > 0:
+        return int(configured)
+    return MAX_TRANSCRIPT_BYTES
+
+
+def _report(outcome: CompactionOutcome, settings: CompactionSettings) -> CompactionReport:
+    summary = outcome.summary
+    return CompactionReport(
+        status=outcome.status,
+        tokens_before=outcome.tokens_before,
+        tokens_after=outcome.tokens_after,
+        threshold=settings.threshold,
+        folded_messages=outcome.folded_messages,
+        kept_messages=outcome.kept_messages,
+        summary_sha256=outcome.summary_sha256,
+        summary_tokens=outcome.summary_tokens,
+        summary_budget=settings.summary_tokens,
+        split_turn=outcome.split_turn,
+        redacted_secrets=outcome.redacted_secrets,
+        shrunk_tool_results=[shrunk.as_dict() for shrunk in outcome.shrunk_results],
+        summary_sections=(
+            None
+            if summary is None
+            else {section.value: count for section, count in summary.counts().items()}
+        ),
+        summary_omitted=(
+            None
+            if summary is None
+            else {section.value: count for section, count in summary.omitted.items()}
+        ),
+    )
