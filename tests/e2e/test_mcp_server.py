@@ -360,3 +360,31 @@ def test_bad_arguments_come_back_as_tool_errors_and_the_server_goes_on(tmp_path:
         assert (await call(client, "count_tokens", text="still here"))["input_tokens"] > 0
 
     serve(home, scenario)
+
+
+LAZY_PROBE = """
+import sys, anyio
+from pathlib import Path
+from cleveragents.container import build_container
+from cleveragents.mcp.server import build_server
+
+server = build_server(build_container(home=Path(sys.argv[1])))
+anyio.run(server.list_tools)
+anyio.run(server.call_tool, "count_tokens", {"text": "hello"})
+print("sqlalchemy" in sys.modules, "tree_sitter" in sys.modules)
+anyio.run(server.call_tool, "plan_status", {"plan_id": "01J0000000000000000000000Z"})
+"""
+
+
+def test_no_database_library_is_loaded_until_a_tool_needs_the_store(tmp_path: Path) -> None:
+    import subprocess
+
+    completed = subprocess.run(
+        [sys.executable, "-c", LAZY_PROBE, str(tmp_path / "home")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    # The unknown plan is the store's answer, raised as the tool error it is.
+    assert "unknown plan" in completed.stderr
+    assert completed.stdout.split() == ["False", "False"]
