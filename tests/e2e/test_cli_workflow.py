@@ -214,13 +214,3 @@ def test_first_use_creates_the_database_at_head(
     _ok(run(capsys, "project", "list"))
     assert (home / "cleveragents.db").exists()
     assert _ok(run(capsys, "db", "current", "--json")).json()["up_to_date"] is True
-
-
-def test_demo_runs_the_seed_example(capsys: pytest.CaptureFixture[str], home: Path) -> None:
-    out = _ok(run(capsys, "demo")).stdout
-    assert "kept ['A']" in out
-    assert "original_tokens 1000" in out
-    assert "compressed_tokens 400" in out
-    steps = _ok(run(capsys, "demo", "--json")).json()
-    assert steps[-1]["status"]["skeleton"]["compressed_tokens"] == 400
-    assert not home.exists() or not (home / "cleveragents.db").exists()
