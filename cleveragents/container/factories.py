@@ -41,7 +41,10 @@ if TYPE_CHECKING:
     )
     from cleveragents.application.services.context_budget_planner import ContextBudgetPlanner
     from cleveragents.application.services.context_compactor import ContextCompactor
-    from cleveragents.application.services.context_strategies import StrategyComparison
+    from cleveragents.application.services.context_strategies import (
+        DiscardedEvents,
+        StrategyComparison,
+    )
     from cleveragents.application.services.metrics import MetricsService
     from cleveragents.application.services.plans import PlanService
     from cleveragents.application.services.projects import ProjectService
@@ -122,6 +125,12 @@ def event_sink(session_factory: sessionmaker[Session], clock: Clock) -> SqlEvent
     from cleveragents.adapters.persistence.event_log import SqlEventLog
 
     return SqlEventLog(session_factory=session_factory, clock=clock)
+
+
+def discarded_events() -> DiscardedEvents:
+    from cleveragents.application.services.context_strategies import DiscardedEvents
+
+    return DiscardedEvents()
 
 
 def transcript_codec() -> JsonTranscriptCodec:

@@ -33,6 +33,8 @@ class AdaptersContainer(containers.DeclarativeContainer):
     event_sink = providers.Singleton(
         build.event_sink, session_factory=store.provided.sessions, clock=clock
     )
+    # Events dropped, for work that must open no database (a compaction given no store).
+    discarded_events = providers.Singleton(build.discarded_events)
     transcript_codec = providers.Singleton(build.transcript_codec)
     usage_ledger = providers.Singleton(build.usage_ledger, session_factory=store.provided.sessions)
     model_catalog = providers.Singleton(build.model_catalog)
@@ -101,6 +103,24 @@ class ServicesContainer(containers.DeclarativeContainer):
         secret_scanner=adapters.secret_scanner,
         shrinker=tool_output_shrinker,
     )
+    # The same compaction with no store behind it (the Python API's, unless it is given one):
+    # its events are dropped and the full outputs of shrunk tool results are not kept, so no
+    # database is opened and no file is written.
+    storeless_tool_output_shrinker = providers.Factory(
+        build.tool_output_shrinker,
+        compressor=artifact_compressor_service,
+        counter=adapters.token_counter,
+        scanner=adapters.secret_scanner,
+        store=None,
+    )
+    storeless_context_compactor = providers.Factory(
+        build.context_compactor,
+        token_counter=adapters.token_counter,
+        summarizer=summarizer,
+        events=adapters.discarded_events,
+        secret_scanner=adapters.secret_scanner,
+        shrinker=storeless_tool_output_shrinker,
+    )
     strategy_comparison = providers.Factory(
         build.strategy_comparison,
         token_counter=adapters.token_counter,
@@ -143,6 +163,7 @@ class Container(containers.DeclarativeContainer):
     transcript_codec = adapters.transcript_codec
     summarizer = services.summarizer
     context_compactor = services.context_compactor
+    storeless_context_compactor = services.storeless_context_compactor
     strategy_comparison = services.strategy_comparison
     usage_ledger = adapters.usage_ledger
     model_catalog = adapters.model_catalog

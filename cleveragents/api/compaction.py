@@ -1,0 +1,332 @@
+"""`compact`: a conversation the caller holds, compacted in its own format, with the report."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, cast, overload
+
+from cleveragents.api.formats import TranscriptFormatName, transcript_format
+from cleveragents.domain.errors import InvalidInputError
+
+if TYPE_CHECKING:
+    from cleveragents.api.store import Store
+    from cleveragents.application.ports.transcript_codec import TranscriptCodec
+    from cleveragents.application.services.compaction.outcome import (
+        CompactionOutcome,
+        CompactionSettings,
+    )
+    from cleveragents.domain.policy import ContextPolicy
+    from cleveragents.domain.transcript import Transcript, TranscriptFormat
+
+CompactionStatus = Literal["compacted", "not-needed", "failed"]
+
+_Messages = TypeVar("_Messages")
+
+
+@dataclass(frozen=True, slots=True)
+class ShrunkToolResult:
+    """A tool result of the kept messages shortened to fit: its call, its tokens before and
+    after, and where its full output is."""
+
+    call_id: str
+    tokens_before: int
+    tokens_after: int
+    artifact_id: str | None
+    """The stored artifact holding the full output (`Store.read`), when a store keeps it."""
+    full_output: str | None
+    """The full output when no store keeps it (no store was given, or the output holds a
+    credential and the store refused it): the caller's own text, so nothing is lost. It is as
+    it came in, credentials included: it is never put back into the messages."""
+
+
+@dataclass(frozen=True, slots=True)
+class CompactResult(Generic[_Messages]):
+    """What `compact` returns: the messages to send, in the format and shape they came in
+    (compacted, or unchanged when that was not needed or failed), and what happened."""
+
+    messages: _Messages
+    format: TranscriptFormat
+    status: CompactionStatus
+    """``compacted``; ``not-needed`` (under the threshold, not forced); ``failed`` (`reason`
+    says why; `messages` are the originals)."""
+    reason: str | None
+    tokens_before: int
+    tokens_after: int
+    threshold: int
+    """``context_window - reserve_tokens``: a compacted result is at most this."""
+    folded_messages: int
+    kept_messages: int
+    summary_tokens: int
+    summary_budget: int
+    summary_sha256: str | None
+    split_turn: bool
+    """The kept messages start inside a turn (its request is quoted in the summary)."""
+    redacted_secrets: int
+    shrunk_tool_results: tuple[ShrunkToolResult, ...]
+    summary_sections: Mapping[str, int] | None
+    """Items per summary section (goals, files, tests, unfinished work, ...)."""
+    summary_omitted: Mapping[str, int] | None
+    """Items per section left out to keep the summary within its budget."""
+    warnings: tuple[str, ...] = field(default=())
+    """An event the store could not record, for instance; the result stands all the same."""
+
+    @property
+    def compacted(self) -> bool:
+        return self.status == "compacted"
+
+    def report(self) -> dict[str, Any]:
+        """The report as JSON-ready values: ``agents context compact --json``'s fields, plus
+        the format and the warnings (the full outputs are left out)."""
+        return {
+            "format": self.format.value,
+            "status": self.status,
+            "reason": self.reason,
+            "tokens_before": self.tokens_before,
+            "tokens_after": self.tokens_after,
+            "threshold": self.threshold,
+            "folded_messages": self.folded_messages,
+            "kept_messages": self.kept_messages,
+            "summary_sha256": self.summary_sha256,
+            "summary_tokens": self.summary_tokens,
+            "summary_budget": self.summary_budget,
+            "split_turn": self.split_turn,
+            "redacted_secrets": self.redacted_secrets,
+            "shrunk_tool_results": [
+                {
+                    "call_id": shrunk.call_id,
+                    "tokens_before": shrunk.tokens_before,
+                    "tokens_after": shrunk.tokens_after,
+                    "artifact_id": shrunk.artifact_id,
+                }
+                for shrunk in self.shrunk_tool_results
+            ],
+            "summary_omitted": dict(self.summary_omitted) if self.summary_omitted else None,
+            "summary_sections": dict(self.summary_sections) if self.summary_sections else None,
+            "warnings": list(self.warnings),
+        }
+
+
+@overload
+def compact(
+    messages: str,
+    *,
+    format: TranscriptFormat | TranscriptFormatName | None = None,
+    policy: ContextPolicy | None = None,
+    context_window: int | None = None,
+    reserve_tokens: int | None = None,
+    keep_recent_tokens: int | None = None,
+    summary_tokens: int | None = None,
+    force: bool = False,
+    store: Store | None = None,
+    project: str | None = None,
+    encoding: str | None = None,
+) -> CompactResult[str]: ...
+@overload
+def compact(
+    messages: Mapping[str, Any],
+    *,
+    format: TranscriptFormat | TranscriptFormatName | None = None,
+    policy: ContextPolicy | None = None,
+    context_window: int | None = None,
+    reserve_tokens: int | None = None,
+    keep_recent_tokens: int | None = None,
+    summary_tokens: int | None = None,
+    force: bool = False,
+    store: Store | None = None,
+    project: str | None = None,
+    encoding: str | None = None,
+) -> CompactResult[dict[str, Any]]: ...
+@overload
+def compact(
+    messages: Sequence[Mapping[str, Any]],
+    *,
+    format: TranscriptFormat | TranscriptFormatName | None = None,
+    policy: ContextPolicy | None = None,
+    context_window: int | None = None,
+    reserve_tokens: int | None = None,
+    keep_recent_tokens: int | None = None,
+    summary_tokens: int | None = None,
+    force: bool = False,
+    store: Store | None = None,
+    project: str | None = None,
+    encoding: str | None = None,
+) -> CompactResult[list[dict[str, Any]]]: ...
+
+
+def compact(
+    messages: str | Mapping[str, Any] | Sequence[Mapping[str, Any]],
+    *,
+    format: TranscriptFormat | TranscriptFormatName | None = None,
+    policy: ContextPolicy | None = None,
+    context_window: int | None = None,
+    reserve_tokens: int | None = None,
+    keep_recent_tokens: int | None = None,
+    summary_tokens: int | None = None,
+    force: bool = False,
+    store: Store | None = None,
+    project: str | None = None,
+    encoding: str | None = None,
+) -> CompactResult[Any]:
+    """Compact a conversation before a provider request, in the shape it came in.
+
+    `messages` is what the caller holds: Anthropic Messages (a list of message dicts, or a
+    request dict with ``system`` and ``messages``), OpenAI Chat Completions (the same two
+    shapes), a Claude Code session as its list of record dicts, or any of them as the text of
+    its file. `format` (``"anthropic"``, ``"openai"``, ``"claude-code"``) is detected when
+    None. The result's `messages` have the same shape: a list for a list, a dict for a dict, a
+    str for a str (a compacted Claude Code session is a resumable one).
+
+    The window settings are the project's (with `store` and `project`) or the defaults,
+    overridden by `policy`'s set fields, then by the keyword arguments; a policy that leaves
+    no room raises `InvalidPolicyError`. Under ``context_window - reserve_tokens`` nothing is
+    done unless `force`. A compaction that fails keeps the originals (status ``failed``, the
+    reason said); it never raises for that. Malformed messages raise `InvalidInputError`.
+
+    Without `store` nothing is recorded and no database is opened: oversized tool results in
+    the kept messages are still shortened to fit, and their full outputs come back in
+    `shrunk_tool_results[i].full_output`. With `store`, the ``context_compacted`` (or
+    ``context_compaction_failed``) event is recorded there and the full outputs are stored as
+    artifacts (their markers say how to read them back). `encoding` defaults to the store's,
+    else ``cl100k_base``.
+    """
+    from cleveragents.api.engines import storeless_container
+    from cleveragents.domain.transcript import Role
+
+    if project is not None and store is None:
+        raise InvalidInputError("project= names a project of a store: give store= as well")
+    if store is not None:
+        container = store.container_for(encoding)
+    else:
+        container = storeless_container(encoding or "cl100k_base")
+    found = container.project_service().get(project) if project is not None else None
+    settings = _settings(
+        found.policy if found is not None else None,
+        policy,
+        context_window=context_window,
+        reserve_tokens=reserve_tokens,
+        keep_recent_tokens=keep_recent_tokens,
+        summary_tokens=summary_tokens,
+    )
+    codec = container.transcript_codec()
+    used, transcript = _read(codec, messages, transcript_format(format))
+    if not any(message.role is not Role.SYSTEM for message in transcript.messages):
+        raise InvalidInputError(
+            "the transcript holds no conversation (no user or assistant message): "
+            "nothing to compact"
+        )
+    compactor = (
+        container.context_compactor()
+        if store is not None
+        else container.storeless_context_compactor()
+    )
+    warnings: list[str] = []
+    outcome = compactor.compact(
+        transcript.messages,
+        settings,
+        force=force,
+        scope={"project_id": found.id} if found is not None else None,
+        project=project,
+        unrecorded=warnings.append,
+    )
+    if outcome.status == "compacted":
+        compacted = transcript.model_copy(update={"messages": outcome.messages})
+        written: object = (
+            codec.write(compacted, used)
+            if isinstance(messages, str)
+            else codec.write_native(compacted, used)
+        )
+    else:
+        written = _unchanged(messages)
+    return _result(written, used, outcome, settings, transcript, tuple(warnings))
+
+
+def _read(
+    codec: TranscriptCodec,
+    messages: object,
+    named: TranscriptFormat | None,
+) -> tuple[TranscriptFormat, Transcript]:
+    if isinstance(messages, str):
+        used = named or codec.detect(messages)
+        return used, codec.read(messages, used)
+    used = named or codec.detect_native(messages)
+    return used, codec.read_native(messages, used)
+
+
+def _unchanged(messages: object) -> object:
+    """The caller's messages as they came: the text itself, or a copy made of dicts and lists
+    (the shape the result promises, and no object shared with the caller's)."""
+    if isinstance(messages, str):
+        return messages
+    from cleveragents.adapters.transcripts.native_documents import json_copy
+
+    return json_copy(messages, "transcript")
+
+
+def _settings(
+    project_policy: ContextPolicy | None,
+    policy: ContextPolicy | None,
+    **fields: int | None,
+) -> CompactionSettings:
+    from cleveragents.application.services.compaction.outcome import CompactionSettings
+    from cleveragents.domain.policy import ContextPolicy, ContextPolicyChanges
+    from cleveragents.domain.validation import build
+
+    changes = build(ContextPolicyChanges, **fields)  # a bad value: one line, nothing done
+    effective = project_policy if project_policy is not None else ContextPolicy()
+    if policy is not None:
+        effective = effective.overridden_by(policy)
+    return CompactionSettings.from_policy(effective.updated(changes).check_coherent())
+
+
+def _result(
+    messages: object,
+    used: TranscriptFormat,
+    outcome: CompactionOutcome,
+    settings: CompactionSettings,
+    transcript: Transcript,
+    warnings: tuple[str, ...],
+) -> CompactResult[Any]:
+    originals = {
+        result.call_id: result.content
+        for message in transcript.messages
+        for result in message.tool_results
+    }
+    summary = outcome.summary
+    return CompactResult(
+        messages=messages,
+        format=used,
+        status=cast(CompactionStatus, outcome.status),
+        reason=outcome.reason,
+        tokens_before=outcome.tokens_before,
+        tokens_after=outcome.tokens_after,
+        threshold=settings.threshold,
+        folded_messages=outcome.folded_messages,
+        kept_messages=outcome.kept_messages,
+        summary_tokens=outcome.summary_tokens,
+        summary_budget=settings.summary_tokens,
+        summary_sha256=outcome.summary_sha256,
+        split_turn=outcome.split_turn,
+        redacted_secrets=outcome.redacted_secrets,
+        shrunk_tool_results=tuple(
+            ShrunkToolResult(
+                call_id=shrunk.call_id,
+                tokens_before=shrunk.tokens_before,
+                tokens_after=shrunk.tokens_after,
+                artifact_id=shrunk.artifact_id,
+                full_output=originals.get(shrunk.call_id) if shrunk.artifact_id is None else None,
+            )
+            for shrunk in outcome.shrunk_results
+        ),
+        summary_sections=(
+            {section.value: count for section, count in summary.counts().items()}
+            if summary is not None
+            else None
+        ),
+        summary_omitted=(
+            {section.value: count for section, count in summary.omitted.items()}
+            if summary is not None
+            else None
+        ),
+        warnings=warnings,
+    )
