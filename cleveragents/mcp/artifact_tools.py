@@ -10,7 +10,11 @@ from mcp.server.mcpserver import MCPServer
 from mcp.types import ToolAnnotations
 from pydantic import BaseModel, Field
 
-from cleveragents.application.services.artifact_store import ArtifactStore, ImportResult
+from cleveragents.application.services.artifact_store import (
+    ArtifactStore,
+    ImportResult,
+    SecretHandling,
+)
 from cleveragents.domain.stored_artifact import ArtifactPreview
 from cleveragents.mcp.engine import Engine, refuse
 
@@ -76,17 +80,26 @@ def register(server: MCPServer, engine: Engine) -> None:
             str | None,
             Field(description="The project that owns it (default: the project 'default')."),
         ] = None,
+        secrets: Annotated[
+            SecretHandling,
+            Field(
+                description="What a credential found in it does: block (nothing is stored, "
+                "the default) or redact (stored with each credential replaced by "
+                "[REDACTED:<rule>])."
+            ),
+        ] = SecretHandling.BLOCK,
     ) -> StoredOutput:
         """Store a tool's full output in the artifact store and get back a bounded preview
         (head and tail) and the artifact's id, instead of putting the whole output in the
         context. read_artifact reads any part of it later; compress fits it to a token
         budget. Output that contains a credential is refused (nothing is stored) and the
-        error says where the credential is. The same output stored twice is kept once."""
+        error says where the credential is, unless secrets is redact. The same output stored
+        twice is kept once."""
 
         def work() -> ImportResult:
             store: ArtifactStore = engine.container.artifact_store()
             return store.import_output(
-                text.encode("utf-8", "surrogatepass"), label, project=project
+                text.encode("utf-8", "surrogatepass"), label, project=project, secrets=secrets
             )
 
         result = await engine.run(work)

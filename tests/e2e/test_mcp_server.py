@@ -204,6 +204,16 @@ def test_store_read_and_compress_an_output(tmp_path: Path) -> None:
         assert "nothing was stored" in message
         assert FAKE_KEY not in message
 
+        # The same output with secrets=redact: stored, the key replaced, the rest kept.
+        redacted = await call(client, "store_output", text=secret, label="deploy", secrets="redact")
+        kept = await call(client, "read_artifact", artifact_id=redacted["artifact_id"])
+        assert FAKE_KEY not in kept["text"]
+        assert "[REDACTED:" in kept["text"]
+        assert kept["text"].startswith("deploying\n")
+        assert kept["text"].endswith("done\n")
+        wrong = await refused(client, "store_output", text=secret, label="x", secrets="hide")
+        assert "secrets" in wrong
+
     serve(home, scenario)
 
 

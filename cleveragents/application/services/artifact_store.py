@@ -215,20 +215,36 @@ class ArtifactStore:
                 _Screening(secrets, allowed),
             )
 
-    def import_output(self, data: bytes, label: str, *, project: str | None = None) -> ImportResult:
-        """Import output the engine itself holds in memory (a tool result a compaction
-        shrank), under ``tool-output/<label>``: hashed, scanned and previewed like a file. The
+    def import_output(
+        self,
+        data: bytes,
+        label: str,
+        *,
+        project: str | None = None,
+        secrets: SecretHandling = SecretHandling.BLOCK,
+        allowlist: str | None = None,
+    ) -> ImportResult:
+        """Import output held in memory (a tool result a compaction shrank, or one an agent
+        hands over), under ``tool-output/<label>``: hashed, scanned and previewed like a file;
+        `secrets` and `allowlist` as for `import_file` (only the allowlist named applies). The
         same bytes imported again reuse the stored artifact (a compaction run twice stores its
         outputs once)."""
         require_allowed(DataClass.COMPLETE_OUTPUT, Destination.ARTIFACT_STORE)
         owner = self._owner(project, None)
+        allowed = self._allowlist(allowlist, None)
         with self._uow_factory() as uow:
             existing = uow.artifacts.find_stored(hashlib.sha256(data).hexdigest())
         if existing is not None and existing.project_id == owner.id:
             return ImportResult(existing, self.preview(existing.id))
         name = f"tool-output/{label}"
         return self._ingest(
-            io.BytesIO(data), name, f"tool-output:{label}", owner, None, None, _Screening()
+            io.BytesIO(data),
+            name,
+            f"tool-output:{label}",
+            owner,
+            None,
+            None,
+            _Screening(secrets, allowed),
         )
 
     def create_temp_output(self, tool_name: str) -> TempOutputGrant:
