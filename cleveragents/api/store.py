@@ -126,15 +126,25 @@ class Store:
     # -- artifacts ---------------------------------------------------------------------------
 
     def import_output(
-        self, output: bytes | str, name: str, *, project: str | None = None
+        self,
+        output: bytes | str,
+        name: str,
+        *,
+        project: str | None = None,
+        secrets: SecretsChoice = "block",
     ) -> ImportResult:
         """Store a tool's output (held in memory) as ``tool-output/<name>``, scanned for
         credentials. Returns the result whatever the scan found: `blocked` True means nothing
         was stored (only an audit row; `notice` says which kinds, on which lines, never the
         value) and there is no `preview`; otherwise `artifact.id` and a bounded `preview` are
-        what the model should see. The same bytes again reuse the stored artifact."""
+        what the model should see. ``secrets="redact"`` stores it with each credential
+        replaced instead. The same bytes again reuse the stored artifact."""
+        from cleveragents.application.services.artifact_store import SecretHandling
+
         data = output.encode("utf-8", "surrogatepass") if isinstance(output, str) else output
-        return self.artifacts.import_output(data, name, project=project)
+        return self.artifacts.import_output(
+            data, name, project=project, secrets=SecretHandling(secrets)
+        )
 
     def import_file(
         self,

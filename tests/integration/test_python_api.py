@@ -387,6 +387,9 @@ def test_a_credential_blocks_the_import_and_the_result_says_so(tmp_path: Path) -
         assert key not in blocked.notice
         with pytest.raises(NotFoundError):
             store.read(blocked.artifact.id)
+        kept = store.import_output(f"ok\naws_access_key_id={key}\n", "deploy", secrets="redact")
+        assert kept.redacted
+        assert store.read(kept.artifact.id).startswith(b"ok\naws_access_key_id=[REDACTED:")
         workspace = tmp_path / "ws"
         workspace.mkdir()
         (workspace / "env.txt").write_text(f"key={key}\n", encoding="utf-8")
