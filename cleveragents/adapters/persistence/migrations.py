@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy import Engine, inspect, text
 
-import cleveragents
 from cleveragents.adapters.persistence.errors import StoreUnavailableError
 
 if TYPE_CHECKING:
@@ -25,7 +24,9 @@ VERSION_TABLE = "alembic_version"  # Alembic's default, which env.py keeps
 def migrations_dir() -> Path:
     """The Alembic environment: inside the package when installed from a wheel, else the
     repository's top-level ``migrations/`` (editable installs and checkouts)."""
-    package_dir = Path(cleveragents.__file__).resolve().parent
+    # The package is two folders up from this module (cleveragents/adapters/persistence/):
+    # found by path, since importing the package's root would tie this adapter to the API above.
+    package_dir = Path(__file__).resolve().parents[2]
     bundled = package_dir / "_migrations"
     if (bundled / "env.py").is_file():
         return bundled
