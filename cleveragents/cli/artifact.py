@@ -18,7 +18,7 @@ if TYPE_CHECKING:
         ArtifactCompressorService,
         CompressionOutcome,
     )
-    from cleveragents.domain.artifact import CompressionMode
+    from cleveragents.domain.artifact import ArtifactKind, CompressionMode
 
 STDIN = "-"
 
@@ -32,6 +32,15 @@ app = typer.Typer(
 class Mode(StrEnum):
     TIERED = "tiered"
     SMART = "smart"
+
+
+class Kind(StrEnum):
+    DIFF = "diff"
+    JSON = "json"
+    LOG = "log"
+    MARKDOWN = "markdown"
+    SOURCE = "source"
+    TEXT = "text"
 
 
 @app.command("compress")
@@ -73,6 +82,15 @@ def compress(
             "the budget by value at any size, markers name the omitted lines.",
         ),
     ] = Mode.TIERED,
+    kind: Annotated[
+        Kind | None,
+        typer.Option(
+            "--kind",
+            help="Compress it as this kind (default: told from its name, then its first "
+            "lines). source needs a name with a source extension.",
+            show_default=False,
+        ),
+    ] = None,
     artifact_id: Annotated[
         str | None,
         typer.Option(
@@ -112,10 +130,11 @@ def compress(
     """
     from cleveragents.cli.state import state
     from cleveragents.container import build_container
-    from cleveragents.domain.artifact import CompressionMode
+    from cleveragents.domain.artifact import ArtifactKind, CompressionMode
 
     _check_source(artifact_path, artifact_id, store, workdir)
     compression_mode = CompressionMode(mode.value)
+    artifact_kind = ArtifactKind(kind.value) if kind is not None else None
     container = build_container(state(ctx).database_url, encoding=encoding)
     label = f"compressing {artifact_id if artifact_path is None else artifact_path}"
     try:
@@ -129,6 +148,7 @@ def compress(
                 compression_mode,
                 workdir,
                 store,
+                artifact_kind,
             )
     finally:
         container.store().dispose()  # opens nothing: only --store and --artifact use a database
@@ -149,16 +169,17 @@ def _compress(
     mode: CompressionMode,
     workdir: str | None,
     store: bool,
+    kind: ArtifactKind | None,
 ) -> CompressionOutcome:
     """The compression of the one source `_check_source` let through."""
     if artifact_id is not None:
-        return service.compress_stored(artifact_id, budget, task=task, mode=mode)
+        return service.compress_stored(artifact_id, budget, task=task, mode=mode, kind=kind)
     if artifact_path == STDIN:
-        return _compress_stdin(service, budget, task, mode)
+        return service.compress_input(STDIN, _read_stdin(), budget, task=task, mode=mode, kind=kind)
     assert artifact_path is not None
     directory = os.path.expanduser(workdir or os.environ.get("CLOSEDLOOP_WORKDIR") or os.getcwd())
     return service.compress(
-        artifact_path, budget, workdir=directory, task=task, mode=mode, store=store
+        artifact_path, budget, workdir=directory, task=task, mode=mode, store=store, kind=kind
     )
 
 
@@ -178,13 +199,6 @@ def _check_source(
         raise typer.BadParameter("--workdir applies to ARTIFACT_PATH, not to --artifact")
     if artifact_path == STDIN and store:
         raise typer.BadParameter("--store imports a file; give its path instead of -")
-
-
-def _compress_stdin(
-    service: ArtifactCompressorService, budget: int, task: str | None, mode: CompressionMode
-) -> CompressionOutcome:
-    """Standard input, compressed by the rules of a file (the service's `compress_input`)."""
-    return service.compress_input(STDIN, _read_stdin(), budget, task=task, mode=mode)
 
 
 def _read_stdin() -> bytes:

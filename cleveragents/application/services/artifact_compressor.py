@@ -32,7 +32,7 @@ from cleveragents.application.services.artifact_compression.artifact_reading imp
     binary_refusal,
     open_artifact,
 )
-from cleveragents.application.services.artifact_compression.detection import detect
+from cleveragents.application.services.artifact_compression.detection import detect_as
 from cleveragents.application.services.artifact_compression.heuristic_counter import (
     HEURISTIC_WARNING,
     HeuristicTokenCounter,
@@ -143,13 +143,15 @@ class ArtifactCompressorService:
         task: str | None = None,
         mode: CompressionMode = CompressionMode.TIERED,
         store: bool = False,
+        kind: ArtifactKind | None = None,
     ) -> CompressionOutcome:
         """Compress the file at `artifact_path` (relative to `workdir`, or absolute inside it).
 
         A missing file, or a path that escapes the work directory, gives the not-found
         response with `error` set; so does a binary file. Invalid UTF-8 is decoded with
         replacement characters (U+FFFD). With `store`, the file is imported into the artifact
-        store first and every omission marker names the stored artifact.
+        store first and every omission marker names the stored artifact. `kind` overrides
+        the kind told from the name and the first lines.
         """
         _check_budget(budget)
         try:
@@ -161,8 +163,8 @@ class ArtifactCompressorService:
             with artifact:
                 if artifact.is_binary():
                     return _binary(artifact_path, artifact.location)
-            return self._import_and_compress(artifact_path, budget, workdir, task, mode)
-        return self._compress_readable(artifact_path, artifact, budget, task, mode, None)
+            return self._import_and_compress(artifact_path, budget, workdir, task, mode, kind)
+        return self._compress_readable(artifact_path, artifact, budget, task, mode, None, kind)
 
     def compress_input(
         self,
@@ -172,12 +174,13 @@ class ArtifactCompressorService:
         *,
         task: str | None = None,
         mode: CompressionMode = CompressionMode.TIERED,
+        kind: ArtifactKind | None = None,
     ) -> CompressionOutcome:
         """Compress bytes already read (standard input) by the rules of a file: binary data
         refused, invalid UTF-8 as U+FFFD, large input streamed."""
         _check_budget(budget)
         artifact = artifact_from_bytes(data)
-        return self._compress_readable(name, artifact, budget, task, mode, None)
+        return self._compress_readable(name, artifact, budget, task, mode, None, kind)
 
     def compress_stored(
         self,
@@ -186,10 +189,11 @@ class ArtifactCompressorService:
         *,
         task: str | None = None,
         mode: CompressionMode = CompressionMode.TIERED,
+        kind: ArtifactKind | None = None,
     ) -> CompressionOutcome:
         """Compress an artifact already in the store; its markers name it."""
         _check_budget(budget)
-        return self._compress_stored(artifact_id, None, budget, task, mode)
+        return self._compress_stored(artifact_id, None, budget, task, mode, kind)
 
     def _compress_stored(
         self,
@@ -198,25 +202,34 @@ class ArtifactCompressorService:
         budget: int,
         task: str | None,
         mode: CompressionMode,
+        kind: ArtifactKind | None,
     ) -> CompressionOutcome:
         store = self._require_store()
         stored = store.get(artifact_id)
         data = store.read(stored.id, 0, stored.byte_count)
         artifact = artifact_from_bytes(data, f"artifact {stored.id}")
         name = name or stored.workspace_path or stored.id
-        return self._compress_readable(name, artifact, budget, task, mode, Handles(stored.id))
+        return self._compress_readable(name, artifact, budget, task, mode, Handles(stored.id), kind)
 
     def _import_and_compress(
-        self, artifact_path: str, budget: int, workdir: str, task: str | None, mode: CompressionMode
+        self,
+        artifact_path: str,
+        budget: int,
+        workdir: str,
+        task: str | None,
+        mode: CompressionMode,
+        kind: ArtifactKind | None,
     ) -> CompressionOutcome:
         """The file imported into the store, then compressed from there (so the markers' line
         ranges are those of the stored bytes). A file the store refuses (it holds a
         credential) is compressed from the file, without handles, with a notice saying why."""
         imported = self._require_store().import_file(workdir, artifact_path)
         if not imported.blocked:
-            return self._compress_stored(imported.artifact.id, artifact_path, budget, task, mode)
+            return self._compress_stored(
+                imported.artifact.id, artifact_path, budget, task, mode, kind
+            )
         artifact = open_artifact(self._files, workdir, artifact_path)
-        outcome = self._compress_readable(artifact_path, artifact, budget, task, mode, None)
+        outcome = self._compress_readable(artifact_path, artifact, budget, task, mode, None, kind)
         return CompressionOutcome(outcome.result, outcome.error, f"not stored: {imported.notice}")
 
     def _compress_readable(
@@ -227,6 +240,7 @@ class ArtifactCompressorService:
         task: str | None,
         mode: CompressionMode,
         handles: Handles | None,
+        kind: ArtifactKind | None = None,
     ) -> CompressionOutcome:
         """One open artifact, closed after: refused when binary, streamed when large, else
         read whole and compressed."""
@@ -234,11 +248,11 @@ class ArtifactCompressorService:
             if artifact.is_binary():
                 return _binary(name, artifact.location)
             if artifact.size_bytes > self._large_bytes:
-                result = self._compress_large(name, artifact, budget, task, mode, handles)
+                result = self._compress_large(name, artifact, budget, task, mode, handles, kind)
                 return CompressionOutcome(result)
             text = artifact.read_text()
         return CompressionOutcome(
-            self.compress_text(name, text, budget, task=task, mode=mode, handles=handles)
+            self.compress_text(name, text, budget, task=task, mode=mode, handles=handles, kind=kind)
         )
 
     def compress_text(
@@ -250,11 +264,13 @@ class ArtifactCompressorService:
         task: str | None = None,
         mode: CompressionMode = CompressionMode.TIERED,
         handles: Handles | None = None,
+        kind: ArtifactKind | None = None,
     ) -> CompressedArtifact:
-        """Compress `text`, whose file name `name` helps detect its kind."""
+        """Compress `text`, whose file name `name` helps detect its kind (unless `kind` says
+        it)."""
         _check_budget(budget)
         text = redact_artifact(_as_tokenized(text), self._scanner)
-        strategy = strategy_for(detect(name, text[:SNIFF_CHARS]), self._skeletonizer)
+        strategy = strategy_for(detect_as(name, text[:SNIFF_CHARS], kind), self._skeletonizer)
         terms = TaskTerms.from_task(task)
         if mode is CompressionMode.SMART:
             # The lines are ranked while the tokenizer counts (on its own threads when it has
@@ -343,6 +359,7 @@ class ArtifactCompressorService:
         task: str | None,
         mode: CompressionMode,
         handles: Handles | None,
+        kind: ArtifactKind | None,
     ) -> CompressedArtifact:
         """A file too large to hold: counted in chunks, and only a head (Tier 3) or the
         candidate lines of a log (smart) are held."""
@@ -354,9 +371,12 @@ class ArtifactCompressorService:
             raw_tokens = counter.count_stream(artifact.iter_text())
         if raw_tokens * 2 <= budget * 3:  # Tier 1 or 2: the output may be the whole artifact
             text = artifact.read_text()
-            return self.compress_text(name, text, budget, task=task, mode=mode, handles=handles)
+            return self.compress_text(
+                name, text, budget, task=task, mode=mode, handles=handles, kind=kind
+            )
         body_budget = budget - (counter.count(preamble) if preamble else 0)
-        strategy = strategy_for(detect(name, _head(artifact, SNIFF_CHARS)), self._skeletonizer)
+        detected = detect_as(name, _head(artifact, SNIFF_CHARS), kind)
+        strategy = strategy_for(detected, self._skeletonizer)
         if body_budget <= 0:
             content = ""
         elif mode is CompressionMode.SMART and strategy.kind is ArtifactKind.LOG:

@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 
 from cleveragents.domain.artifact import ArtifactKind
+from cleveragents.domain.errors import InvalidInputError
 from cleveragents.domain.languages import language_for_path
 
 SNIFF_LINES = 50
@@ -57,6 +58,20 @@ def detect(name: str, head: str) -> Detected:
     if language is not None:
         return Detected(ArtifactKind.SOURCE, language)
     return Detected(_sniff(lowered, head))
+
+
+def detect_as(name: str, head: str, kind: ArtifactKind | None) -> Detected:
+    """`detect`, unless the caller says the kind. Source needs its language, which only the
+    name tells: a name without a known source extension is refused for it."""
+    detected = detect(name, head)
+    if kind is None or kind is detected.kind:
+        return detected
+    if kind is ArtifactKind.SOURCE:
+        raise InvalidInputError(
+            f"kind source needs a file name with a known source extension (app.py, main.go); "
+            f"got {name!r}"
+        )
+    return Detected(kind)
 
 
 def _sniff(name: str, head: str) -> ArtifactKind:
