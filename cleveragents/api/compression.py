@@ -20,9 +20,8 @@ if TYPE_CHECKING:
     from cleveragents.application.services.artifact_compressor import CompressionOutcome
     from cleveragents.domain.artifact import ArtifactKind, CompressedArtifact, CompressionMode
 
-_SUFFIX = {"diff": ".diff", "json": ".json", "log": ".log", "markdown": ".md"}
-"""How a kind is named to the compressor, which tells a kind by the artifact's name first."""
 _TEXT_NAME = "text"
+"""The name text is compressed under when none is given."""
 SNIFF_BYTES = 1 << 16
 """Of a stored artifact, what is read to tell its kind (more than the compressor sniffs)."""
 
@@ -79,21 +78,20 @@ def compress(
     race-free beneath `workdir` (default: the file's own directory; a path that leaves it, a
     symlink, a hard link or a device is refused), streamed when large, refused when binary.
 
-    `kind` (``diff``, ``json``, ``log``, ``markdown``, ``source``, ``text``) is detected when
-    None, from `name` (default: the file's name) and the first lines. Given for text, it
-    decides (``source`` needs a `name` with the language's extension, e.g. ``app.py``; ``text``
-    is refused for text that reads as another kind); given for a file, it must be what the
-    file is detected as. `mode` ``smart`` (the default) fills the budget by value and marks
-    every omission with its line range; ``tiered`` is the three tiers (whole, the kind's
-    strategy, a head cut). `task` ranks the lines that name its words first. Credentials are
-    redacted in what is returned.
+    `kind` (``diff``, ``json``, ``log``, ``markdown``, ``source``, ``text``) is told from
+    `name` (default: the file's name) and the first lines when None; given, it decides
+    (``source`` needs a `name` with the language's extension, e.g. ``app.py``). `mode`
+    ``smart`` (the default) fills the budget by value and marks every omission with its line
+    range; ``tiered`` is the three tiers (whole, the kind's strategy, a head cut). `task` ranks
+    the lines that name its words first. Credentials are redacted in what is returned.
 
     With `store`, a file is imported into it first, so each omission marker names the stored
     artifact (`Store.compress` compresses one already stored). Raises `InvalidInputError` for a
-    budget under 1 or a binary file, `NotFoundError` for a missing file.
+    budget under 1, a binary file or ``source`` without a language, `NotFoundError` for a
+    missing file.
     """
     from cleveragents.api.engines import storeless_container
-    from cleveragents.application.services.artifact_compression.detection import detect
+    from cleveragents.application.services.artifact_compression.detection import detect_as
     from cleveragents.application.services.artifact_compressor import SNIFF_CHARS
 
     chosen_mode = compression_mode(mode)
@@ -104,10 +102,11 @@ def compress(
         container = storeless_container(encoding or "cl100k_base")
     service = container.artifact_compressor_service()
     if isinstance(text_or_path, str):
-        label = _text_name(wanted, name)
-        detected = detect(label, text_or_path[:SNIFF_CHARS]).kind
-        _check_kind(wanted, detected, "the text")
-        compressed = service.compress_text(label, text_or_path, budget, task=task, mode=chosen_mode)
+        label = name or _TEXT_NAME
+        detected = detect_as(label, text_or_path[:SNIFF_CHARS], wanted).kind
+        compressed = service.compress_text(
+            label, text_or_path, budget, task=task, mode=chosen_mode, kind=detected
+        )
         return _result(compressed, budget, detected, chosen_mode, None)
     if not isinstance(text_or_path, os.PathLike):
         raise InvalidInputError(
@@ -116,8 +115,7 @@ def compress(
         )
     path = Path(os.fspath(text_or_path)).absolute()
     directory = Path(os.fspath(workdir)).absolute() if workdir is not None else path.parent
-    detected = detect(name or path.name, _head(path)).kind
-    _check_kind(wanted, detected, str(path))
+    detected = detect_as(name or path.name, _head(path), wanted).kind
     outcome = service.compress(
         str(path),
         budget,
@@ -125,43 +123,19 @@ def compress(
         task=task,
         mode=chosen_mode,
         store=store is not None,
+        kind=detected,
     )
     _raise_for_error(outcome, path)
     return _result(outcome.result, budget, detected, chosen_mode, outcome.notice)
 
 
 def stored_result(
-    outcome: CompressionOutcome, budget: int, mode: CompressionMode, head: str
+    outcome: CompressionOutcome, budget: int, mode: CompressionMode, kind: ArtifactKind
 ) -> CompressResult:
-    """The result of compressing a stored artifact whose text starts with `head`."""
-    from cleveragents.application.services.artifact_compression.detection import detect
-    from cleveragents.application.services.artifact_compressor import SNIFF_CHARS
-
+    """The result of compressing a stored artifact as `kind`."""
     if outcome.error is not None:
         raise InvalidInputError(outcome.error)
-    kind = detect(outcome.result.artifact_name, head[:SNIFF_CHARS]).kind
     return _result(outcome.result, budget, kind, mode, outcome.notice)
-
-
-def _text_name(kind: ArtifactKind | None, name: str | None) -> str:
-    """The name the compressor detects `kind` by (a name given is used as it is)."""
-    if name is not None:
-        return name
-    if kind is None:
-        return _TEXT_NAME
-    if kind.value == "source":
-        raise InvalidInputError(
-            "kind='source' needs the file name its language is known by: name='app.py'"
-        )
-    return _TEXT_NAME + _SUFFIX.get(kind.value, "")
-
-
-def _check_kind(wanted: ArtifactKind | None, detected: ArtifactKind, what: str) -> None:
-    if wanted is not None and wanted is not detected:
-        raise InvalidInputError(
-            f"{what} reads as {detected.value}, not {wanted.value}; leave kind out, or give "
-            "its text (a str) with a name that says the kind"
-        )
 
 
 def _head(path: Path) -> str:

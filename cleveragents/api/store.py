@@ -15,7 +15,12 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Literal
 
 from cleveragents.adapters.tokens.offline_encodings import DEFAULT_ENCODING
-from cleveragents.api.formats import CompressionModeName, compression_mode
+from cleveragents.api.formats import (
+    ArtifactKindName,
+    CompressionModeName,
+    artifact_kind,
+    compression_mode,
+)
 from cleveragents.domain.errors import InvalidInputError
 
 if TYPE_CHECKING:
@@ -25,7 +30,7 @@ if TYPE_CHECKING:
     from cleveragents.application.services.projects import ProjectService
     from cleveragents.application.services.strategy_coordinator import StrategyCoordinator
     from cleveragents.container import Container
-    from cleveragents.domain.artifact import CompressionMode
+    from cleveragents.domain.artifact import ArtifactKind, CompressionMode
     from cleveragents.domain.plan import Decision, Plan
     from cleveragents.domain.project import Project
     from cleveragents.domain.stored_artifact import ArtifactPreview, StoredArtifact
@@ -191,18 +196,23 @@ class Store:
         artifact_id: str,
         budget: int,
         *,
+        kind: ArtifactKind | ArtifactKindName | None = None,
         mode: CompressionMode | CompressionModeName = "smart",
         task: str | None = None,
     ) -> CompressResult:
-        """A stored artifact compressed to `budget`; its markers name it and their line
-        ranges (`read_lines` gives them back)."""
+        """A stored artifact compressed to `budget` (as `kind`, else the kind told from its
+        name and first lines); its markers name it and their line ranges (`read_lines` gives
+        them back)."""
         from cleveragents.api.compression import SNIFF_BYTES, stored_result
+        from cleveragents.application.services.artifact_compression.detection import detect_as
 
         service = self.container_for().artifact_compressor_service()
         chosen = compression_mode(mode)
-        outcome = service.compress_stored(artifact_id, budget, task=task, mode=chosen)
-        head = self.read(artifact_id, 0, SNIFF_BYTES).decode("utf-8", "replace")
-        return stored_result(outcome, budget, chosen, head)
+        stored = self.get(artifact_id)
+        head = self.read(stored.id, 0, SNIFF_BYTES).decode("utf-8", "replace")
+        detected = detect_as(stored.workspace_path or stored.id, head, artifact_kind(kind)).kind
+        outcome = service.compress_stored(stored.id, budget, task=task, mode=chosen, kind=detected)
+        return stored_result(outcome, budget, chosen, detected)
 
     # -- lifetime ----------------------------------------------------------------------------
 

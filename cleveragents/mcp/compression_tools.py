@@ -13,7 +13,7 @@ from cleveragents.application.services.artifact_compressor import (
     ArtifactCompressorService,
     CompressionOutcome,
 )
-from cleveragents.domain.artifact import CompressedArtifact, CompressionMode
+from cleveragents.domain.artifact import ArtifactKind, CompressedArtifact, CompressionMode
 from cleveragents.mcp.engine import Engine, refuse
 
 DEFAULT_TEXT_NAME = "text"
@@ -59,6 +59,13 @@ def register(server: MCPServer, engine: Engine) -> None:
                 "from the text's first lines)."
             ),
         ] = None,
+        kind: Annotated[
+            ArtifactKind | None,
+            Field(
+                description="Compress it as this kind instead of the one its name and first "
+                "lines tell; source needs a name with a source extension (app.py)."
+            ),
+        ] = None,
         task: Annotated[
             str | None,
             Field(
@@ -88,11 +95,13 @@ def register(server: MCPServer, engine: Engine) -> None:
         def work() -> CompressionOutcome:
             service: ArtifactCompressorService = engine.container.artifact_compressor_service()
             if artifact_id is not None:
-                return service.compress_stored(artifact_id, budget, task=task, mode=wanted)
+                return service.compress_stored(
+                    artifact_id, budget, task=task, mode=wanted, kind=kind
+                )
             assert text is not None
             data = text.encode("utf-8", "surrogatepass")
             return service.compress_input(
-                name or DEFAULT_TEXT_NAME, data, budget, task=task, mode=wanted
+                name or DEFAULT_TEXT_NAME, data, budget, task=task, mode=wanted, kind=kind
             )
 
         outcome = await engine.run(work)

@@ -192,6 +192,13 @@ def test_store_read_and_compress_an_output(tmp_path: Path) -> None:
         assert tiered["result"]["artifact_name"] == "build.log"
         assert counter.count(tiered["result"]["content"]) <= 150
         assert tiered["result"]["content"].startswith("2024-05-01 12:00:00 INFO step 0")
+        # Said to be a log, text without a name keeps its last ERROR line; source needs a name.
+        as_log = await call(client, "compress", text=log, kind="log", budget=150, mode="smart")
+        assert "test_login failed" in as_log["result"]["content"]
+        no_name = await refused(
+            client, "compress", text="def f():\n    pass\n", kind="source", budget=50
+        )
+        assert "kind source needs a file name" in no_name
         whole = await call(client, "compress", text="short text", budget=50)
         assert whole["result"]["content"] == "short text"
         assert whole["result"]["truncated"] is False
@@ -335,6 +342,7 @@ def test_bad_arguments_come_back_as_tool_errors_and_the_server_goes_on(tmp_path:
             ("compress", {"budget": -5, "text": "x"}, "budget"),
             ("compress", {"budget": "many", "text": "x"}, "budget: Input should be a valid"),
             ("compress", {"budget": 10}, "exactly one of text or artifact_id"),
+            ("compress", {"budget": 10, "text": "x", "kind": "yaml"}, "kind"),
             ("compress", {"budget": 10, "artifact_id": UNKNOWN_ID}, "unknown artifact"),
             ("count_tokens", {"text": 5}, "text: Input should be a valid string"),
             ("count_tokens", {}, "text: Field required"),

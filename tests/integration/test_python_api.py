@@ -309,18 +309,23 @@ def test_a_str_is_text_even_when_it_names_a_file(tmp_path: Path) -> None:
     assert result.text == str(path)
 
 
-def test_kind_decides_for_text_and_is_checked_for_a_file(tmp_path: Path) -> None:
+def test_kind_decides_for_text_and_for_a_file(tmp_path: Path) -> None:
     text = '{"name": "cleveragents", "tags": ["a", "b"]}'
     assert cleveragents.compress(text, 50, kind="json").kind is cleveragents.ArtifactKind.JSON
     assert cleveragents.compress("just words", 50).kind is cleveragents.ArtifactKind.TEXT
     source = "def main():\n    return 1\n"
     assert cleveragents.compress(source, 50, name="app.py").kind.value == "source"
-    with pytest.raises(InvalidInputError, match="needs the file name"):
+    with pytest.raises(InvalidInputError, match="needs a file name with a known source"):
         cleveragents.compress(source, 50, kind="source")
-    path = tmp_path / "data.json"
-    path.write_text(text, encoding="utf-8")
-    with pytest.raises(InvalidInputError, match="reads as json, not log"):
-        cleveragents.compress(path, 50, kind="log")
+    # A log saved under a markdown name, said to be a log: the ERROR at the end is kept.
+    log = "".join(f"2024-05-01 12:00:{i % 60:02d} INFO step {i} done\n" for i in range(300))
+    log += "2024-05-01 12:07:00 ERROR test_login failed: 401 from /auth\n"
+    path = tmp_path / "report.md"
+    path.write_text(log, encoding="utf-8")
+    as_log = cleveragents.compress(path, 80, kind="log")
+    assert as_log.kind is cleveragents.ArtifactKind.LOG
+    assert "ERROR test_login failed" in as_log.text
+    assert cleveragents.compress(path, 80).kind is cleveragents.ArtifactKind.MARKDOWN
 
 
 def test_compress_refuses_what_it_cannot_compress(tmp_path: Path) -> None:
