@@ -20,8 +20,8 @@ if TYPE_CHECKING:
         CompactionOutcome,
         CompactionSettings,
     )
+    from cleveragents.application.services.compaction.settings import ProjectCompactionSettings
     from cleveragents.container import Container
-    from cleveragents.domain.policy import ContextPolicy
     from cleveragents.domain.transcript import Transcript, TranscriptFormat
 
 app = typer.Typer(
@@ -99,26 +99,28 @@ def _read(path: str, choice: FormatChoice, container: Container) -> tuple[Transc
 
 
 def _settings(
-    policy: ContextPolicy,
+    container: Container,
+    project: str | None,
     context_window: int | None,
     reserve_tokens: int | None,
     keep_recent_tokens: int | None,
     summary_tokens: int | None = None,
-) -> CompactionSettings:
-    """The effective policy (the project's, else the defaults) with the flags over it,
-    refused when it leaves no room."""
-    from cleveragents.application.services.compaction.outcome import CompactionSettings
+) -> ProjectCompactionSettings:
+    """The settings of the flags over the project's policy (else the defaults); a bad value
+    or a policy that leaves no room is one line and exit 2."""
+    from cleveragents.application.services.compaction.settings import compaction_settings
     from cleveragents.domain.policy import ContextPolicyChanges
+    from cleveragents.domain.validation import build
 
-    flagged = policy.updated(
-        ContextPolicyChanges(
-            context_window=context_window,
-            reserve_tokens=reserve_tokens,
-            keep_recent_tokens=keep_recent_tokens,
-            summary_tokens=summary_tokens,
-        )
+    overrides = build(
+        ContextPolicyChanges,
+        context_window=context_window,
+        reserve_tokens=reserve_tokens,
+        keep_recent_tokens=keep_recent_tokens,
+        summary_tokens=summary_tokens,
     )
-    return CompactionSettings.from_policy(flagged.check_coherent())
+    # `--project ""` has always meant no project here.
+    return compaction_settings(container.project_service(), project or None, overrides)
 
 
 @app.command("compact")
@@ -162,7 +164,6 @@ def compact(
     Example: agents context compact session.jsonl --force --out compacted.jsonl
     """
     from cleveragents.container import build_container
-    from cleveragents.domain.policy import ContextPolicy
     from cleveragents.domain.transcript import Role
 
     cli_state = state(ctx)
@@ -176,16 +177,16 @@ def compact(
         raise typer.BadParameter(
             f"{transcript} holds no conversation (no user or assistant message): nothing to compact"
         )
-    found = container.project_service().get(project) if project else None
-    policy = found.policy if found else ContextPolicy()
-    settings = _settings(policy, context_window, reserve_tokens, keep_recent_tokens, summary_tokens)
-    scope = {"project_id": found.id} if found else None
+    resolved = _settings(
+        container, project, context_window, reserve_tokens, keep_recent_tokens, summary_tokens
+    )
+    settings = resolved.settings
     with progress_line(f"compacting {transcript}", enabled=not as_json):
         outcome = container.context_compactor().compact(
             parsed.messages,
             settings,
             force=force,
-            scope=scope,
+            scope=resolved.scope,
             project=project,
             unrecorded=_warn,  # a read-only store still gets the compaction, not its event
         )
@@ -364,15 +365,15 @@ def compare(
     """
     from cleveragents.application.services.compaction.recovery import message_workspace
     from cleveragents.cli.plots import check_plotting_available, plot_strategies
-    from cleveragents.domain.policy import ContextPolicy
 
     if plot is not None:
         check_plotting_available()
         _check_writable(plot, "--plot")
     container = state(ctx).container()
     parsed, _ = _read(transcript, transcript_format, container)
-    policy = container.project_service().get(project).policy if project else ContextPolicy()
-    settings = _settings(policy, context_window, reserve_tokens, keep_recent_tokens)
+    settings = _settings(
+        container, project, context_window, reserve_tokens, keep_recent_tokens
+    ).settings
     workspace = message_workspace(parsed.messages)
     with progress_line(f"comparing strategies on {transcript}", enabled=not as_json):
         results = container.strategy_comparison().compare(

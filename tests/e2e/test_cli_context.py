@@ -238,6 +238,12 @@ def test_validate_lists_every_broken_rule_and_exits_2(
             "greater than or equal to 1",
         ),
         ('[{"role": "user", "content": "a"}]', ("--format", "xml"), "xml"),
+        (
+            '[{"role": "user", "content": "a"}]',
+            ("--context-window", "1000000000001"),
+            "invalid context_window: Input should be less than or equal to 1000000000000",
+        ),
+        ('[{"role": "user", "content": "a"}]', ("--project", "nope"), "unknown project 'nope'"),
     ],
     ids=[
         "missing",
@@ -247,6 +253,8 @@ def test_validate_lists_every_broken_rule_and_exits_2(
         "reserve>=window",
         "keep-zero",
         "bad-format",
+        "window-too-large",
+        "unknown-project",
     ],
 )
 def test_bad_input_gets_one_line_and_exit_2(
@@ -267,6 +275,29 @@ def test_bad_input_gets_one_line_and_exit_2(
     assert len(result.stderr.strip().splitlines()) == 1
     assert message in result.stderr
     assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--context-window", "100", "--reserve-tokens", "100"), "reserve_tokens (100)"),
+        (("--reserve-tokens", "1000000000001"), "invalid reserve_tokens"),
+        (("--project", "nope"), "unknown project 'nope'"),
+    ],
+    ids=["reserve>=window", "reserve-too-large", "unknown-project"],
+)
+def test_compare_refuses_settings_that_cannot_be_used_in_one_line(
+    capsys: pytest.CaptureFixture[str],
+    home: Path,
+    transcript: Path,
+    args: tuple[str, ...],
+    message: str,
+) -> None:
+    result = run(capsys, "context", "compare", str(transcript), *args)
+    assert result.exit_code == 2, result.stdout
+    assert result.stdout == ""
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert message in result.stderr
 
 
 def test_compare_prints_every_strategy_side_by_side(

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from cleveragents.application.services.compaction.tool_output_shrinking import ShrunkResult
 from cleveragents.domain.compaction_summary import CompactionSummary
-from cleveragents.domain.policy import DEFAULT_SUMMARY_TOKENS, ContextPolicy
+from cleveragents.domain.policy import DEFAULT_SUMMARY_TOKENS, ContextPolicy, ContextPolicyChanges
 from cleveragents.domain.transcript import Message
 
 
@@ -22,7 +22,14 @@ class CompactionSettings:
     summary_tokens: int = DEFAULT_SUMMARY_TOKENS
 
     @classmethod
-    def from_policy(cls, policy: ContextPolicy) -> CompactionSettings:
+    def from_policy(
+        cls, policy: ContextPolicy, overrides: ContextPolicyChanges | None = None
+    ) -> CompactionSettings:
+        """The effective settings of `policy` with `overrides` (when given) over it;
+        `InvalidPolicyError` when they leave no room (`ContextPolicy.check_coherent`)."""
+        if overrides is not None:
+            policy = policy.updated(overrides)
+        policy.check_coherent()
         return cls(
             context_window=policy.effective_context_window,
             reserve_tokens=policy.effective_reserve_tokens,
