@@ -17,8 +17,7 @@ from cleveragents.cli.state import state
 
 if TYPE_CHECKING:
     from cleveragents.application.services.context_budget_planner import PlannedArtifact
-    from cleveragents.container import Container
-    from cleveragents.domain.context_budget import AvailableSource, BudgetReport
+    from cleveragents.domain.context_budget import BudgetReport
 
 # The help comes from the callback's docstring: `budget` is a command in its own right.
 app = typer.Typer(subcommand_metavar="[lint FILE]")
@@ -131,15 +130,15 @@ def budget(
     )
     cli_state = state(ctx)
     container = cli_state.container()
-    window, source = _available(container, available, project)
+    window = container.context_budget_planner().available_window(available, project)
     if encoding != "cl100k_base":
         container = build_container(cli_state.database_url, encoding=encoding)
     report = container.context_budget_planner().plan(
         artifacts,
         heuristics,
-        available=window,
+        available=window.tokens,
         committed=DEFAULT_COMMITTED_TOKENS if committed is None else committed,
-        available_source=source,
+        available_source=window.source,
         exact=exact,
     )
     _warn_if_default_overcommits(report)
@@ -176,24 +175,12 @@ def _artifacts(
     ]
 
 
-def _available(
-    container: Container, available: int | None, project: str | None
-) -> tuple[int, AvailableSource]:
-    from cleveragents.domain.context_budget import DEFAULT_AVAILABLE_TOKENS
-
-    if available is not None:
-        if project is not None:
-            container.project_service().get(project)  # an unknown project is still an error
-        return available, "option"
-    if project is not None:
-        policy = container.project_service().get(project).policy
-        if policy.context_window is not None:
-            return policy.effective_context_window, "project"
-    return DEFAULT_AVAILABLE_TOKENS, "default"
-
-
 def _warn_if_default_overcommits(report: BudgetReport) -> None:
-    if report.available_source != "default" or report.artifact_tokens <= report.available:
+    from cleveragents.application.services.context_budget_planner import (
+        overcommits_default_window,
+    )
+
+    if not overcommits_default_window(report):
         return
     what = "count" if report.exact else "estimate"
     typer.echo(

@@ -86,7 +86,9 @@ class ServicesContainer(containers.DeclarativeContainer):
         events=adapters.event_sink.provider,
     )
     context_budget_planner = providers.Factory(
-        build.context_budget_planner, token_counter=adapters.token_counter
+        build.context_budget_planner,
+        token_counter=adapters.token_counter,
+        projects=project_service,
     )
     tool_output_shrinker = providers.Factory(
         build.tool_output_shrinker,

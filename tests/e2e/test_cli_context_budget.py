@@ -194,6 +194,8 @@ def test_the_projects_window_is_the_available_budget(
     option = budget(capsys, *STORY, "--project", "shop", "--available", "1000000", "--json")
     assert (option.json()["available"], option.json()["available_source"]) == (1_000_000, "option")
     _refused(budget(capsys, *STORY, "--project", "nope"), "unknown project 'nope'")
+    unknown_beside_option = budget(capsys, *STORY, "--project", "nope", "--available", "1000")
+    _refused(unknown_beside_option, "unknown project 'nope'")
 
 
 def test_a_weights_file_changes_weights_and_tiers(

@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from pydantic import BaseModel, ConfigDict
 
 from cleveragents.application.ports.token_counter import TokenCounter
+from cleveragents.application.services.projects import ProjectService
 from cleveragents.domain.context_budget import (
+    DEFAULT_AVAILABLE_TOKENS,
+    DEFAULT_COMMITTED_TOKENS,
     PROTECTED_KINDS,
     ArtifactEstimate,
     ArtifactKind,
@@ -49,16 +53,45 @@ class PlannedArtifact(BaseModel):
     text: str
 
 
+class AvailableWindow(NamedTuple):
+    """The context window a budget is planned against, and where it came from."""
+
+    tokens: int
+    source: AvailableSource
+
+
 class ContextBudgetPlanner:
     """Estimates what the implementation phase will read, picks the tier, and recommends the
     compactions that bring an amber or red budget back under the amber boundary.
 
     Estimates use the per-line weights of `BudgetHeuristics`; with ``exact=True`` every
-    artifact is also counted by `token_counter` and the budget uses those counts.
+    artifact is also counted by `token_counter` and the budget uses those counts. `projects`
+    is needed only to take the window from a project (`available_window`).
     """
 
-    def __init__(self, token_counter: TokenCounter) -> None:
+    def __init__(self, token_counter: TokenCounter, projects: ProjectService | None = None) -> None:
         self._token_counter = token_counter
+        self._projects = projects
+
+    def available_window(
+        self, available: int | None = None, project: str | None = None
+    ) -> AvailableWindow:
+        """The window to plan against: `available` when given, else the window the project
+        named `project` declares, else `DEFAULT_AVAILABLE_TOKENS`. A project that does not
+        exist is refused (`ProjectNotFoundError`) even when `available` makes its window moot:
+        a typo in a project name never passes silently."""
+        if project is None:
+            if available is not None:
+                return AvailableWindow(available, "option")
+            return AvailableWindow(DEFAULT_AVAILABLE_TOKENS, "default")
+        if self._projects is None:
+            raise RuntimeError("this ContextBudgetPlanner was built without projects")
+        policy = self._projects.get(project).policy
+        if available is not None:
+            return AvailableWindow(available, "option")
+        if policy.context_window is not None:
+            return AvailableWindow(policy.effective_context_window, "project")
+        return AvailableWindow(DEFAULT_AVAILABLE_TOKENS, "default")
 
     def plan(
         self,
@@ -66,10 +99,12 @@ class ContextBudgetPlanner:
         heuristics: BudgetHeuristics,
         *,
         available: int,
-        committed: int,
+        committed: int = DEFAULT_COMMITTED_TOKENS,
         available_source: AvailableSource = "option",
         exact: bool = False,
     ) -> BudgetReport:
+        """The budget of reading `artifacts` on top of `committed` tokens already held, in a
+        window of `available` tokens (`available_window` says which, and its source)."""
         rows = tuple(self._estimate(artifact, heuristics, exact) for artifact in artifacts)
         report = BudgetReport(
             available=available,
@@ -100,6 +135,12 @@ class ContextBudgetPlanner:
             estimated_tokens=estimate_tokens(lines, weight),
             exact_tokens=self._token_counter.count(artifact.text) if exact else None,
         )
+
+
+def overcommits_default_window(report: BudgetReport) -> bool:
+    """The artifacts alone exceed a window nobody declared: the plan is against the default,
+    and the caller should be told to give the real one."""
+    return report.available_source == "default" and report.artifact_tokens > report.available
 
 
 def recommend_compactions(
