@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -211,18 +210,12 @@ def _write(
     from cleveragents.adapters.files.safe_write import write_file
 
     compacted = parsed.model_copy(update={"messages": outcome.messages})
-    text = container.transcript_codec().write(compacted, transcript_format)
-    # JSON may carry a lone surrogate ("\ud800"), which UTF-8 cannot hold raw: write it back
-    # as the escape it was read from (only JSON strings can contain one).
-    data = _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text).encode("utf-8")
+    data = container.transcript_codec().write_bytes(compacted, transcript_format)
     write_file(out, data)  # whole or not at all; a device or FIFO is written, never replaced
 
 
 def _warn(note: str) -> None:
     typer.echo(f"warning: {note}", err=True)
-
-
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _check_writable(out: Path, option: str = "--out") -> None:
