@@ -15,6 +15,7 @@ from benchmarks import (
     artifact_import,
     artifact_survival,
     artifacts,
+    backends,
     budget,
     cli_startup,
     compaction,
@@ -40,6 +41,7 @@ SUITE: dict[str, Callable[[], list[Result]]] = {
     "strategies": strategies.run,
     "budget": budget.run,
     "tokens-stream": tokens_stream.run,
+    "backends": backends.run,
 }
 
 
