@@ -31,6 +31,12 @@ NAMING_CONVENTION = {
 
 ULID_LENGTH = 26
 
+POLICY_TOKENS = BigInteger().with_variant(Integer(), "sqlite")
+"""A policy's token figure, up to 10**12: BIGINT on PostgreSQL (migration 0006). SQLite stores
+every integer in up to 8 bytes whatever the declared type, so there the columns keep the INTEGER
+they were created with: retyping would copy the projects and plans tables, and SQLite refuses to
+drop a referenced table while foreign keys are on (as they are in every migration)."""
+
 
 class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING_CONVENTION)
@@ -40,10 +46,10 @@ class PolicyColumns:
     """Context-policy settings; NULL means unset (the next level's value applies)."""
 
     skeleton_ratio: Mapped[float | None] = mapped_column(Float)
-    context_window: Mapped[int | None] = mapped_column(Integer)
-    reserve_tokens: Mapped[int | None] = mapped_column(Integer)
-    keep_recent_tokens: Mapped[int | None] = mapped_column(Integer)
-    summary_tokens: Mapped[int | None] = mapped_column(Integer)
+    context_window: Mapped[int | None] = mapped_column(POLICY_TOKENS)
+    reserve_tokens: Mapped[int | None] = mapped_column(POLICY_TOKENS)
+    keep_recent_tokens: Mapped[int | None] = mapped_column(POLICY_TOKENS)
+    summary_tokens: Mapped[int | None] = mapped_column(POLICY_TOKENS)
     artifact_retention_days: Mapped[int | None] = mapped_column(Integer)
     artifact_retention_bytes: Mapped[int | None] = mapped_column(BigInteger)
     preview_head_bytes: Mapped[int | None] = mapped_column(Integer)
