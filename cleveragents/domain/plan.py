@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from cleveragents.domain.fragment import ContextFragment
 from cleveragents.domain.ids import new_ulid
 from cleveragents.domain.policy import ContextPolicy
 from cleveragents.domain.skeleton import SkeletonMetadata
+from cleveragents.domain.stored_text import PLAN_TITLE_LENGTH, refuse_nul
 
 
 class PlanStatus(StrEnum):
@@ -39,12 +40,17 @@ class Plan(BaseModel):
     id: str = Field(default_factory=new_ulid)
     project_id: str
     parent_id: str | None = None
-    title: str = Field(min_length=1, max_length=500)
+    title: str = Field(min_length=1, max_length=PLAN_TITLE_LENGTH)
     status: PlanStatus = PlanStatus.ACTIVE
     policy: ContextPolicy = ContextPolicy()
     skeleton_metadata: SkeletonMetadata | None = None
     fragments: tuple[ContextFragment, ...] = ()
     inherited_fragments: tuple[ContextFragment, ...] = ()
+
+    @field_validator("title")
+    @classmethod
+    def _title_without_nul(cls, value: str) -> str:
+        return refuse_nul(value, "title")
 
     @property
     def accumulated_context(self) -> tuple[ContextFragment, ...]:

@@ -8,8 +8,9 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from cleveragents.domain.ids import new_ulid
 from cleveragents.domain.policy import ContextPolicy
+from cleveragents.domain.stored_text import PROJECT_NAME_LENGTH
 
-_NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
+_NAME_PATTERN = re.compile(rf"[A-Za-z0-9][A-Za-z0-9._-]{{0,{PROJECT_NAME_LENGTH - 1}}}")
 
 
 def validate_project_name(name: str) -> str:

@@ -20,9 +20,24 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any, Self
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from cleveragents.domain.ids import new_ulid
+from cleveragents.domain.stored_text import (
+    MODEL_NAME_LENGTH,
+    PROVIDER_ID_LENGTH,
+    REQUEST_KEY_LENGTH,
+    SERVICE_TIER_LENGTH,
+    check_optional_text,
+    check_stored_text,
+)
 from cleveragents.domain.tokens import MAX_TOKEN_COUNT
 
 UNKNOWN_MODEL = "unknown"
@@ -66,6 +81,11 @@ class TokenUsage(BaseModel):
     reasoning_tokens: Tokens = Field(default=None, ge=0, le=MAX_TOKEN_COUNT)
     service_tier: str | None = None
 
+    @field_validator("service_tier")
+    @classmethod
+    def _tier_stored_as_is(cls, value: str | None) -> str | None:
+        return check_optional_text(value, "service_tier", SERVICE_TIER_LENGTH)
+
     @property
     def provider(self) -> str:
         return self.usage_format.provider
@@ -96,13 +116,33 @@ class UsageRecord(BaseModel):
     plan_id: str | None = None
     model: str = Field(min_length=1)
     usage: TokenUsage
-    request_key: str = Field(min_length=1, max_length=200)
+    request_key: str = Field(min_length=1)
     message_id: str | None = None
     request_id: str | None = None
     requested_at: datetime | None = None  # when the provider served it, if the source says
     recorded_at: datetime
     source: str
     raw_usage: dict[str, Any] = Field(default_factory=dict)  # the payload as the source gave it
+
+    @field_validator("model")
+    @classmethod
+    def _model_stored_as_is(cls, value: str) -> str:
+        return check_stored_text(value, "model", MODEL_NAME_LENGTH)
+
+    @field_validator("request_key")
+    @classmethod
+    def _key_stored_as_is(cls, value: str) -> str:
+        return check_stored_text(value, "request_key", REQUEST_KEY_LENGTH)
+
+    @field_validator("message_id", "request_id")
+    @classmethod
+    def _ids_stored_as_is(cls, value: str | None, info: ValidationInfo) -> str | None:
+        return check_optional_text(value, str(info.field_name), PROVIDER_ID_LENGTH)
+
+    @field_validator("source")
+    @classmethod
+    def _source_without_nul(cls, value: str) -> str:
+        return check_stored_text(value, "source")
 
     @property
     def provider(self) -> str:

@@ -1,6 +1,8 @@
 """SQLAlchemy 2 typed rows. They are storage shapes, kept apart from the domain models.
 
-Only portable types and constraints: the same migrations run on SQLite and PostgreSQL.
+Only portable types and constraints: the same migrations run on SQLite and PostgreSQL. String
+lengths come from `cleveragents.domain.stored_text`, where the domain checks them: SQLite would
+not (it enforces no declared length), PostgreSQL would, with an error of its own.
 """
 
 from __future__ import annotations
@@ -19,6 +21,24 @@ from sqlalchemy import (
     UniqueConstraint,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+from cleveragents.domain.stored_text import (
+    ARTIFACT_SOURCE_LENGTH,
+    CREATED_BY_LENGTH,
+    EVENT_KIND_LENGTH,
+    FRAGMENT_ID_LENGTH,
+    MEDIA_TYPE_LENGTH,
+    MODEL_NAME_LENGTH,
+    PLAN_TITLE_LENGTH,
+    PROJECT_NAME_LENGTH,
+    PROVIDER_ID_LENGTH,
+    PROVIDER_LENGTH,
+    REQUEST_KEY_LENGTH,
+    SERVICE_TIER_LENGTH,
+    STATUS_LENGTH,
+    TOOL_NAME_LENGTH,
+    USAGE_FORMAT_LENGTH,
+)
 
 # Named constraints, so that later migrations can drop or alter them (also under SQLite batch mode).
 NAMING_CONVENTION = {
@@ -60,7 +80,7 @@ class ProjectRow(PolicyColumns, Base):
     __tablename__ = "projects"
 
     id: Mapped[str] = mapped_column(String(ULID_LENGTH), primary_key=True)
-    name: Mapped[str] = mapped_column(String(100), unique=True)
+    name: Mapped[str] = mapped_column(String(PROJECT_NAME_LENGTH), unique=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
@@ -70,8 +90,8 @@ class PlanRow(PolicyColumns, Base):
     id: Mapped[str] = mapped_column(String(ULID_LENGTH), primary_key=True)
     project_id: Mapped[str] = mapped_column(ForeignKey("projects.id"), index=True)
     parent_id: Mapped[str | None] = mapped_column(ForeignKey("plans.id"), index=True)
-    title: Mapped[str] = mapped_column(String(500))
-    status: Mapped[str] = mapped_column(String(20))
+    title: Mapped[str] = mapped_column(String(PLAN_TITLE_LENGTH))
+    status: Mapped[str] = mapped_column(String(STATUS_LENGTH))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
@@ -99,7 +119,7 @@ class DecisionRow(Base):
     plan_id: Mapped[str] = mapped_column(ForeignKey("plans.id"))
     # Recording order within the plan; ULIDs made in the same millisecond do not sort by time.
     position: Mapped[int] = mapped_column(Integer)
-    fragment_id: Mapped[str] = mapped_column(String(200))
+    fragment_id: Mapped[str] = mapped_column(String(FRAGMENT_ID_LENGTH))
     relevance: Mapped[float] = mapped_column(Float)
     token_count: Mapped[int] = mapped_column(BigInteger)
     content: Mapped[str] = mapped_column(Text)
@@ -114,7 +134,7 @@ class InheritedFragmentRow(Base):
 
     plan_id: Mapped[str] = mapped_column(ForeignKey("plans.id"), primary_key=True)
     position: Mapped[int] = mapped_column(Integer, primary_key=True)
-    fragment_id: Mapped[str] = mapped_column(String(200))
+    fragment_id: Mapped[str] = mapped_column(String(FRAGMENT_ID_LENGTH))
     # The decision that first recorded the fragment, possibly on an ancestor several levels up.
     decision_id: Mapped[str] = mapped_column(String(ULID_LENGTH))
     relevance: Mapped[float] = mapped_column(Float)
@@ -132,12 +152,12 @@ class ArtifactRow(Base):
     plan_id: Mapped[str | None] = mapped_column(ForeignKey("plans.id"), index=True)
     sha256: Mapped[str | None] = mapped_column(String(64), index=True)
     byte_count: Mapped[int] = mapped_column(BigInteger)
-    media_type: Mapped[str] = mapped_column(String(200))
+    media_type: Mapped[str] = mapped_column(String(MEDIA_TYPE_LENGTH))
     workspace_path: Mapped[str] = mapped_column(Text)
-    status: Mapped[str] = mapped_column(String(20), index=True)
-    retention_class: Mapped[str] = mapped_column(String(20))
-    source: Mapped[str] = mapped_column(String(200))
-    created_by: Mapped[str] = mapped_column(String(200))
+    status: Mapped[str] = mapped_column(String(STATUS_LENGTH), index=True)
+    retention_class: Mapped[str] = mapped_column(String(STATUS_LENGTH))
+    source: Mapped[str] = mapped_column(String(ARTIFACT_SOURCE_LENGTH))
+    created_by: Mapped[str] = mapped_column(String(CREATED_BY_LENGTH))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
     expires_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     expired_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
@@ -153,7 +173,7 @@ class TempOutputRow(Base):
 
     selector: Mapped[str] = mapped_column(String(32), primary_key=True)
     verifier_sha256: Mapped[str] = mapped_column(String(64))
-    tool_name: Mapped[str] = mapped_column(String(200))
+    tool_name: Mapped[str] = mapped_column(String(TOOL_NAME_LENGTH))
     path: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
@@ -166,7 +186,7 @@ class EventRow(Base):
     __tablename__ = "events"
 
     id: Mapped[str] = mapped_column(String(ULID_LENGTH), primary_key=True)
-    kind: Mapped[str] = mapped_column(String(100), index=True)
+    kind: Mapped[str] = mapped_column(String(EVENT_KIND_LENGTH), index=True)
     payload: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
 
@@ -181,12 +201,12 @@ class UsageRecordRow(Base):
     project_id: Mapped[str] = mapped_column(ForeignKey("projects.id"), index=True)
     plan_id: Mapped[str | None] = mapped_column(ForeignKey("plans.id"), index=True)
     # The request's identity across imports: recording it twice is refused by this key.
-    request_key: Mapped[str] = mapped_column(String(200), unique=True)
-    provider: Mapped[str] = mapped_column(String(50))
-    usage_format: Mapped[str] = mapped_column(String(50))
-    model: Mapped[str] = mapped_column(String(200))
-    message_id: Mapped[str | None] = mapped_column(String(200))
-    request_id: Mapped[str | None] = mapped_column(String(200))
+    request_key: Mapped[str] = mapped_column(String(REQUEST_KEY_LENGTH), unique=True)
+    provider: Mapped[str] = mapped_column(String(PROVIDER_LENGTH))
+    usage_format: Mapped[str] = mapped_column(String(USAGE_FORMAT_LENGTH))
+    model: Mapped[str] = mapped_column(String(MODEL_NAME_LENGTH))
+    message_id: Mapped[str | None] = mapped_column(String(PROVIDER_ID_LENGTH))
+    request_id: Mapped[str | None] = mapped_column(String(PROVIDER_ID_LENGTH))
     input_tokens: Mapped[int | None] = mapped_column(BigInteger)
     cache_read_tokens: Mapped[int | None] = mapped_column(BigInteger)
     cache_write_tokens: Mapped[int | None] = mapped_column(BigInteger)
@@ -195,7 +215,7 @@ class UsageRecordRow(Base):
     total_input_tokens: Mapped[int | None] = mapped_column(BigInteger)
     output_tokens: Mapped[int] = mapped_column(BigInteger)
     reasoning_tokens: Mapped[int | None] = mapped_column(BigInteger)
-    service_tier: Mapped[str | None] = mapped_column(String(50))
+    service_tier: Mapped[str | None] = mapped_column(String(SERVICE_TIER_LENGTH))
     requested_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     recorded_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
     source: Mapped[str] = mapped_column(Text)

@@ -59,6 +59,7 @@ from cleveragents.domain.stored_artifact import (
     StoredArtifact,
     TempOutputGrant,
 )
+from cleveragents.domain.stored_text import ARTIFACT_SOURCE_LENGTH, check_stored_text, refuse_nul
 
 CHUNK_BYTES = 1 << 20
 SNIFF_BYTES = 8192
@@ -67,6 +68,7 @@ TEMP_OUTPUT_TTL = timedelta(hours=24)
 BLOB_GRACE = 3600.0  # seconds
 REFERENCE_PREFIX = "tmpref_"
 SHA256_REFERENCE = "sha256:"
+TOOL_OUTPUT_SOURCE = "tool-output:"
 
 Progress = Callable[[int], None]
 # A finding on this line is in the output's name, not in its content.
@@ -230,6 +232,8 @@ class ArtifactStore:
         same bytes imported again reuse the stored artifact (a compaction run twice stores its
         outputs once)."""
         require_allowed(DataClass.COMPLETE_OUTPUT, Destination.ARTIFACT_STORE)
+        # The label is stored in the artifact's source, after its prefix.
+        check_stored_text(label, "label", ARTIFACT_SOURCE_LENGTH - len(TOOL_OUTPUT_SOURCE))
         owner = self._owner(project, None)
         allowed = self._allowlist(allowlist, None)
         with self._uow_factory() as uow:
@@ -240,7 +244,7 @@ class ArtifactStore:
         return self._ingest(
             io.BytesIO(data),
             name,
-            f"tool-output:{label}",
+            f"{TOOL_OUTPUT_SOURCE}{label}",
             owner,
             None,
             None,
@@ -253,6 +257,7 @@ class ArtifactStore:
         verifier (256 random bits) is compared in constant time with the SHA-256 kept of it."""
         if not tool_name.strip() or len(tool_name) > 100:
             raise InvalidInputError("a tool name of 1 to 100 characters is required")
+        refuse_nul(tool_name, "the tool name")
         selector = secrets.token_hex(8)
         verifier = secrets.token_urlsafe(32)
         now = self._clock.now()

@@ -34,6 +34,7 @@ from cleveragents.domain.model_catalog import (
 )
 from cleveragents.domain.project import Project
 from cleveragents.domain.stored_artifact import ArtifactStatus
+from cleveragents.domain.stored_text import check_stored_text
 from cleveragents.domain.transcript import TranscriptFormat
 from cleveragents.domain.usage import (
     UNKNOWN_MODEL,
@@ -169,6 +170,7 @@ class MetricsService:
         """Record the usage of every provider request in a session log (Claude Code JSONL,
         Anthropic or OpenAI JSON), each once. Into the plan's project, else `project`, else
         ``default`` (created on first use). Nothing is written when the log is malformed."""
+        check_stored_text(source, "source")
         transcript_format = transcript_format or self._codec.detect(text)
         found = transcript_usage(self._codec.read(text, transcript_format), transcript_format)
         scope = self._scope(project, plan_id, create_default=True)

@@ -25,6 +25,12 @@ from typing import Any
 from pydantic import ValidationError
 
 from cleveragents.domain.errors import InvalidInputError
+from cleveragents.domain.stored_text import (
+    MODEL_NAME_LENGTH,
+    PROVIDER_ID_LENGTH,
+    REQUEST_KEY_LENGTH,
+    check_optional_text,
+)
 from cleveragents.domain.tokens import MAX_TOKEN_COUNT
 from cleveragents.domain.transcript import Message, Role, Transcript, TranscriptFormat
 from cleveragents.domain.usage import UNKNOWN_MODEL, TokenUsage, UsageFormat
@@ -165,6 +171,9 @@ def _build(**fields: Any) -> TokenUsage:
     try:
         return TokenUsage(**fields)
     except ValidationError as error:
+        original = error.errors()[0].get("ctx", {}).get("error")
+        if isinstance(original, InvalidInputError):  # a text the store cannot keep as it is
+            raise InvalidInputError(f"usage: {original}") from error
         raise InvalidInputError(f"usage: inconsistent figures: {describe(error)}") from error
 
 
@@ -229,7 +238,6 @@ _PROVIDER_OF = {
     TranscriptFormat.ANTHROPIC: "anthropic",
     TranscriptFormat.OPENAI: "openai",
 }
-_MAX_KEY = 200
 
 
 @dataclass(frozen=True, slots=True)
@@ -285,6 +293,7 @@ def transcript_usage(
             continue
         try:
             usage = normalize_usage(facts.usage, provider=provider)
+            _check_names(facts)
         except InvalidInputError as error:
             raise InvalidInputError(f"transcript message {position}: {error}") from error
         key = _request_key(provider, facts, message, occurrences)
@@ -300,6 +309,14 @@ def transcript_usage(
             requested_at=facts.requested_at if first is None else first.requested_at,
         )
     return TranscriptUsage(requests=tuple(found.values()), synthetic=synthetic)
+
+
+def _check_names(facts: _Facts) -> None:
+    """The names a usage record keeps as they are: refused here, naming the message, when the
+    store could not keep them (too long, or a NUL), rather than once the import is recorded."""
+    check_optional_text(facts.model, "model", MODEL_NAME_LENGTH)
+    check_optional_text(facts.message_id, "message id", PROVIDER_ID_LENGTH)
+    check_optional_text(facts.request_id, "request id", PROVIDER_ID_LENGTH)
 
 
 def _facts(message: Message, transcript: Transcript, transcript_format: TranscriptFormat) -> _Facts:
@@ -347,7 +364,7 @@ def _request_key(
         digest = hashlib.sha256(canonical.encode("utf-8")).hexdigest()
         occurrences[digest] = occurrences.get(digest, 0) + 1
         key = f"{provider}:content:{digest}:{occurrences[digest]}"
-    if len(key) > _MAX_KEY:
+    if len(key) > REQUEST_KEY_LENGTH:
         key = f"{provider}:sha256:{hashlib.sha256(key.encode('utf-8')).hexdigest()}"
     return key
 
