@@ -51,6 +51,7 @@ if TYPE_CHECKING:
     from cleveragents.application.services.skeleton_compressor import SkeletonCompressorService
     from cleveragents.application.services.stable_prefix_builder import StablePrefixBuilder
     from cleveragents.application.services.strategy_coordinator import StrategyCoordinator
+    from cleveragents.application.services.transcript_compaction import TranscriptCompactor
 
 
 # Adapters. Each function imports its adapter when the provider is first called.
@@ -229,6 +230,12 @@ def context_compactor(**dependencies: Any) -> ContextCompactor:
     from cleveragents.application.services.context_compactor import ContextCompactor
 
     return ContextCompactor(**dependencies)
+
+
+def transcript_compactor(**dependencies: Any) -> TranscriptCompactor:
+    from cleveragents.application.services.transcript_compaction import TranscriptCompactor
+
+    return TranscriptCompactor(**dependencies)
 
 
 def strategy_comparison(**dependencies: Any) -> StrategyComparison:

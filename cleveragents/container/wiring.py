@@ -123,6 +123,20 @@ class ServicesContainer(containers.DeclarativeContainer):
         secret_scanner=adapters.secret_scanner,
         shrinker=storeless_tool_output_shrinker,
     )
+    # A transcript compacted with either compactor; the project service goes in as its
+    # provider, called when a compaction names a project.
+    transcript_compactor = providers.Factory(
+        build.transcript_compactor,
+        codec=adapters.transcript_codec,
+        compactor=context_compactor,
+        projects=project_service.provider,
+    )
+    storeless_transcript_compactor = providers.Factory(
+        build.transcript_compactor,
+        codec=adapters.transcript_codec,
+        compactor=storeless_context_compactor,
+        projects=project_service.provider,
+    )
     strategy_comparison = providers.Factory(
         build.strategy_comparison,
         token_counter=adapters.token_counter,
@@ -166,6 +180,8 @@ class Container(containers.DeclarativeContainer):
     summarizer = services.summarizer
     context_compactor = services.context_compactor
     storeless_context_compactor = services.storeless_context_compactor
+    transcript_compactor = services.transcript_compactor
+    storeless_transcript_compactor = services.storeless_transcript_compactor
     strategy_comparison = services.strategy_comparison
     usage_ledger = adapters.usage_ledger
     model_catalog = adapters.model_catalog

@@ -78,6 +78,22 @@ def test_overrides_go_over_the_project_policy_field_by_field(projects: ProjectSe
     assert projects.get("shop").policy.reserve_tokens == 2_000  # the stored policy is untouched
 
 
+def test_a_base_policy_goes_over_the_project_and_the_overrides_over_both(
+    projects: ProjectService,
+) -> None:
+    # The Python API's `policy=`: its set fields replace the project's, the keywords theirs.
+    policy = ContextPolicy(context_window=40_000, reserve_tokens=4_000)
+    overrides = ContextPolicyChanges(reserve_tokens=3_000)
+    settings = compaction_settings(projects, "shop", overrides, policy=policy).settings
+    assert settings == CompactionSettings(
+        context_window=40_000, reserve_tokens=3_000, keep_recent_tokens=20_000, summary_tokens=900
+    )
+    alone = compaction_settings(projects, None, policy=policy).settings
+    assert (alone.context_window, alone.reserve_tokens) == (40_000, 4_000)
+    with pytest.raises(InvalidPolicyError, match="reserve_tokens"):
+        compaction_settings(projects, "shop", policy=ContextPolicy(reserve_tokens=60_000))
+
+
 def test_the_default_summary_budget_follows_the_room_the_overrides_leave(
     projects: ProjectService,
 ) -> None:

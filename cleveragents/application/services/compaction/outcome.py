@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from cleveragents.application.services.compaction.tool_output_shrinking import ShrunkResult
 from cleveragents.domain.compaction_summary import CompactionSummary
@@ -69,3 +70,34 @@ class CompactionOutcome:
     @property
     def compacted(self) -> bool:
         return self.status == "compacted"
+
+    def report(self, settings: CompactionSettings) -> dict[str, Any]:
+        """What happened, as JSON-ready values: the figures `agents context compact --json`
+        prints, the MCP tool's report and the Python API's result are made of, with the
+        threshold and summary budget of the `settings` it ran with."""
+        summary = self.summary
+        return {
+            "status": self.status,
+            "reason": self.reason,
+            "tokens_before": self.tokens_before,
+            "tokens_after": self.tokens_after,
+            "threshold": settings.threshold,
+            "folded_messages": self.folded_messages,
+            "kept_messages": self.kept_messages,
+            "summary_sha256": self.summary_sha256,
+            "summary_tokens": self.summary_tokens,
+            "summary_budget": settings.summary_tokens,
+            "split_turn": self.split_turn,
+            "redacted_secrets": self.redacted_secrets,
+            "shrunk_tool_results": [shrunk.as_dict() for shrunk in self.shrunk_results],
+            "summary_omitted": (
+                {section.value: count for section, count in summary.omitted.items()}
+                if summary is not None
+                else None
+            ),
+            "summary_sections": (
+                {section.value: count for section, count in summary.counts().items()}
+                if summary is not None
+                else None
+            ),
+        }

@@ -33,13 +33,16 @@ def compaction_settings(
     projects: ProjectService,
     project: str | None = None,
     overrides: ContextPolicyChanges | None = None,
+    *,
+    policy: ContextPolicy | None = None,
 ) -> ProjectCompactionSettings:
-    """The settings of the project named `project` (the defaults when None) with `overrides`
-    over its policy. `ProjectNotFoundError` for an unknown project, `InvalidPolicyError` when
-    the result leaves no room (a reserve not below the window, say); the store is only read,
-    and only when a project is named."""
-    if project is None:
-        return ProjectCompactionSettings(CompactionSettings.from_policy(ContextPolicy(), overrides))
-    found = projects.get(project)
-    settings = CompactionSettings.from_policy(found.policy, overrides)
-    return ProjectCompactionSettings(settings, project_id=found.id)
+    """The settings of the project named `project` (the defaults when None), with the fields
+    `policy` sets over its policy, then `overrides` over that. `ProjectNotFoundError` for an
+    unknown project, `InvalidPolicyError` when the result leaves no room (a reserve not below
+    the window, say); the store is only read, and only when a project is named."""
+    found = projects.get(project) if project is not None else None
+    effective = found.policy if found is not None else ContextPolicy()
+    if policy is not None:
+        effective = effective.overridden_by(policy)
+    settings = CompactionSettings.from_policy(effective, overrides)
+    return ProjectCompactionSettings(settings, project_id=found.id if found is not None else None)
