@@ -12,12 +12,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cleveragents.adapters.files.private_directories import make_private_directory
-from cleveragents.adapters.persistence.locations import explicit_database_url, resolve_database_url
+from cleveragents.adapters.persistence.locations import (
+    explicit_database_url,
+    home_database_url,
+    resolve_database_url,
+)
 
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session, sessionmaker
 
-    from cleveragents.adapters.blobs.filesystem_blob_storage import FilesystemBlobStorage
     from cleveragents.adapters.model_catalog.genai_prices_catalog import GenaiPricesCatalog
     from cleveragents.adapters.persistence.event_log import SqlEventLog
     from cleveragents.adapters.persistence.store import SqlStore
@@ -29,6 +32,7 @@ if TYPE_CHECKING:
     from cleveragents.adapters.tokens.tiktoken_counter import TiktokenCounter
     from cleveragents.adapters.transcripts.json_transcript_codec import JsonTranscriptCodec
     from cleveragents.adapters.workspace.contained_files import FdContainedFiles
+    from cleveragents.application.ports.blob_storage import BlobStorage
     from cleveragents.application.ports.clock import Clock
     from cleveragents.application.ports.secret_scanner import SecretScanner
     from cleveragents.application.services.artifact_compressor import ArtifactCompressorService
@@ -92,10 +96,18 @@ def source_skeletonizer() -> TreeSitterSkeletonizer:
     return TreeSitterSkeletonizer()
 
 
-def blob_storage(home: Path, database_url: str | None) -> FilesystemBlobStorage:
-    from cleveragents.adapters.blobs.filesystem_blob_storage import FilesystemBlobStorage
+def blob_storage(home: Path, database_url: str | None, store: SqlStore) -> BlobStorage:
+    # The database records where its blobs live (or the configuration says): the folder
+    # derived here is only the default, and the local folder for staging and temporary outputs.
+    from cleveragents.adapters.blobs.blob_store_configuration import configured_blob_storage
 
-    return FilesystemBlobStorage(root=artifacts_dir(home, database_url))
+    return configured_blob_storage(store, artifacts_dir(home, database_url))
+
+
+def blob_grace_seconds() -> float:
+    from cleveragents.adapters.blobs.blob_store_locations import blob_grace_seconds
+
+    return blob_grace_seconds()
 
 
 def contained_files() -> FdContainedFiles:
@@ -251,11 +263,14 @@ def metrics_service(**dependencies: Any) -> MetricsService:
 
 
 def artifacts_dir(home: Path, database_url: str | None) -> Path:
-    """Where blobs live. Blobs are kept or deleted by the rows of one database, so a database
-    other than the default one gets its own folder: a cleanup run against one database must
-    never delete blobs that another database's rows still refer to."""
+    """The blob folder derived from the resolved database URL (``--db``, else the
+    environment's): the default a database records when its blob store is first opened, and
+    the local folder for staging files and temporary outputs. Blobs are kept or deleted by the
+    rows of one database, so a database other than the home's own gets its own folder: a
+    cleanup run against one database must never delete blobs that another database's rows
+    still refer to. The same URL gives the same folder however it was given."""
     resolved = resolve_database_url(database_url, home)
-    if resolved == resolve_database_url(None, home):
+    if resolved == home_database_url(home):
         return home / "artifacts"
     digest = hashlib.sha256(resolved.encode()).hexdigest()[:16]
     return home / "artifacts" / "databases" / digest

@@ -24,8 +24,9 @@ class AdaptersContainer(containers.DeclarativeContainer):
     )
     source_skeletonizer = providers.Singleton(build.source_skeletonizer)
     blob_storage = providers.Singleton(
-        build.blob_storage, home=config.home, database_url=config.database_url
+        build.blob_storage, home=config.home, database_url=config.database_url, store=store
     )
+    blob_grace_seconds = providers.Callable(build.blob_grace_seconds)
     contained_files = providers.Singleton(build.contained_files)
     secret_scanner = providers.Singleton(build.secret_scanner, name=config.secret_scanner)
     clock = providers.Singleton(build.clock)
@@ -66,6 +67,7 @@ class ServicesContainer(containers.DeclarativeContainer):
         scanner=adapters.secret_scanner,
         clock=adapters.clock,
         user=adapters.user,
+        blob_grace_seconds=adapters.blob_grace_seconds,
     )
     # The store goes in as its provider, called only when a compression stores or reads a
     # stored artifact: compressing a plain file opens no database.

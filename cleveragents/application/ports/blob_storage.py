@@ -1,10 +1,28 @@
-"""The blob-storage port: content-addressed bytes, written atomically."""
+"""The blob-storage port: content-addressed bytes, written atomically.
+
+Adapters: a folder (`FilesystemBlobStorage`) or an S3-compatible bucket (`S3BlobStorage`).
+Staging files and trusted tools' temporary outputs are local files in both: only published
+blobs live in the store, so several machines can share it.
+"""
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Iterator
 from typing import BinaryIO
+
+from cleveragents.domain.errors import OperationalError
+
+
+class BlobMissingError(OperationalError, FileNotFoundError):
+    """A blob is not in the store (its row is there): the message says where it should be.
+    A `FileNotFoundError` too, so that code which tolerates a blob removed meanwhile (by a
+    concurrent cleanup) keeps doing so."""
+
+
+class BlobStoreUnavailableError(OperationalError):
+    """The blob store cannot be reached from here (a folder not mounted on this machine, an
+    S3 endpoint down, a bucket missing, credentials refused)."""
 
 
 class BlobWriter(ABC):
@@ -29,7 +47,9 @@ class BlobStorage(ABC):
     def begin(self) -> BlobWriter: ...
 
     @abstractmethod
-    def open(self, sha256: str) -> BinaryIO: ...
+    def open(self, sha256: str) -> BinaryIO:
+        """The blob for reading, seekable (previews read a head and a tail, reads start at an
+        offset). `BlobMissingError` if it is not there."""
 
     @abstractmethod
     def size(self, sha256: str) -> int: ...
@@ -40,14 +60,17 @@ class BlobStorage(ABC):
     @abstractmethod
     def modified_at(self, sha256: str) -> float:
         """When the blob was last published or reused (POSIX seconds). Cleanup leaves recent
-        blobs alone: an import publishes its blob a moment before it commits its row."""
+        blobs alone: an import publishes its blob a moment before it commits its row. A store
+        shared by machines answers with its own clock (an object's LastModified), so that one
+        machine's cleanup judges every machine's imports by the same time."""
 
     @abstractmethod
     def all_digests(self) -> Iterator[str]: ...
 
     @abstractmethod
     def sweep_staging(self) -> int:
-        """Remove staging files left by importers that died; return how many."""
+        """Remove staging data left by importers that died (local files; an object store's
+        unfinished uploads older than its grace period); return how many."""
 
     @abstractmethod
     def temp_output_path(self, token_id: str) -> str:

@@ -176,9 +176,11 @@ class ArtifactStore:
         scanner: SecretScanner,
         clock: Clock,
         user: str,
+        blob_grace_seconds: float = BLOB_GRACE,
     ) -> None:
         self._uow_factory = uow_factory
         self._blobs = blobs
+        self._blob_grace = blob_grace_seconds
         self._files = files
         self._scanner = scanner
         self._clock = clock
@@ -592,8 +594,9 @@ class ArtifactStore:
         their blob and keep their audit row (hash, size, times, who, findings). Artifacts on
         hold are kept. Blobs no stored row refers to (an importer died between publishing the
         blob and committing its row) are removed too, and so are temporary outputs whose
-        grant expired unused. A blob published or reused in the last `BLOB_GRACE` is left
-        alone: an import running now may be about to commit the row that refers to it."""
+        grant expired unused. A blob published or reused in the last `blob_grace_seconds` (by
+        default `BLOB_GRACE`) is left alone: an import running now, on this machine or another
+        one sharing the store, may be about to commit the row that refers to it."""
         now = self._clock.now()
         with self._uow_factory() as uow:
             expiring = [
@@ -644,7 +647,7 @@ class ArtifactStore:
 
     def _is_old(self, digest: str, now: datetime) -> bool:
         try:
-            return now.timestamp() - self._blobs.modified_at(digest) > BLOB_GRACE
+            return now.timestamp() - self._blobs.modified_at(digest) > self._blob_grace
         except FileNotFoundError:
             return False
 

@@ -1,0 +1,84 @@
+"""The local folders of a blob store: ``staging/`` for imports in progress, ``temp/`` for
+trusted tools' outputs. Both are on this machine's disk whatever holds the published blobs: a
+staging file is written by one importer and read back by it, and a tool writes its output to a
+local path. The filesystem store publishes from ``staging/`` by a rename beside it; the S3 store
+uploads from it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import secrets
+import shutil
+from pathlib import Path
+
+from cleveragents.adapters.files.private_directories import make_private_directory
+from cleveragents.domain.errors import InvalidInputError
+
+_TEMP_OUTPUT_NAME = "output"
+
+
+class LocalWorkArea:
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.staging_dir = root / "staging"
+        self.temp_dir = root / "temp"
+        # Tool output can be confidential: the store is private to its user, and so is every
+        # folder created on the way to it (the home included).
+        for directory in (self.staging_dir, self.temp_dir):
+            make_private_directory(directory)
+
+    def new_staging_path(self) -> Path:
+        """A fresh staging file's path, named ``<pid>.<random>.part`` so that a sweep can tell
+        a live importer's file from a dead one's."""
+        return self.staging_dir / f"{os.getpid()}.{secrets.token_hex(8)}.part"
+
+    def sweep_staging(self) -> int:
+        removed = 0
+        for part in self.staging_dir.glob("*.part"):
+            pid_text = part.name.split(".", 1)[0]
+            if pid_text.isdigit() and _alive(int(pid_text)):
+                continue  # its importer (maybe this process) is still writing it
+            with contextlib.suppress(FileNotFoundError):
+                part.unlink()
+                removed += 1
+        return removed
+
+    def temp_output_path(self, token_id: str) -> str:
+        directory = self.temp_dir / token_id
+        directory.mkdir(mode=0o700)
+        return str(directory / _TEMP_OUTPUT_NAME)
+
+    def temp_output_location(self, path: str) -> tuple[str, str]:
+        """The root and the output's path beneath it (``temp/<grant>/output``).
+
+        Opened with `ContainedFiles.open_beneath(root, relative)`, every folder below the root
+        is checked on its descriptor: ``temp/`` or the grant's folder replaced by a symlink is
+        refused, where resolving the output's own folder first would follow it anywhere."""
+        output = Path(path)
+        if output.parent.parent != self.temp_dir or output.name != _TEMP_OUTPUT_NAME:
+            raise InvalidInputError(f"{path} is not a temporary output of this store")
+        return str(self.root), f"{self.temp_dir.name}/{output.parent.name}/{output.name}"
+
+    def discard_temp_output(self, path: str) -> None:
+        """Remove a temporary output and its private directory (used or expired grants). A
+        directory swapped for a symlink loses the link only, never what it points to."""
+        directory = Path(path).parent
+        if directory.parent != self.temp_dir:
+            return
+        if directory.is_symlink():
+            directory.unlink(missing_ok=True)
+        else:
+            shutil.rmtree(directory, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError as error:
+        return error.errno == errno.EPERM
+    return True
