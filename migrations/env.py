@@ -1,7 +1,11 @@
 """Alembic environment for cleveragents.
 
-The engine comes from the caller (`config.attributes["engine"]`, as the CLI and tests pass it),
-else from the URL in the config, else from cleveragents' own resolution of the database URL.
+The connection comes from the caller (`config.attributes["connection"]`: the auto-migration
+passes the one whose transaction holds the migration lock and has read the revision), else the
+engine (`config.attributes["engine"]`, as the CLI and tests pass it), else the URL in the config,
+else cleveragents' own resolution of the database URL. Every online migration takes the
+migration lock first (`hold_migration_lock`), so that two processes never migrate one database
+at once, whoever started them (`alembic upgrade` from a shell too).
 `render_as_batch` lets SQLite alter tables by copying them; the SQL stays portable.
 """
 
@@ -10,9 +14,10 @@ from __future__ import annotations
 from logging.config import fileConfig
 
 from alembic import context
-from sqlalchemy import Engine
+from sqlalchemy import Connection, Engine
 
 from cleveragents.adapters.persistence.database import make_engine, resolve_database_url
+from cleveragents.adapters.persistence.migrations import hold_migration_lock
 from cleveragents.adapters.persistence.rows import Base
 
 config = context.config
@@ -41,14 +46,23 @@ def run_migrations_offline() -> None:
 
 
 def run_migrations_online() -> None:
+    given = config.attributes.get("connection")
+    if isinstance(given, Connection):
+        _migrate(given)  # inside the caller's transaction, which commits
+        return
     with _engine().connect() as connection:
-        context.configure(
-            connection=connection,
-            target_metadata=target_metadata,
-            render_as_batch=True,
-        )
-        with context.begin_transaction():
-            context.run_migrations()
+        _migrate(connection)
+
+
+def _migrate(connection: Connection) -> None:
+    context.configure(
+        connection=connection,
+        target_metadata=target_metadata,
+        render_as_batch=True,
+    )
+    with context.begin_transaction():
+        hold_migration_lock(connection)  # before Alembic reads the revision it starts from
+        context.run_migrations()
 
 
 if context.is_offline_mode():

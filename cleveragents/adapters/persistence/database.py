@@ -17,6 +17,8 @@ Where the file lives: the directory of the default database (``$CLEVERAGENTS_HOM
 ``$CLEVERAGENTS_DATABASE_URL``) must exist, since a typo there would otherwise silently start an
 empty store. A new database file is created 0600 (SQLite gives its ``-wal`` and ``-shm`` files
 the database's mode). Existing directories and files keep their modes.
+
+PostgreSQL (the psycopg 3 driver, its timeouts) is `postgres`' to open.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from cleveragents.adapters.persistence.locations import (
     default_home,
     resolve_database_url,
 )
+from cleveragents.adapters.persistence.postgres import is_postgres_url, make_postgres_engine
 from cleveragents.domain.errors import InvalidInputError
 
 BUSY_TIMEOUT_MS = 30_000
@@ -85,6 +88,8 @@ def opens_read_only(url: str) -> bool:
 
 def make_engine(url: str) -> Engine:
     parsed = _parse(url)
+    if is_postgres_url(parsed):
+        return make_postgres_engine(parsed)
     if parsed.get_backend_name() != "sqlite":
         return create_engine(parsed, pool_pre_ping=True)
 

@@ -11,7 +11,7 @@ import ast
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sqlalchemy import Engine, inspect, text
+from sqlalchemy import Connection, Engine, inspect, text
 
 from cleveragents.adapters.persistence.errors import StoreUnavailableError
 
@@ -19,6 +19,9 @@ if TYPE_CHECKING:
     from alembic.config import Config
 
 VERSION_TABLE = "alembic_version"  # Alembic's default, which env.py keeps
+# The advisory lock every cleveragents process takes to migrate a PostgreSQL database: fixed,
+# so that processes of any version wait for each other ("cleverag" as a big-endian integer).
+MIGRATION_LOCK_KEY = int.from_bytes(b"cleverag", "big")
 
 
 def migrations_dir() -> Path:
@@ -104,16 +107,36 @@ def _literal_assignments(source: str) -> dict[str, object]:
 def current_revision(engine: Engine) -> str | None:
     """The revision the database is at; None for an empty database."""
     with engine.connect() as connection:
-        if not inspect(connection).has_table(VERSION_TABLE):
-            return None
-        stored = connection.execute(text(f"SELECT version_num FROM {VERSION_TABLE}")).scalars()
-        revisions = list(stored)
+        return _revision_on(connection)
+
+
+def _revision_on(connection: Connection) -> str | None:
+    if not inspect(connection).has_table(VERSION_TABLE):
+        return None
+    stored = connection.execute(text(f"SELECT version_num FROM {VERSION_TABLE}")).scalars()
+    revisions = list(stored)
     if len(revisions) > 1:
         raise StoreUnavailableError(
             f"the database is at several schema revisions at once ({', '.join(revisions)}); "
             "cleveragents' schema has one line of revisions"
         )
     return revisions[0] if revisions else None
+
+
+def hold_migration_lock(connection: Connection) -> None:
+    """Wait until no other process migrates this database, then keep it so until the
+    connection's transaction ends.
+
+    PostgreSQL: a transaction-scoped advisory lock on `MIGRATION_LOCK_KEY` (held twice by one
+    transaction is fine: it is re-entrant). Its wait is bounded by the connection's
+    ``lock_timeout``; the migration itself is not bounded by ``statement_timeout``, since
+    rewriting a large table may take long. SQLite needs nothing here: each transaction starts
+    with ``BEGIN IMMEDIATE`` (see `database`), which already is the database's write lock.
+    """
+    if connection.dialect.name != "postgresql":
+        return
+    connection.execute(text("SET LOCAL statement_timeout = 0"))
+    connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK_KEY})
 
 
 def upgrade(engine: Engine, revision: str = "head") -> None:
@@ -131,21 +154,39 @@ def downgrade(engine: Engine, revision: str) -> None:
 def ensure_at_head(engine: Engine) -> None:
     """Upgrade when the database is behind; a no-op on an up-to-date database.
 
+    Many workers may reach a new database at once: the upgrade runs in one transaction that
+    first takes the migration lock (`hold_migration_lock`), then reads the revision again,
+    since another worker may have migrated while this one waited.
+
     A database at a revision this code does not know (written by a newer cleveragents) is left
     alone: upgrading or using it could lose data.
     """
     current = current_revision(engine)
     if current is not None and current == _single_head_of_files():
         return
+    from alembic import command
     from alembic.script import ScriptDirectory
 
-    script = ScriptDirectory.from_config(alembic_config(engine))
-    if current == script.get_current_head():
-        return
+    config = alembic_config(engine)
+    script = ScriptDirectory.from_config(config)
+    head = script.get_current_head()
     known = {revision.revision for revision in script.walk_revisions()}
+    if current == head:
+        return
+    _refuse_unknown(current, known)
+    with engine.connect() as connection, connection.begin():
+        hold_migration_lock(connection)
+        current = _revision_on(connection)
+        if current == head:
+            return  # another worker migrated it while this one waited for the lock
+        _refuse_unknown(current, known)
+        config.attributes["connection"] = connection  # env.py migrates in this transaction
+        command.upgrade(config, "head")
+
+
+def _refuse_unknown(current: str | None, known: set[str]) -> None:
     if current is not None and current not in known:
         raise StoreUnavailableError(
             f"the database is at schema revision {current!r}, which this version of "
             "cleveragents does not know; upgrade cleveragents"
         )
-    upgrade(engine)

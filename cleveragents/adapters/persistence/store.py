@@ -8,7 +8,7 @@ from contextlib import contextmanager
 
 from sqlalchemy import Engine
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import ArgumentError, DBAPIError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from cleveragents.adapters.persistence import migrations
@@ -18,7 +18,11 @@ from cleveragents.adapters.persistence.database import (
     opens_read_only,
     sqlite_file_path,
 )
-from cleveragents.adapters.persistence.errors import StoreUnavailableError
+from cleveragents.adapters.persistence.errors import (
+    StoreUnavailableError,
+    one_line,
+    operational_error,
+)
 
 
 class SqlStore:
@@ -98,12 +102,25 @@ class SqlStore:
 
 @contextmanager
 def _operational_errors(url: str) -> Iterator[None]:
-    """Library and OS failures to reach the store become `StoreUnavailableError` (exit 1)."""
+    """Failures to reach, open or migrate the store become `StoreUnavailableError` (exit 1), in
+    one line naming the database with its password hidden."""
     try:
         yield
     except ModuleNotFoundError as error:
         raise StoreUnavailableError(
             f"the database driver {error.name!r} for this URL is not installed"
         ) from error
+    except DBAPIError as error:  # even a broken constraint: the schema's, not the input's
+        failed = f"cannot open the database {_display(url)}"
+        raise operational_error(error, failed) from error
     except (OSError, SQLAlchemyError) as error:
-        raise StoreUnavailableError(f"cannot open the database: {error}") from error
+        raise StoreUnavailableError(
+            f"cannot open the database {_display(url)}: {one_line(error)}"
+        ) from error
+
+
+def _display(url: str) -> str:
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        return repr(url)
