@@ -4,20 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, cast, overload
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, overload
 
 from cleveragents.api.formats import TranscriptFormatName, transcript_format
 from cleveragents.domain.errors import InvalidInputError
 
 if TYPE_CHECKING:
     from cleveragents.api.store import Store
-    from cleveragents.application.ports.transcript_codec import TranscriptCodec
-    from cleveragents.application.services.compaction.outcome import (
-        CompactionOutcome,
-        CompactionSettings,
-    )
+    from cleveragents.application.services.transcript_compaction import TranscriptCompaction
     from cleveragents.domain.policy import ContextPolicy
-    from cleveragents.domain.transcript import Transcript, TranscriptFormat
+    from cleveragents.domain.transcript import TranscriptFormat
 
 CompactionStatus = Literal["compacted", "not-needed", "failed"]
 
@@ -191,7 +187,8 @@ def compact(
     else ``cl100k_base``.
     """
     from cleveragents.api.engines import storeless_container
-    from cleveragents.domain.transcript import Role
+    from cleveragents.domain.policy import ContextPolicyChanges
+    from cleveragents.domain.validation import build
 
     if project is not None and store is None:
         raise InvalidInputError("project= names a project of a store: give store= as well")
@@ -199,58 +196,34 @@ def compact(
         container = store.container_for(encoding)
     else:
         container = storeless_container(encoding or "cl100k_base")
-    found = container.project_service().get(project) if project is not None else None
-    settings = _settings(
-        found.policy if found is not None else None,
-        policy,
+    changes = build(  # a bad value: one line, nothing done
+        ContextPolicyChanges,
         context_window=context_window,
         reserve_tokens=reserve_tokens,
         keep_recent_tokens=keep_recent_tokens,
         summary_tokens=summary_tokens,
     )
-    codec = container.transcript_codec()
-    used, transcript = _read(codec, messages, transcript_format(format))
-    if not any(message.role is not Role.SYSTEM for message in transcript.messages):
-        raise InvalidInputError(
-            "the transcript holds no conversation (no user or assistant message): "
-            "nothing to compact"
-        )
+    # Without a store, the compaction that records nothing and keeps no full output.
     compactor = (
-        container.context_compactor()
+        container.transcript_compactor()
         if store is not None
-        else container.storeless_context_compactor()
+        else container.storeless_transcript_compactor()
     )
     warnings: list[str] = []
-    outcome = compactor.compact(
-        transcript.messages,
-        settings,
-        force=force,
-        scope={"project_id": found.id} if found is not None else None,
+    compaction = compactor.compact(
+        messages,
+        transcript_format=transcript_format(format),
         project=project,
+        policy=policy,
+        overrides=changes,
+        force=force,
         unrecorded=warnings.append,
     )
-    if outcome.status == "compacted":
-        compacted = transcript.model_copy(update={"messages": outcome.messages})
-        written: object = (
-            codec.write(compacted, used)
-            if isinstance(messages, str)
-            else codec.write_native(compacted, used)
-        )
+    if compaction.outcome.compacted:
+        written = compaction.text() if isinstance(messages, str) else compaction.native()
     else:
         written = _unchanged(messages)
-    return _result(written, used, outcome, settings, transcript, tuple(warnings))
-
-
-def _read(
-    codec: TranscriptCodec,
-    messages: object,
-    named: TranscriptFormat | None,
-) -> tuple[TranscriptFormat, Transcript]:
-    if isinstance(messages, str):
-        used = named or codec.detect(messages)
-        return used, codec.read(messages, used)
-    used = named or codec.detect_native(messages)
-    return used, codec.read_native(messages, used)
+    return _result(written, compaction, tuple(warnings))
 
 
 def _unchanged(messages: object) -> object:
@@ -263,70 +236,30 @@ def _unchanged(messages: object) -> object:
     return json_copy(messages, "transcript")
 
 
-def _settings(
-    project_policy: ContextPolicy | None,
-    policy: ContextPolicy | None,
-    **fields: int | None,
-) -> CompactionSettings:
-    from cleveragents.application.services.compaction.outcome import CompactionSettings
-    from cleveragents.domain.policy import ContextPolicy, ContextPolicyChanges
-    from cleveragents.domain.validation import build
-
-    changes = build(ContextPolicyChanges, **fields)  # a bad value: one line, nothing done
-    effective = project_policy if project_policy is not None else ContextPolicy()
-    if policy is not None:
-        effective = effective.overridden_by(policy)
-    return CompactionSettings.from_policy(effective.updated(changes).check_coherent())
-
-
 def _result(
-    messages: object,
-    used: TranscriptFormat,
-    outcome: CompactionOutcome,
-    settings: CompactionSettings,
-    transcript: Transcript,
-    warnings: tuple[str, ...],
+    messages: object, compaction: TranscriptCompaction, warnings: tuple[str, ...]
 ) -> CompactResult[Any]:
+    """The result, of the report's figures; a shrunk tool result no store keeps carries the
+    caller's full output."""
     originals = {
         result.call_id: result.content
-        for message in transcript.messages
+        for message in compaction.transcript.messages
         for result in message.tool_results
     }
-    summary = outcome.summary
+    report = compaction.report()
+    shrunk = report.pop("shrunk_tool_results")
     return CompactResult(
         messages=messages,
-        format=used,
-        status=cast(CompactionStatus, outcome.status),
-        reason=outcome.reason,
-        tokens_before=outcome.tokens_before,
-        tokens_after=outcome.tokens_after,
-        threshold=settings.threshold,
-        folded_messages=outcome.folded_messages,
-        kept_messages=outcome.kept_messages,
-        summary_tokens=outcome.summary_tokens,
-        summary_budget=settings.summary_tokens,
-        summary_sha256=outcome.summary_sha256,
-        split_turn=outcome.split_turn,
-        redacted_secrets=outcome.redacted_secrets,
+        format=compaction.format,
         shrunk_tool_results=tuple(
             ShrunkToolResult(
-                call_id=shrunk.call_id,
-                tokens_before=shrunk.tokens_before,
-                tokens_after=shrunk.tokens_after,
-                artifact_id=shrunk.artifact_id,
-                full_output=originals.get(shrunk.call_id) if shrunk.artifact_id is None else None,
+                **entry,
+                full_output=originals.get(entry["call_id"])
+                if entry["artifact_id"] is None
+                else None,
             )
-            for shrunk in outcome.shrunk_results
-        ),
-        summary_sections=(
-            {section.value: count for section, count in summary.counts().items()}
-            if summary is not None
-            else None
-        ),
-        summary_omitted=(
-            {section.value: count for section, count in summary.omitted.items()}
-            if summary is not None
-            else None
+            for entry in shrunk
         ),
         warnings=warnings,
+        **report,
     )

@@ -15,12 +15,8 @@ from cleveragents.cli.progress import progress_line
 from cleveragents.cli.state import state
 
 if TYPE_CHECKING:
-    from cleveragents.application.services.compaction.outcome import (
-        CompactionOutcome,
-        CompactionSettings,
-    )
-    from cleveragents.application.services.compaction.settings import ProjectCompactionSettings
     from cleveragents.container import Container
+    from cleveragents.domain.policy import ContextPolicyChanges
     from cleveragents.domain.transcript import Transcript, TranscriptFormat
 
 app = typer.Typer(
@@ -87,39 +83,35 @@ ProjectOption = Annotated[
 
 
 def _read(path: str, choice: FormatChoice, container: Container) -> tuple[Transcript, Any]:
-    from cleveragents.domain.transcript import TranscriptFormat
-
     text = read_transcript_file(path)
     codec = container.transcript_codec()
-    transcript_format = (
-        codec.detect(text) if choice is FormatChoice.AUTO else TranscriptFormat(choice.value)
-    )
+    transcript_format = _named(choice) or codec.detect(text)
     return codec.read(text, transcript_format), transcript_format
 
 
-def _settings(
-    container: Container,
-    project: str | None,
+def _named(choice: FormatChoice) -> TranscriptFormat | None:
+    from cleveragents.domain.transcript import TranscriptFormat
+
+    return None if choice is FormatChoice.AUTO else TranscriptFormat(choice.value)
+
+
+def _overrides(
     context_window: int | None,
     reserve_tokens: int | None,
     keep_recent_tokens: int | None,
     summary_tokens: int | None = None,
-) -> ProjectCompactionSettings:
-    """The settings of the flags over the project's policy (else the defaults); a bad value
-    or a policy that leaves no room is one line and exit 2."""
-    from cleveragents.application.services.compaction.settings import compaction_settings
+) -> ContextPolicyChanges:
+    """The flags as policy changes; a bad value is one line and exit 2."""
     from cleveragents.domain.policy import ContextPolicyChanges
     from cleveragents.domain.validation import build
 
-    overrides = build(
+    return build(
         ContextPolicyChanges,
         context_window=context_window,
         reserve_tokens=reserve_tokens,
         keep_recent_tokens=keep_recent_tokens,
         summary_tokens=summary_tokens,
     )
-    # `--project ""` has always meant no project here.
-    return compaction_settings(container.project_service(), project or None, overrides)
 
 
 @app.command("compact")
@@ -162,8 +154,8 @@ def compact(
 
     Example: agents context compact session.jsonl --force --out compacted.jsonl
     """
+    from cleveragents.application.services.transcript_compaction import NoConversationError
     from cleveragents.container import build_container
-    from cleveragents.domain.transcript import Role
 
     cli_state = state(ctx)
     container = cli_state.container()
@@ -171,47 +163,33 @@ def compact(
         container = build_container(cli_state.database_url, encoding=encoding)
     if out is not None:
         _check_writable(out)
-    parsed, transcript_format_used = _read(transcript, transcript_format, container)
-    if not any(message.role is not Role.SYSTEM for message in parsed.messages):
-        raise typer.BadParameter(
-            f"{transcript} holds no conversation (no user or assistant message): nothing to compact"
-        )
-    resolved = _settings(
-        container, project, context_window, reserve_tokens, keep_recent_tokens, summary_tokens
-    )
-    settings = resolved.settings
+    text = read_transcript_file(transcript)
+    overrides = _overrides(context_window, reserve_tokens, keep_recent_tokens, summary_tokens)
     with progress_line(f"compacting {transcript}", enabled=not as_json):
-        outcome = container.context_compactor().compact(
-            parsed.messages,
-            settings,
-            force=force,
-            scope=resolved.scope,
-            project=project,
-            unrecorded=_warn,  # a read-only store still gets the compaction, not its event
-        )
-    if out is not None and outcome.status != "failed":
-        _write(out, parsed, outcome, transcript_format_used, container)
-    report = _report(outcome, settings)
+        try:
+            compaction = container.transcript_compactor().compact(
+                text,
+                transcript_format=_named(transcript_format),
+                project=project or None,  # `--project ""` has always meant no project here
+                overrides=overrides,
+                force=force,
+                unrecorded=_warn,  # a read-only store still gets the compaction, not its event
+                what=transcript,
+            )
+        except NoConversationError as error:
+            raise typer.BadParameter(str(error)) from None  # printed as a bad value, as ever
+    if out is not None and compaction.outcome.status != "failed":
+        from cleveragents.adapters.files.safe_write import write_file
+
+        # Whole or not at all; a device or FIFO is written, never replaced.
+        write_file(out, compaction.data())
+    report = compaction.report()
     if as_json:
         emit_json(report)
     else:
         _print_report(report)
-    if outcome.status == "failed":
+    if compaction.outcome.status == "failed":
         raise typer.Exit(1)
-
-
-def _write(
-    out: Path,
-    parsed: Transcript,
-    outcome: CompactionOutcome,
-    transcript_format: TranscriptFormat,
-    container: Container,
-) -> None:
-    from cleveragents.adapters.files.safe_write import write_file
-
-    compacted = parsed.model_copy(update={"messages": outcome.messages})
-    data = container.transcript_codec().write_bytes(compacted, transcript_format)
-    write_file(out, data)  # whole or not at all; a device or FIFO is written, never replaced
 
 
 def _warn(note: str) -> None:
@@ -224,35 +202,6 @@ def _check_writable(out: Path, option: str = "--out") -> None:
         raise typer.BadParameter(f"{out} is a directory, not a file", param_hint=option)
     if not out.parent.is_dir():
         raise typer.BadParameter(f"no folder {out.parent} for {out}", param_hint=option)
-
-
-def _report(outcome: CompactionOutcome, settings: CompactionSettings) -> dict[str, Any]:
-    summary = outcome.summary
-    return {
-        "status": outcome.status,
-        "reason": outcome.reason,
-        "tokens_before": outcome.tokens_before,
-        "tokens_after": outcome.tokens_after,
-        "threshold": settings.threshold,
-        "folded_messages": outcome.folded_messages,
-        "kept_messages": outcome.kept_messages,
-        "summary_sha256": outcome.summary_sha256,
-        "summary_tokens": outcome.summary_tokens,
-        "summary_budget": settings.summary_tokens,
-        "split_turn": outcome.split_turn,
-        "redacted_secrets": outcome.redacted_secrets,
-        "shrunk_tool_results": [shrunk.as_dict() for shrunk in outcome.shrunk_results],
-        "summary_omitted": (
-            {section.value: count for section, count in summary.omitted.items()}
-            if summary is not None
-            else None
-        ),
-        "summary_sections": (
-            {section.value: count for section, count in summary.counts().items()}
-            if summary is not None
-            else None
-        ),
-    }
 
 
 def _print_report(report: dict[str, Any]) -> None:
@@ -357,6 +306,7 @@ def compare(
     Example: agents context compare session.jsonl --plot strategies.png
     """
     from cleveragents.application.services.compaction.recovery import message_workspace
+    from cleveragents.application.services.compaction.settings import compaction_settings
     from cleveragents.cli.plots import check_plotting_available, plot_strategies
 
     if plot is not None:
@@ -364,8 +314,10 @@ def compare(
         _check_writable(plot, "--plot")
     container = state(ctx).container()
     parsed, _ = _read(transcript, transcript_format, container)
-    settings = _settings(
-        container, project, context_window, reserve_tokens, keep_recent_tokens
+    settings = compaction_settings(
+        container.project_service(),
+        project or None,
+        _overrides(context_window, reserve_tokens, keep_recent_tokens),
     ).settings
     workspace = message_workspace(parsed.messages)
     with progress_line(f"comparing strategies on {transcript}", enabled=not as_json):

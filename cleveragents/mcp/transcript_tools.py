@@ -11,14 +11,10 @@ from mcp.server.mcpserver import MCPServer
 from mcp.types import ToolAnnotations
 from pydantic import BaseModel, Field
 
-from cleveragents.application.services.compaction.outcome import (
-    CompactionOutcome,
-    CompactionSettings,
-)
 from cleveragents.domain.errors import InvalidInputError
-from cleveragents.domain.policy import MIN_SUMMARY_TOKENS, ContextPolicy, ContextPolicyChanges
+from cleveragents.domain.policy import MIN_SUMMARY_TOKENS, ContextPolicyChanges
 from cleveragents.domain.tokens import MAX_TOKEN_COUNT
-from cleveragents.domain.transcript import Role, TranscriptFormat
+from cleveragents.domain.transcript import TranscriptFormat
 from cleveragents.mcp.engine import Engine, refuse
 
 MAX_TRANSCRIPT_BYTES = 256 * 1024 * 1024
@@ -125,6 +121,14 @@ def register(server: MCPServer, engine: Engine) -> None:
                 "window).",
             ),
         ] = None,
+        project: Annotated[
+            str | None,
+            Field(
+                description="Start from this project's context policy (its window, reserve, "
+                "recent and summary tokens) instead of the defaults; the settings given here "
+                "go over it. The compaction's events are counted for the project."
+            ),
+        ] = None,
         force: Annotated[bool, Field(description="Compact even under the threshold.")] = False,
     ) -> CompactedTranscript:
         """Compact a conversation transcript so it fits the context window: older messages
@@ -145,37 +149,29 @@ def register(server: MCPServer, engine: Engine) -> None:
         )
 
         def work() -> CompactedTranscript:
-            policy = ContextPolicy().updated(changes).check_coherent()
-            settings = CompactionSettings.from_policy(policy)
-            codec = engine.container.transcript_codec()
             given = transcript if transcript is not None else _read(path or "")
-            wanted = None if format == "auto" else TranscriptFormat(format)
-            if isinstance(given, str):
-                used = wanted or codec.detect(given)
-                parsed = codec.read(given, used)
-            else:
-                used = wanted or codec.detect_native(given)
-                parsed = codec.read_native(given, used)
-            if not any(message.role is not Role.SYSTEM for message in parsed.messages):
-                raise InvalidInputError(
-                    "the transcript holds no conversation (no user or assistant message): "
-                    "nothing to compact"
-                )
-            outcome = engine.container.context_compactor().compact(
-                parsed.messages, settings, force=force, unrecorded=_log.warning
+            compaction = engine.container.transcript_compactor().compact(
+                given,
+                transcript_format=None if format == "auto" else TranscriptFormat(format),
+                project=project,
+                overrides=changes,
+                force=force,
+                unrecorded=_log.warning,
             )
+            outcome = compaction.outcome
             if outcome.status == "failed":
                 raise InvalidInputError(f"compaction failed: {outcome.reason}; nothing was changed")
-            compacted = parsed.model_copy(update={"messages": outcome.messages})
             # Given as text, it goes back as text (its lone surrogates, which the protocol's
             # UTF-8 cannot carry, as the escapes they were read from); given parsed, parsed.
             written: str | dict[str, Any] | list[Any] = (
-                codec.write_bytes(compacted, used).decode("utf-8")
+                compaction.data().decode("utf-8")
                 if isinstance(given, str)
-                else cast("dict[str, Any] | list[Any]", codec.write_native(compacted, used))
+                else cast("dict[str, Any] | list[Any]", compaction.native())
             )
             return CompactedTranscript(
-                format=used.value, transcript=written, report=_report(outcome, settings)
+                format=compaction.format.value,
+                transcript=written,
+                report=CompactionReport.model_validate(compaction.report()),
             )
 
         return await engine.run(work)
@@ -213,31 +209,3 @@ def _limit() -> int:
     if configured.isdigit() and int(configured) > 0:
         return int(configured)
     return MAX_TRANSCRIPT_BYTES
-
-
-def _report(outcome: CompactionOutcome, settings: CompactionSettings) -> CompactionReport:
-    summary = outcome.summary
-    return CompactionReport(
-        status=outcome.status,
-        tokens_before=outcome.tokens_before,
-        tokens_after=outcome.tokens_after,
-        threshold=settings.threshold,
-        folded_messages=outcome.folded_messages,
-        kept_messages=outcome.kept_messages,
-        summary_sha256=outcome.summary_sha256,
-        summary_tokens=outcome.summary_tokens,
-        summary_budget=settings.summary_tokens,
-        split_turn=outcome.split_turn,
-        redacted_secrets=outcome.redacted_secrets,
-        shrunk_tool_results=[shrunk.as_dict() for shrunk in outcome.shrunk_results],
-        summary_sections=(
-            None
-            if summary is None
-            else {section.value: count for section, count in summary.counts().items()}
-        ),
-        summary_omitted=(
-            None
-            if summary is None
-            else {section.value: count for section, count in summary.omitted.items()}
-        ),
-    )

@@ -278,6 +278,26 @@ def test_bad_input_gets_one_line_and_exit_2(
 
 
 @pytest.mark.parametrize(
+    "content",
+    ['{"system": "Be careful.", "messages": []}', '[{"role": "system", "content": "x"}]'],
+    ids=["no-messages", "system-only"],
+)
+def test_a_transcript_without_a_conversation_is_refused_naming_its_file(
+    capsys: pytest.CaptureFixture[str], home: Path, tmp_path: Path, content: str
+) -> None:
+    path = tmp_path / "t.json"
+    path.write_text(content)
+    result = run(capsys, "context", "compact", str(path), "--force", "--json")
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr == (
+        f"error: Invalid value: {path} holds no conversation (no user or assistant message): "
+        "nothing to compact\n"
+    )
+    assert events(home, CONTEXT_COMPACTION_FAILED) == []
+
+
+@pytest.mark.parametrize(
     ("args", "message"),
     [
         (("--context-window", "100", "--reserve-tokens", "100"), "reserve_tokens (100)"),

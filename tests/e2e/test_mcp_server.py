@@ -16,6 +16,8 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.types import CallToolResult, TextContent
 
 from cleveragents.container import build_container, build_token_counter
+from cleveragents.domain.event import CONTEXT_COMPACTED
+from cleveragents.domain.policy import ContextPolicyChanges
 from cleveragents.domain.transcript import TranscriptFormat
 
 pytestmark = pytest.mark.slow
@@ -203,6 +205,11 @@ def test_store_read_and_compress_an_output(tmp_path: Path) -> None:
         assert whole["result"]["content"] == "short text"
         assert whole["result"]["truncated"] is False
 
+    serve(home, scenario)
+
+
+def test_output_with_a_credential_is_refused_or_stored_redacted(tmp_path: Path) -> None:
+    async def scenario(client: ClientSession) -> None:
         # A credential: refused, with where it is, and nothing kept.
         secret = f"deploying\nAWS_ACCESS_KEY_ID={FAKE_KEY}\ndone\n"
         message = await refused(client, "store_output", text=secret, label="deploy")
@@ -221,7 +228,7 @@ def test_store_read_and_compress_an_output(tmp_path: Path) -> None:
         wrong = await refused(client, "store_output", text=secret, label="x", secrets="hide")
         assert "secrets" in wrong
 
-    serve(home, scenario)
+    serve(tmp_path / "home", scenario)
 
 
 def test_compact_a_transcript_given_as_a_file_or_as_text(tmp_path: Path) -> None:
@@ -278,6 +285,52 @@ def test_compact_a_transcript_given_as_a_file_or_as_text(tmp_path: Path) -> None
         assert under["transcript"] == openai
 
     serve(home, scenario)
+
+
+def test_compact_a_transcript_with_a_projects_policy(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'projects.db'}"
+    container = build_container(url, home=tmp_path / "home")
+    try:
+        shop = container.project_service().create("shop")
+        container.project_service().set_context(
+            "shop",
+            ContextPolicyChanges(context_window=3000, reserve_tokens=500, keep_recent_tokens=600),
+        )
+    finally:
+        container.store().dispose()
+    document = conversation(20)  # about 5000 tokens
+
+    async def scenario(client: ClientSession) -> None:
+        # The project's window: over its threshold, so compacted without force.
+        by_project = await call(client, "compact_transcript", transcript=document, project="shop")
+        assert by_project["report"]["threshold"] == 2500
+        assert by_project["report"]["status"] == "compacted"
+        assert by_project["report"]["tokens_after"] <= 2500
+        # The settings given go over the project's.
+        wider = await call(
+            client, "compact_transcript", transcript=document, project="shop", reserve_tokens=1000
+        )
+        assert wider["report"]["threshold"] == 2000
+        # Without the project, the defaults: nothing to do.
+        alone = await call(client, "compact_transcript", transcript=document)
+        assert alone["report"]["status"] == "not-needed"
+        assert alone["report"]["threshold"] == 200_000 - 16_384
+        message = await refused(client, "compact_transcript", transcript=document, project="nope")
+        assert "unknown project 'nope'" in message
+        # The project's policy can still be made to leave no room: one line, nothing done.
+        message = await refused(
+            client, "compact_transcript", transcript=document, project="shop", reserve_tokens=2900
+        )
+        assert "keep_recent_tokens (600)" in message
+
+    serve(tmp_path / "home", scenario, "--db", url)
+    container = build_container(url, home=tmp_path / "home")
+    try:
+        recorded = container.event_sink().recorded(CONTEXT_COMPACTED)
+        # The two compactions the project decided, counted for it.
+        assert [event.payload.get("project_id") for event in recorded] == [shop.id, shop.id]
+    finally:
+        container.store().dispose()
 
 
 def test_plan_status_and_a_child_spawned_with_its_skeleton(tmp_path: Path) -> None:
