@@ -84,7 +84,7 @@ class DuplicateFragmentError(ConflictError):
     def __init__(self, plan_id: str, fragment_id: str) -> None:
         super().__init__(
             f"plan {plan_id} already has a context fragment {fragment_id!r}; "
-            "choose another --fragment-id"
+            "choose another fragment_id"
         )
         self.plan_id = plan_id
         self.fragment_id = fragment_id

@@ -152,21 +152,24 @@ def check_window_budget(
 ) -> None:
     """Refuse a policy that leaves no room: the reserve must fit in the window, the recent
     turns kept by compaction must fit in what the reserve leaves, and so must those turns and
-    the summary that replaces the older ones together (when `summary_tokens` is given)."""
+    the summary that replaces the older ones together (when `summary_tokens` is given).
+
+    The messages name the settings as the policy spells them (``keep_recent_tokens``), not
+    as one driver does (a CLI flag): the same words reach the CLI, Python and MCP callers."""
     if reserve_tokens >= context_window:
         raise InvalidPolicyError(
             f"reserve_tokens ({reserve_tokens}) must be less than context_window "
-            f"({context_window}); lower --reserve-tokens or raise --context-window"
+            f"({context_window}); lower reserve_tokens or raise context_window"
         )
     usable = context_window - reserve_tokens
     if keep_recent > usable:
         raise InvalidPolicyError(
             f"keep_recent_tokens ({keep_recent}) must not exceed context_window - reserve_tokens "
-            f"({usable}); lower --keep-recent-tokens"
+            f"({usable}); lower keep_recent_tokens"
         )
     if summary_tokens is not None and summary_tokens + keep_recent > usable:
         raise InvalidPolicyError(
             f"summary_tokens ({summary_tokens}) + keep_recent_tokens ({keep_recent}) must not "
-            f"exceed context_window - reserve_tokens ({usable}); lower --summary-tokens or "
-            "--keep-recent-tokens"
+            f"exceed context_window - reserve_tokens ({usable}); lower summary_tokens or "
+            "keep_recent_tokens"
         )

@@ -90,7 +90,7 @@ def test_a_summary_budget_that_leaves_no_room_is_refused(
         ),
         "summary_tokens (10001) + keep_recent_tokens (30000)",
         "context_window - reserve_tokens (40000)",
-        "--summary-tokens",
+        "; lower summary_tokens or keep_recent_tokens",
     )
     shown = _ok(run(capsys, "project", "context", "show", "shop", "--json")).json()
     assert shown["policy"]["context_window"] == {"value": 200000, "source": "default"}

@@ -173,7 +173,7 @@ def test_set_context_incoherent_policy_commits_nothing(world: World) -> None:
     world.projects.set_context("demo", ContextPolicyChanges(skeleton_ratio=0.4))
     before = world.store.state.projects.copy()
     commits = world.store.commits
-    with pytest.raises(InvalidPolicyError, match="--reserve-tokens"):
+    with pytest.raises(InvalidPolicyError, match="lower reserve_tokens"):
         world.projects.set_context(
             "demo", ContextPolicyChanges(skeleton_ratio=0.9, context_window=1000)
         )
