@@ -18,30 +18,13 @@ app.add_typer(context_app, name="context")
 
 NameArgument = Annotated[str, typer.Argument(metavar="NAME", help="The project's name.")]
 
-POLICY_FIELDS = (
-    "skeleton_ratio",
-    "context_window",
-    "reserve_tokens",
-    "keep_recent_tokens",
-    "summary_tokens",
-    "artifact_retention_days",
-    "artifact_retention_bytes",
-    "preview_head_bytes",
-    "preview_tail_bytes",
-)
-# Retention has no default: unset keeps artifacts forever.
-_NO_DEFAULT = ("artifact_retention_days", "artifact_retention_bytes")
-
 
 def policy_view(project: Project) -> dict[str, dict[str, Any]]:
     """Each setting with its effective value and where it came from."""
-    policy = project.policy
-    view: dict[str, dict[str, Any]] = {}
-    for name in POLICY_FIELDS:
-        stored = getattr(policy, name)
-        effective = stored if name in _NO_DEFAULT else getattr(policy, f"effective_{name}")
-        view[name] = {"value": effective, "source": "default" if stored is None else "project"}
-    return view
+    return {
+        name: {"value": setting.value, "source": setting.source}
+        for name, setting in project.policy.effective_settings().items()
+    }
 
 
 def project_view(project: Project) -> dict[str, Any]:

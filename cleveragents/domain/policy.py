@@ -7,7 +7,7 @@ project pick up a better default later and lets `project context show` say where
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -31,6 +31,16 @@ MAX_RETENTION_BYTES = 2**63 - 1
 """The largest byte count the database stores (a 64-bit signed integer)."""
 
 PolicySource = Literal["plan", "project", "default"]
+
+_WITHOUT_DEFAULT = frozenset({"artifact_retention_days", "artifact_retention_bytes"})
+"""Retention has no default: unset, artifacts are kept forever."""
+
+
+class EffectiveSetting(NamedTuple):
+    """A setting's effective value and the level it comes from."""
+
+    value: float | int | None
+    source: PolicySource
 
 
 class _PolicyFields(BaseModel):
@@ -82,6 +92,17 @@ class ContextPolicy(_PolicyFields):
             self.summary_tokens,  # the default adapts to the room left, a set value must fit
         )
         return self
+
+    def effective_settings(self, level: PolicySource = "project") -> dict[str, EffectiveSetting]:
+        """Every setting, in the order of the fields, with its effective value and where it
+        comes from: `level` (the level this policy is at) when it is set here, else
+        ``default``. Retention settings have no default: unset, their value is None."""
+        settings: dict[str, EffectiveSetting] = {}
+        for name in type(self).model_fields:
+            stored = getattr(self, name)
+            value = stored if name in _WITHOUT_DEFAULT else getattr(self, f"effective_{name}")
+            settings[name] = EffectiveSetting(value, "default" if stored is None else level)
+        return settings
 
     @property
     def effective_skeleton_ratio(self) -> float:

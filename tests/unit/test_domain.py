@@ -35,6 +35,7 @@ from cleveragents.domain.policy import (
     DEFAULT_RESERVE_TOKENS,
     DEFAULT_SUMMARY_TOKENS,
     ContextPolicyChanges,
+    EffectiveSetting,
     check_window_budget,
 )
 from cleveragents.domain.ratio import ratio_as_decimal, validate_ratio
@@ -162,6 +163,21 @@ def test_the_default_summary_budget_adapts_to_the_room_a_set_one_must_fit() -> N
         policy.updated(ContextPolicyChanges(summary_tokens=3001)).check_coherent()
     full = ContextPolicy(context_window=1000, reserve_tokens=100, keep_recent_tokens=900)
     assert full.check_coherent().effective_summary_tokens == 100  # the least a summary gets
+
+
+def test_effective_settings_give_each_value_and_where_it_comes_from() -> None:
+    policy = ContextPolicy(context_window=50_000, artifact_retention_days=30)
+    settings = policy.effective_settings()
+    assert list(settings) == list(ContextPolicy.model_fields)  # every field, in their order
+    assert settings["context_window"] == EffectiveSetting(50_000, "project")
+    assert settings["reserve_tokens"] == EffectiveSetting(DEFAULT_RESERVE_TOKENS, "default")
+    assert settings["skeleton_ratio"] == EffectiveSetting(0.3, "default")
+    # The default summary budget is the one the set window leaves room for.
+    summary = EffectiveSetting(policy.effective_summary_tokens, "default")
+    assert settings["summary_tokens"] == summary
+    assert settings["artifact_retention_days"] == EffectiveSetting(30, "project")
+    assert settings["artifact_retention_bytes"] == EffectiveSetting(None, "default")  # no default
+    assert policy.effective_settings("plan")["context_window"].source == "plan"
 
 
 def test_check_window_budget_checks_the_summary_budget_only_when_given() -> None:
