@@ -151,6 +151,27 @@ def test_the_cli_flow_on_object_storage(
     assert len(s3_store.keys("store/blobs/")) == 1  # referred to: kept
 
 
+def test_a_trusted_tools_output_is_written_locally_and_uploaded_on_import(
+    capsys: pytest.CaptureFixture[str],
+    home: Path,
+    workspace: Path,
+    shared_url: str,
+    s3_store: S3Bucket,
+) -> None:
+    db = ("--db", shared_url)
+    created = run(capsys, *db, "artifact", "temp-output", "--tool", "pytest", "--json")
+    assert created.exit_code == 0, created.stderr
+    grant = created.json()
+    output = Path(grant["path"])
+    assert output.is_relative_to(home / "artifacts")  # a local file: the tool writes a path
+    output.write_text(OUTPUT)
+    imported = run(capsys, *db, "artifact", "import", "--ref", grant["reference"], "--json")
+    assert imported.exit_code == 0, imported.stderr
+    [key] = s3_store.keys("store/blobs/")
+    assert s3_store.body(key) == OUTPUT.encode()
+    assert not output.exists()  # discarded once imported
+
+
 def test_another_home_reads_the_folder_the_database_recorded(
     capsys: pytest.CaptureFixture[str],
     tmp_path: Path,
