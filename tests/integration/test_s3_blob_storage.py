@@ -299,6 +299,8 @@ def test_an_unreachable_endpoint_and_a_missing_bucket_are_one_line(
     with pytest.raises(BlobStoreUnavailableError, match="its bucket does not exist") as caught:
         _publish(missing, b"x")
     assert "\n" not in str(caught.value)
+    with pytest.raises(BlobStoreUnavailableError, match="its bucket does not exist"):
+        missing.open("0" * 64)  # not "blob missing": a HEAD's 404 says nothing of the bucket
     closed = S3BlobStorage(
         make_s3_client("http://127.0.0.1:9"),
         S3Location(bucket.name, ""),

@@ -247,8 +247,18 @@ class S3BlobStorage(BlobStorage):
     def _head(self, key: str, sha256: str) -> dict[str, Any]:
         answer = self._head_or_none(key)
         if answer is None:
+            self._check_bucket()  # a HEAD says 404 alike for a missing bucket
             raise BlobMissingError(f"blob {sha256} is missing: it should be at {self.url_of(key)}")
         return answer
+
+    def _check_bucket(self) -> None:
+        try:
+            with self._errors(self.location.prefix):
+                self.client.head_bucket(Bucket=self.location.bucket)
+        except _NotFoundError as error:
+            raise BlobStoreUnavailableError(
+                f"the blob store {self.location} cannot be used: its bucket does not exist"
+            ) from error
 
     def _head_or_none(self, key: str) -> dict[str, Any] | None:
         try:
