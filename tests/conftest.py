@@ -1,4 +1,12 @@
-"""Shared fixtures: a real SQLite file per test, the real tokenizer, the real container."""
+"""Shared fixtures: a real database per test, the real tokenizer, the real container.
+
+Every test that takes ``database_url`` (and so ``container`` and ``artifacts_root``) runs twice:
+on a SQLite file and on a database of the PostgreSQL test server named by
+``$CLEVERAGENTS_TEST_POSTGRES_URL`` (``.ci/run`` starts one). Without the variable the PostgreSQL
+variants skip, except under CI, where the run fails: CI must never pass with half its database
+tests skipped. A test about SQLite itself (its files, WAL, read-only mode) is marked
+``sqlite_only``; ``-m "not postgresql"`` runs the SQLite variants alone.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +18,11 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from cleveragents.container import Container, build_container
+from tests.postgres_databases import POSTGRES_URL_VARIABLE, PostgresDatabases
+
+S3_ENDPOINT_VARIABLE = "CLEVERAGENTS_TEST_S3_ENDPOINT"
+BACKENDS = ("sqlite", "postgresql")
+BACKEND_FIXTURES = ("database_url", "empty_database_url")
 
 # No timing in assertions: hypothesis' per-example deadline is off; CI runs derandomized.
 settings.register_profile(
@@ -37,9 +50,78 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return home
 
 
-@pytest.fixture
-def database_url(tmp_path: Path) -> str:
-    return f"sqlite:///{tmp_path / 'test.db'}"
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "sqlite_only: a test about SQLite itself; not run on PostgreSQL"
+    )
+    config.addinivalue_line(
+        "markers", "postgresql: the test's PostgreSQL variant (set by conftest)"
+    )
+    if os.environ.get("CI"):
+        missing = [
+            name
+            for name in (POSTGRES_URL_VARIABLE, S3_ENDPOINT_VARIABLE)
+            if not os.environ.get(name)
+        ]
+        if missing:
+            raise pytest.UsageError(
+                f"CI is set but {' and '.join(missing)} {'is' if len(missing) == 1 else 'are'} "
+                "not: run the suite through .ci/run, "
+                "which starts the PostgreSQL and S3 test servers"
+            )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """PostgreSQL variants of SQLite-only tests are deselected; the others are marked."""
+    kept, deselected = [], []
+    for item in items:
+        callspec = getattr(item, "callspec", None)
+        params = {} if callspec is None else callspec.params
+        if all(params.get(name) != "postgresql" for name in BACKEND_FIXTURES):
+            kept.append(item)
+        elif item.get_closest_marker("sqlite_only") is not None:
+            deselected.append(item)
+        else:
+            item.add_marker(pytest.mark.postgresql)
+            kept.append(item)
+    if deselected:
+        config.hook.pytest_deselected(items=deselected)
+        items[:] = kept
+
+
+@pytest.fixture(scope="session")
+def postgres_databases() -> Iterator[PostgresDatabases]:
+    """The PostgreSQL test server's throwaway databases; skips when no server is named."""
+    server_url = os.environ.get(POSTGRES_URL_VARIABLE)
+    if not server_url:
+        pytest.skip(f"no PostgreSQL test server: set {POSTGRES_URL_VARIABLE} (see .ci/run)")
+    databases = PostgresDatabases(server_url)
+    yield databases
+    databases.close()
+
+
+@pytest.fixture(params=BACKENDS)
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A new database: an empty SQLite file, or a PostgreSQL database at the schema's head."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'test.db'}"
+        return
+    databases: PostgresDatabases = request.getfixturevalue("postgres_databases")
+    name, url = databases.migrated()
+    yield url
+    databases.drop(name)
+
+
+@pytest.fixture(params=BACKENDS)
+def empty_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A new database without any table (not even Alembic's), on each backend."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'empty.db'}"
+        return
+    databases: PostgresDatabases = request.getfixturevalue("postgres_databases")
+    name, url = databases.empty()
+    yield url
+    databases.drop(name)
 
 
 @pytest.fixture

@@ -1,0 +1,78 @@
+"""Throwaway databases on the PostgreSQL test server, one per test.
+
+The server is named by ``$CLEVERAGENTS_TEST_POSTGRES_URL`` (``.ci/run`` starts one); its role may
+create databases. Migrating a database costs far more than copying one: a template is migrated
+once per session and each test gets ``CREATE DATABASE ... TEMPLATE`` of it, dropped afterwards
+(``WITH (FORCE)``, so a connection a test left open does not keep it alive). Names carry the
+process id, so that two runs sharing a server never touch each other's databases.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+
+import psycopg
+from psycopg import sql
+from sqlalchemy.engine import make_url
+
+from cleveragents.adapters.persistence import migrations
+from cleveragents.adapters.persistence.database import make_engine
+
+POSTGRES_URL_VARIABLE = "CLEVERAGENTS_TEST_POSTGRES_URL"
+
+
+class PostgresDatabases:
+    def __init__(self, server_url: str) -> None:
+        self._server = make_url(server_url)
+        self._prefix = f"cleveragents_test_{os.getpid()}"
+        self._numbers = itertools.count(1)
+        self._template: str | None = None
+        self._connection: psycopg.Connection[tuple[object, ...]] | None = None
+
+    def url(self, name: str) -> str:
+        return self._server.set(database=name).render_as_string(hide_password=False)
+
+    def migrated(self) -> tuple[str, str]:
+        """A new database at the schema's head: its name and URL."""
+        if self._template is None:
+            template = f"{self._prefix}_template"
+            self._execute("DROP DATABASE IF EXISTS {} WITH (FORCE)", template)
+            self._execute("CREATE DATABASE {} TEMPLATE template0", template)
+            engine = make_engine(self.url(template))
+            try:
+                migrations.upgrade(engine)
+            finally:
+                engine.dispose()  # a template may have no connections while it is copied
+            self._template = template
+        return self._create("CREATE DATABASE {} TEMPLATE {}", self._template)
+
+    def empty(self) -> tuple[str, str]:
+        """A new database without any table, as an operator hands one over."""
+        return self._create("CREATE DATABASE {} TEMPLATE {}", "template0")
+
+    def drop(self, name: str) -> None:
+        self._execute("DROP DATABASE IF EXISTS {} WITH (FORCE)", name)
+
+    def close(self) -> None:
+        if self._template is not None:
+            self.drop(self._template)
+            self._template = None
+        if self._connection is not None:
+            self._connection.close()
+            self._connection = None
+
+    def _create(self, statement: str, template: str) -> tuple[str, str]:
+        name = f"{self._prefix}_{next(self._numbers)}"
+        self._execute(statement, name, template)
+        return name, self.url(name)
+
+    def _execute(self, statement: str, *names: str) -> None:
+        # CREATE and DROP DATABASE cannot run inside a transaction: an autocommit connection
+        # to the database the URL names, kept for the session.
+        if self._connection is None:
+            self._connection = psycopg.connect(self._libpq_url(), autocommit=True)
+        self._connection.execute(sql.SQL(statement).format(*map(sql.Identifier, names)))
+
+    def _libpq_url(self) -> str:
+        return self._server.set(drivername="postgresql").render_as_string(hide_password=False)
