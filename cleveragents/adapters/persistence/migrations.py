@@ -8,6 +8,7 @@ case) is recognised with one query of ``alembic_version`` and the revision files
 from __future__ import annotations
 
 import ast
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -47,7 +48,9 @@ def alembic_config(engine: Engine) -> Config:
 def _script_config() -> Config:
     from alembic.config import Config
 
-    config = Config()
+    # Alembic's default stdout is sys.stdout as it was when alembic was imported, which may
+    # since have been replaced (and closed): the one of now.
+    config = Config(stdout=sys.stdout)
     # Alembic's options go through ConfigParser interpolation: a literal "%" must be doubled
     # (a database path or a password may contain one).
     config.set_main_option("script_location", str(migrations_dir()).replace("%", "%%"))

@@ -220,3 +220,12 @@ class UsageRecordRow(Base):
     recorded_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
     source: Mapped[str] = mapped_column(Text)
     raw_usage: Mapped[str] = mapped_column(Text)
+
+
+class StoreSettingRow(Base):
+    """A setting of the store itself, fixed when it is first used (``blob_store``: where its
+    blobs live; see `cleveragents.adapters.blobs.blob_store_record`)."""
+
+    __tablename__ = "store_settings"
+    name: Mapped[str] = mapped_column(String(100), primary_key=True)
+    value: Mapped[str] = mapped_column(Text)
