@@ -63,6 +63,12 @@ class SqlaUnitOfWork(UnitOfWork):
     ) -> None:
         try:
             self.rollback()
+        except Exception as rollback_error:
+            if exc is None:
+                _translate(rollback_error)
+                raise
+            # A rollback failing after the work failed (the connection was lost): the work's
+            # error says more, and is the one raised.
         finally:
             if self._session is not None:
                 self._session.close()
