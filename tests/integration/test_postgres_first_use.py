@@ -16,14 +16,16 @@ from multiprocessing.synchronize import Barrier
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import pytest
+from sqlalchemy.engine import make_url
 
 from cleveragents.adapters.persistence import migrations
 from cleveragents.adapters.persistence.database import make_engine
-from tests.integration.postgres_server import empty_database, server_url
+from tests.e2e.cli_runner import run
+from tests.integration.postgres_server import empty_database, libpq_url, server_url
 
 WORKERS = 8
-pytestmark = pytest.mark.slow
 
 
 def _create_project(url: str, number: int, barrier: Barrier, results: Any) -> None:
@@ -68,6 +70,7 @@ def empty_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterat
         yield url
 
 
+@pytest.mark.slow
 def test_eight_workers_on_an_empty_database_all_succeed(
     empty_database_url: str, home: Path
 ) -> None:
@@ -82,3 +85,31 @@ def test_eight_workers_on_an_empty_database_all_succeed(
     finally:
         engine.dispose()
     assert sorted(names) == [f"p{number}" for number in range(1, WORKERS + 1)]
+
+
+def test_a_worker_waits_for_the_migration_lock_within_the_lock_timeout(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with empty_database(server_url()) as url:
+        with psycopg.connect(libpq_url(make_url(url)), autocommit=True) as migrating:
+            # Another process migrating: it holds the lock every migration takes first.
+            migrating.execute("SELECT pg_advisory_lock(%s)", (migrations.MIGRATION_LOCK_KEY,))
+            short = make_url(url).update_query_dict({"lock_timeout": "200ms"})
+            waited = run(
+                capsys, "--db", short.render_as_string(hide_password=False), "project", "list"
+            )
+            migrating.execute("SELECT pg_advisory_unlock(%s)", (migrations.MIGRATION_LOCK_KEY,))
+        engine = make_engine(url)
+        try:
+            assert migrations.current_revision(engine) is None  # the waiter migrated nothing
+        finally:
+            engine.dispose()
+        listed = run(capsys, "--db", url, "project", "list")
+
+    assert waited.exit_code == 1
+    assert waited.stderr == (
+        "error: another process has been migrating the database's schema for longer than the "
+        "lock timeout; try again when it is done, or wait longer with "
+        "$CLEVERAGENTS_DB_LOCK_TIMEOUT or the URL's ?lock_timeout=\n"
+    )
+    assert listed.exit_code == 0

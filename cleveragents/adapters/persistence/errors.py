@@ -29,11 +29,13 @@ from cleveragents.domain.errors import (
 )
 
 __all__ = [
+    "LOCK_NOT_AVAILABLE",
     "StoreUnavailableError",
     "TransientStoreError",
     "database_errors_translated",
     "one_line",
     "operational_error",
+    "sqlstate",
     "translated",
 ]
 
@@ -41,7 +43,7 @@ DEFAULT_CONFLICT = "the change conflicts with stored data"
 
 # SQLSTATEs after which the same transaction, run again, may well succeed.
 _TRANSIENT_STATES = frozenset({"40001", "40P01"})  # serialization_failure, deadlock_detected
-_LOCK_NOT_AVAILABLE = "55P03"
+LOCK_NOT_AVAILABLE = "55P03"
 _QUERY_CANCELED = "57014"
 
 _READ_ONLY_HINT = (
@@ -97,7 +99,7 @@ def operational_error(error: DBAPIError, failed: str = "database error") -> Stor
     state = sqlstate(error)
     if state in _TRANSIENT_STATES:
         return TransientStoreError(message)
-    if state == _LOCK_NOT_AVAILABLE:
+    if state == LOCK_NOT_AVAILABLE:
         return StoreUnavailableError(message + _LOCK_TIMEOUT_HINT)
     if state == _QUERY_CANCELED and "statement timeout" in message:
         return StoreUnavailableError(message + _STATEMENT_TIMEOUT_HINT)

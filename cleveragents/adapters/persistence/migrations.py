@@ -13,8 +13,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sqlalchemy import Connection, Engine, inspect, text
+from sqlalchemy.exc import DBAPIError
 
-from cleveragents.adapters.persistence.errors import StoreUnavailableError
+from cleveragents.adapters.persistence.errors import (
+    LOCK_NOT_AVAILABLE,
+    StoreUnavailableError,
+    sqlstate,
+)
+from cleveragents.adapters.persistence.postgres import LOCK_TIMEOUT_ENV
 
 if TYPE_CHECKING:
     from alembic.config import Config
@@ -139,7 +145,16 @@ def hold_migration_lock(connection: Connection) -> None:
     if connection.dialect.name != "postgresql":
         return
     connection.execute(text("SET LOCAL statement_timeout = 0"))
-    connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK_KEY})
+    try:
+        connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK_KEY})
+    except DBAPIError as error:
+        if sqlstate(error) != LOCK_NOT_AVAILABLE:
+            raise
+        raise StoreUnavailableError(
+            "another process has been migrating the database's schema for longer than the "
+            f"lock timeout; try again when it is done, or wait longer with ${LOCK_TIMEOUT_ENV} "
+            "or the URL's ?lock_timeout="
+        ) from error
 
 
 def upgrade(engine: Engine, revision: str = "head") -> None:
