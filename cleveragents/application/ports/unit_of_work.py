@@ -5,6 +5,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from types import TracebackType
+from typing import TypeVar
 
 from cleveragents.application.ports.repositories import (
     ArtifactRepository,
@@ -12,6 +13,8 @@ from cleveragents.application.ports.repositories import (
     ProjectRepository,
     TempOutputRepository,
 )
+
+T = TypeVar("T")
 
 
 class UnitOfWork(ABC):
@@ -42,6 +45,13 @@ class UnitOfWork(ABC):
 
     @abstractmethod
     def rollback(self) -> None: ...
+
+    def run(self, work: Callable[[UnitOfWork], T]) -> T:
+        """`work` inside this unit of work (it commits what it keeps). A store whose
+        transactions can be rolled back by the database (a deadlock) runs it again from the
+        start; so `work` must do nothing outside the transaction it could not repeat."""
+        with self:
+            return work(self)
 
 
 UnitOfWorkFactory = Callable[[], UnitOfWork]

@@ -97,7 +97,8 @@ class PlanService:
             content=content,
         )
         decision = Decision(id=decision_id, plan_id=canonical_id, fragment=fragment)
-        with self._uow_factory() as uow:
+
+        def record(uow: UnitOfWork) -> Decision:
             # Existence checks, not a load: recording stays constant-time as a plan grows.
             if not uow.plans.lock_exists(canonical_id):
                 raise PlanNotFoundError(canonical_id)
@@ -105,7 +106,10 @@ class PlanService:
                 raise DuplicateFragmentError(canonical_id, fragment.fragment_id)
             uow.plans.add_decision(decision)
             uow.commit()
-        return decision
+            return decision
+
+        # Run again from the start if the database rolls it back (a deadlock between workers).
+        return self._uow_factory().run(record)
 
     def status(self, plan_id: str) -> PlanStatusReport:
         canonical_id = parse_ulid(plan_id, "plan id")

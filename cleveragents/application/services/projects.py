@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cleveragents.application.ports.unit_of_work import UnitOfWorkFactory
+from cleveragents.application.ports.unit_of_work import UnitOfWork, UnitOfWorkFactory
 from cleveragents.domain.errors import ProjectAlreadyExistsError, ProjectNotFoundError
 from cleveragents.domain.policy import ContextPolicyChanges
 from cleveragents.domain.project import Project
@@ -17,12 +17,15 @@ class ProjectService:
 
     def create(self, name: str) -> Project:
         project = build(Project, name=name)
-        with self._uow_factory() as uow:
+
+        def add(uow: UnitOfWork) -> Project:
             if uow.projects.get_by_name(project.name) is not None:
                 raise ProjectAlreadyExistsError(project.name)
             uow.projects.add(project)
             uow.commit()
-        return project
+            return project
+
+        return self._uow_factory().run(add)
 
     def list(self) -> list[Project]:
         with self._uow_factory() as uow:

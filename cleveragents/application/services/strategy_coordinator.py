@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cleveragents.application.ports.unit_of_work import UnitOfWorkFactory
+from cleveragents.application.ports.unit_of_work import UnitOfWork, UnitOfWorkFactory
 from cleveragents.application.services.skeleton_compressor import SkeletonCompressorService
 from cleveragents.domain.errors import InvalidInputError, PlanNotFoundError
 from cleveragents.domain.ids import parse_ulid
@@ -38,7 +38,9 @@ class StrategyCoordinator:
         canonical_id = parse_ulid(parent_id, "plan id")
         if skeleton_ratio is not None:
             validate_ratio(skeleton_ratio)  # before the store is touched
-        with self._uow_factory() as uow:
+        title = title.strip()
+
+        def spawn(uow: UnitOfWork) -> Plan:
             parent = uow.plans.lock(canonical_id)
             if parent is None:
                 raise PlanNotFoundError(canonical_id)
@@ -51,23 +53,29 @@ class StrategyCoordinator:
                 Plan,
                 project_id=parent.project_id,
                 parent_id=parent.id,
-                title=title.strip(),
+                title=title,
                 skeleton_metadata=skeleton.metadata,
                 inherited_fragments=skeleton.fragments,
             )
             uow.plans.add(child)
             uow.commit()
-        return child
+            return child
+
+        # Run again from the start if the database rolls it back (a deadlock between workers).
+        return self._uow_factory().run(spawn)
 
     def set_plan_context(self, plan_id: str, skeleton_ratio: float | None = None) -> Plan:
         """Override the project's skeleton ratio for the children of one plan."""
         canonical_id = parse_ulid(plan_id, "plan id")
         changes = build(ContextPolicy, skeleton_ratio=skeleton_ratio)
-        with self._uow_factory() as uow:
+
+        def save(uow: UnitOfWork) -> Plan:
             plan = uow.plans.lock(canonical_id)
             if plan is None:
                 raise PlanNotFoundError(canonical_id)
             policy = plan.policy.overridden_by(changes)
             uow.plans.save_policy(canonical_id, policy)
             uow.commit()
-        return plan.model_copy(update={"policy": policy})
+            return plan.model_copy(update={"policy": policy})
+
+        return self._uow_factory().run(save)
