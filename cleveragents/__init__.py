@@ -8,7 +8,10 @@ The Python API (docs/python-api.md), typed (the package ships ``py.typed``):
 - `count_tokens` with the real tokenizer;
 - `open_store` for the database and the governed artifact store: import a tool's output,
   preview it, read ranges back, projects, plans and child plans spawned with a skeleton;
-- `compress_skeleton` and `make_fragment`, the skeleton compressor without a store.
+- `compress_skeleton` and `make_fragment`, the skeleton compressor without a store;
+- `gate` context before it is delivered: refused, with reasons, on the delivery stop
+  conditions (a credential, a missing output tail, a summary that omits unfinished work, an
+  artifact path outside the workspace, a fabricated cache figure).
 
 Nothing touches a database unless a store is used. Importing the package loads none of the
 engine: each name is imported from its module on first use.
@@ -24,6 +27,7 @@ __version__ = "0.1.0"
 if TYPE_CHECKING:
     from cleveragents.api.compaction import CompactResult, ShrunkToolResult, compact
     from cleveragents.api.compression import CompressResult, compress
+    from cleveragents.api.gate import GateResult, gate
     from cleveragents.api.skeleton import compress_skeleton, make_fragment
     from cleveragents.api.store import Store, open_store
     from cleveragents.api.tokens import count_tokens
@@ -52,6 +56,8 @@ _MODULE_OF = {
     "ShrunkToolResult": "api.compaction",
     "compress": "api.compression",
     "CompressResult": "api.compression",
+    "gate": "api.gate",
+    "GateResult": "api.gate",
     "compress_skeleton": "api.skeleton",
     "make_fragment": "api.skeleton",
     "open_store": "api.store",
@@ -88,6 +94,7 @@ __all__ = [
     "ContextFragment",
     "ContextPolicy",
     "Decision",
+    "GateResult",
     "ImportResult",
     "InvalidInputError",
     "InvalidPolicyError",
@@ -107,6 +114,7 @@ __all__ = [
     "compress",
     "compress_skeleton",
     "count_tokens",
+    "gate",
     "make_fragment",
     "open_store",
 ]

@@ -38,7 +38,10 @@ NOUNS: dict[str, tuple[str, ...]] = {
 }
 # Commands of the root itself: name -> (module, function). Typer lists a group's own commands
 # before its sub-apps.
-ROOT_COMMANDS: dict[str, tuple[str, str]] = {"demo": ("cleveragents.cli.demo", "demo")}
+ROOT_COMMANDS: dict[str, tuple[str, str]] = {
+    "demo": ("cleveragents.cli.demo", "demo"),
+    "verify": ("cleveragents.cli.verify", "verify"),
+}
 
 _show_type = typer.core.TyperOption.display_type_rich
 

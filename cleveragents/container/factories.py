@@ -49,6 +49,7 @@ if TYPE_CHECKING:
         DiscardedEvents,
         StrategyComparison,
     )
+    from cleveragents.application.services.delivery_gates import DeliveryGate, StoreVerifier
     from cleveragents.application.services.metrics import MetricsService
     from cleveragents.application.services.plans import PlanService
     from cleveragents.application.services.projects import ProjectService
@@ -260,6 +261,18 @@ def metrics_service(**dependencies: Any) -> MetricsService:
     from cleveragents.application.services.metrics import MetricsService
 
     return MetricsService(**dependencies)
+
+
+def store_verifier(**dependencies: Any) -> StoreVerifier:
+    from cleveragents.application.services.delivery_gates import StoreVerifier
+
+    return StoreVerifier(**dependencies)
+
+
+def delivery_gate(**dependencies: Any) -> DeliveryGate:
+    from cleveragents.application.services.delivery_gates import DeliveryGate
+
+    return DeliveryGate(**dependencies)
 
 
 def artifacts_dir(home: Path, database_url: str | None) -> Path:

@@ -154,6 +154,27 @@ class ServicesContainer(containers.DeclarativeContainer):
         codec=adapters.transcript_codec,
         clock=adapters.clock,
     )
+    # The delivery gates (SOP 7): on the store, and on context in flight. The gate in flight
+    # takes the catalog as its provider, loaded only when there is a cache figure to check,
+    # and opens no database.
+    store_verifier = providers.Factory(
+        build.store_verifier,
+        uow_factory=adapters.unit_of_work.provider,
+        store=artifact_store,
+        blobs=adapters.blob_storage,
+        scanner=adapters.secret_scanner,
+        events=adapters.event_sink,
+        ledger=adapters.usage_ledger,
+        catalog=adapters.model_catalog,
+        codec=adapters.transcript_codec,
+    )
+    delivery_gate = providers.Factory(
+        build.delivery_gate,
+        codec=adapters.transcript_codec,
+        scanner=adapters.secret_scanner,
+        catalog=adapters.model_catalog.provider,
+        clock=adapters.clock,
+    )
 
 
 class Container(containers.DeclarativeContainer):
@@ -191,3 +212,5 @@ class Container(containers.DeclarativeContainer):
     prefix_spec_reader = adapters.prefix_spec_reader
     stable_prefix_builder = services.stable_prefix_builder
     context_budget_planner = services.context_budget_planner
+    store_verifier = services.store_verifier
+    delivery_gate = services.delivery_gate

@@ -11,7 +11,13 @@ from typing import TYPE_CHECKING
 
 from mcp.server.mcpserver import MCPServer
 
-from cleveragents.mcp import artifact_tools, compression_tools, plan_tools, transcript_tools
+from cleveragents.mcp import (
+    artifact_tools,
+    compression_tools,
+    gate_tools,
+    plan_tools,
+    transcript_tools,
+)
 from cleveragents.mcp.engine import Engine
 from cleveragents.mcp.one_line_errors import OneLineErrors
 
@@ -24,7 +30,9 @@ INSTRUCTIONS = (
     "read_artifact reads any part of it back; compress fits a text or a stored artifact to a "
     "token budget; count_tokens counts exactly; compact_transcript folds a long conversation "
     "into a summary plus its recent turns; plan_status and spawn_child_plan manage plans and "
-    "the skeleton of context a child plan inherits."
+    "the skeleton of context a child plan inherits; gate checks context before it is "
+    "delivered (credentials, missing output tails, summaries that omit unfinished work, "
+    "artifact paths outside the workspace, unpriced cache figures)."
 )
 
 
@@ -40,7 +48,7 @@ def build_server(container: Container) -> MCPServer:
         middleware=[OneLineErrors()],
     )
     engine = Engine(container)
-    for group in (artifact_tools, compression_tools, transcript_tools, plan_tools):
+    for group in (artifact_tools, compression_tools, transcript_tools, plan_tools, gate_tools):
         group.register(server, engine)
     return server
 
