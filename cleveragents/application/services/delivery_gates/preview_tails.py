@@ -4,8 +4,8 @@ The end of an output is where failures and summaries are reported (``1 failed, 3
 passed``), so a preview that lost it misleads the model. For a stored artifact the preview is
 rebuilt as the store serves it and compared with one built from the blob's real last bytes
 (the project's, or the plan's, `preview_tail_bytes` of them): the row's byte count is not
-trusted, since a row tampered with (or a blob replaced) moves the tail the store reads. A
-policy whose tail size is 0 shows no tail of any output larger than the head: that stops
+trusted, since a row tampered with moves the tail the store reads. A tail size of 0 would
+show no tail at all: the policy refuses it, and should a policy hold one anyway it stops
 delivery too. In flight, a preview's omission marker must be followed by a tail, and its range
 must leave one (`shown_previews`).
 """
