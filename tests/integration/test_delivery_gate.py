@@ -211,7 +211,7 @@ def test_cache_figures_for_a_model_without_cache_price_are_refused() -> None:
         "cache-metric: the usage given: 40 cache-read tokens claimed, but the locked catalog "
         "declares no price for that cache for gpt-4: cache support unavailable"
     ]
-    anthropic = [
+    anthropic: list[dict[str, Any]] = [
         {"role": "user", "content": "hi"},
         {
             "role": "assistant",

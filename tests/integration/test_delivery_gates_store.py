@@ -32,7 +32,8 @@ TODO = "migrate the billing schema to the ledger tables"
 
 
 def verify(container: Container, project: str | None = None) -> StoreVerification:
-    return container.store_verifier().verify(project)
+    report: StoreVerification = container.store_verifier().verify(project)
+    return report
 
 
 def conditions(report: StoreVerification) -> set[StopCondition]:
@@ -50,7 +51,8 @@ def imported(container: Container, tmp_path: Path, name: str = "run.log", data: 
     (workspace / name).write_text(data, encoding="utf-8")
     result = container.artifact_store().import_file(str(workspace), name)
     assert not result.blocked
-    return result.artifact.id
+    artifact_id: str = result.artifact.id
+    return artifact_id
 
 
 def test_a_clean_store_passes_every_gate(container: Container, tmp_path: Path) -> None:
@@ -280,6 +282,7 @@ def record(container: Container, model: str, usage: TokenUsage, key: str) -> Usa
         source="test",
     )
     [recorded] = container.usage_ledger().record([entry])
+    assert isinstance(recorded, UsageRecord)
     return recorded
 
 
