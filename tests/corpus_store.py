@@ -4,9 +4,9 @@
 directory from the shared corpus (``../shared/corpus``; the tests' copy in ``tests/data`` when
 it is not there), through the `agents` CLI as a user would: a project, a plan with decisions,
 every log, diff and JSON document imported as an artifact of the plan, a transcript compacted
-and recorded, and the token usage of a Claude Code session imported. Then it runs
-``agents --db URL verify`` on that store and exits with its status, so a gate that fires on
-what the real commands record fails the build.
+and recorded (the compacted session imported as an artifact too), and the token usage of a
+Claude Code session imported. Then it runs ``agents --db URL verify`` on that store and exits
+with its status, so a gate that fires on what the real commands record fails the build.
 
 The commands run in this process through the CLI's entry point (one interpreter start instead
 of twenty); the verification runs as its own ``agents`` process, as CI would call it.
@@ -39,6 +39,7 @@ DECISIONS = (
     ("Import tool output through the store, never paste it into the prompt", "0.7"),
     ("Compact the session before it reaches the context window", "0.5"),
 )
+COMPACTED_NAME = "compacted-session.jsonl"
 # Variables that would send the store, or its blobs, somewhere else than the temporary home.
 FOREIGN_SETTINGS = ("CLEVERAGENTS_DATABASE_URL", "CLEVERAGENTS_BLOB_STORE")
 
@@ -98,6 +99,7 @@ class CorpusStore:
     decision_ids: tuple[str, ...]
     artifact_ids: dict[str, str]  # workspace path (relative to the corpus root) -> artifact id
     summary_sha256: str
+    compacted_session_id: str  # the compacted transcript, imported as an artifact
     metered_requests: int
 
     def environment(self) -> dict[str, str]:
@@ -167,13 +169,20 @@ def build_corpus_store(directory: Path, source: CorpusSource | None = None) -> C
             "--plan", plan_id, "--secrets", "redact",
         )  # fmt: skip
         artifact_ids[imported["artifact"]["workspace_path"]] = imported["artifact"]["id"]
+    compacted = directory / "session" / COMPACTED_NAME
+    compacted.parent.mkdir()
     compaction = agents(
         "context", "compact", str(source.root / source.layout.compacted),
-        "--project", PROJECT, "--force", "--out", str(directory / "compacted.jsonl"),
+        "--project", PROJECT, "--force", "--out", str(compacted),
     )  # fmt: skip
     if compaction["status"] != "compacted":
         status = compaction["status"]
         raise AgentsCommandError(f"compacting {source.layout.compacted} gave {status}")
+    # The session to send next, stored as an orchestrator would: its summary is checked too.
+    stored_session = agents(
+        "artifact", "import", str(compacted), "--workspace", str(compacted.parent),
+        "--plan", plan_id, "--secrets", "redact",
+    )["artifact"]["id"]  # fmt: skip
     metered = agents(
         "metrics", "import", str(source.root / source.layout.metered), "--plan", plan_id
     )
@@ -185,6 +194,7 @@ def build_corpus_store(directory: Path, source: CorpusSource | None = None) -> C
         decision_ids=decision_ids,
         artifact_ids=artifact_ids,
         summary_sha256=compaction["summary_sha256"],
+        compacted_session_id=stored_session,
         metered_requests=metered["recorded"],
     )
 
@@ -234,7 +244,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(
             f"corpus store from {store.source.root}: plan {store.plan_id}, "
             f"{len(store.decision_ids)} decisions, {len(store.artifact_ids)} artifacts, "
-            f"1 compaction, {store.metered_requests} metered requests"
+            f"1 compaction (its session stored), {store.metered_requests} metered requests"
         )
         unavailable = verify_unavailable(store)
         if unavailable is not None:

@@ -7,11 +7,14 @@ through the CLI like any other store.
 from __future__ import annotations
 
 import hashlib
+import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 import pytest
 
 from tests.corpus_store import (
+    COMPACTED_NAME,
     CORPUS,
     DECISIONS,
     PROJECT,
@@ -50,6 +53,8 @@ def test_every_log_diff_and_json_document_is_an_artifact_of_the_plan(store: Corp
     listed = _read(store, "artifact", "list", "--project", PROJECT)
     assert isinstance(listed, list)
     by_path = {artifact["workspace_path"]: artifact for artifact in listed}
+    session = by_path.pop(COMPACTED_NAME)
+    assert session["id"] == store.compacted_session_id
     assert sorted(by_path) == sorted(str(path.relative_to(TEST_DATA)) for path in files)
     assert sorted(by_path) == sorted(store.artifact_ids)
     for path in files:
@@ -70,6 +75,13 @@ def test_the_compaction_and_the_session_usage_are_recorded(store: CorpusStore) -
     assert shown["usage"]["totals"]["requests"] == 1
 
 
+def test_the_compacted_session_is_stored_as_a_transcript(store: CorpusStore) -> None:
+    artifact = _read(store, "artifact", "show", store.compacted_session_id)
+    assert isinstance(artifact, dict)
+    assert artifact["media_type"] == "application/jsonl"  # what agents verify reads as one
+    assert artifact["plan_id"] == store.plan_id
+
+
 def test_the_store_and_its_blobs_stay_in_its_directory(store: CorpusStore) -> None:
     database = Path(store.database_url.removeprefix("sqlite:///"))
     assert database.parent == store.home.parent
@@ -83,6 +95,27 @@ def test_agents_verify_is_silent_on_the_store(store: CorpusStore) -> None:
         pytest.skip(f"no agents verify in this checkout: {unavailable}")
     completed = verify(store)
     assert completed.returncode == 0, completed.stdout + completed.stderr
+
+
+def test_agents_verify_fails_on_the_store_once_a_row_is_tampered_with(
+    store: CorpusStore,
+) -> None:
+    if verify_unavailable(store) is not None:
+        pytest.skip("no agents verify in this checkout")
+    database = store.database_url.removeprefix("sqlite:///")
+    path, artifact_id = next(iter(store.artifact_ids.items()))
+    escape = "UPDATE artifacts SET workspace_path = ? WHERE id = ?"
+    # In place (the store's blobs are found through its URL), put back for the other tests.
+    with closing(sqlite3.connect(database)) as connection, connection:
+        connection.execute(escape, ("../../etc/passwd", artifact_id))
+    try:
+        completed = verify(store)
+    finally:
+        with closing(sqlite3.connect(database)) as connection, connection:
+            connection.execute(escape, (path, artifact_id))
+    assert completed.returncode != 0
+    assert artifact_id in completed.stdout + completed.stderr
+    assert verify(store).returncode == 0
 
 
 def test_the_shared_corpus_is_preferred_and_its_layout_recognised() -> None:
