@@ -1,10 +1,16 @@
-# The one task runner. `make check` is what CI runs (through .ci/run).
+# The one task runner. `make check`: lint, types, import contracts, the whole suite.
+# `make verify`: check, then `agents verify` on a store built from the corpus; the delivery
+# gate, what CI runs (through .ci/run).
 BIN ?= .venv/bin
 PY := $(BIN)/python
 
-.PHONY: check lint typecheck imports test bench docs
+.PHONY: check verify lint typecheck imports test docs-audit verify-store bench docs
 
 check: lint typecheck imports test
+
+# The docs audit (tests/docs: every console example run and matched, every command and
+# container service documented) is part of the suite that check runs, so it is not run again.
+verify: check verify-store
 
 lint:
 	$(PY) -m ruff check .
@@ -18,6 +24,14 @@ imports:
 
 test:
 	$(PY) -m pytest -q
+
+docs-audit:
+	$(PY) -m pytest -q tests/docs
+
+# A fresh SQLite store from ../shared/corpus (else tests/data) through the CLI, then
+# `agents --db URL verify` on it: non-zero when a gate fires (tests/corpus_store.py).
+verify-store:
+	$(PY) -m tests.corpus_store
 
 bench:
 	$(PY) -m benchmarks
