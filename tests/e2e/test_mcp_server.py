@@ -30,6 +30,7 @@ TOOLS = {
     "compact_transcript",
     "plan_status",
     "spawn_child_plan",
+    "gate",
 }
 # A made-up AWS access key id, put together here so the file itself holds none.
 FAKE_KEY = "AKIA" + "QX7MZ2VW4RT9BN3K"
