@@ -18,6 +18,7 @@ from cleveragents import (
     CompactResult,
     CompressResult,
     ContextFragment,
+    GateResult,
     ContextPolicy,
     ImportResult,
     InvalidInputError,
@@ -129,12 +130,25 @@ def with_a_store(workdir: Path, log: str, fragments: list[ContextFragment]) -> N
         assert all(item.artifact_id is not None for item in kept.shrunk_tool_results)
 
 
+def before_delivery(compacted: CompactResult[list[dict[str, Any]]]) -> None:
+    """The gate an orchestrator calls before each delivery."""
+    verdict = cleveragents.gate(compacted.messages, workspace=str(Path.cwd().resolve()))
+    assert_type(verdict, GateResult)
+    assert_type(verdict.allowed, bool)
+    assert_type(verdict.reasons, list[str])
+    assert verdict.allowed, verdict.reasons
+    leaked = cleveragents.gate("export KEY=AKIA" + "QX7MZ2VW4RT9BN3K", format="text")
+    assert not leaked.allowed
+    print(f"gate: {leaked.reasons[0]}")
+
+
 def main(workdir: Path) -> None:
     log = (workdir / "build.log").read_text(encoding="utf-8")
     tokens = cleveragents.count_tokens(log)
     assert_type(tokens, int)
     compacted = without_a_store(workdir, log)
     with_a_store(workdir, log, skeleton())
+    before_delivery(compacted)
     try:
         cleveragents.compress("text", 0)
     except InvalidInputError as error:

@@ -42,6 +42,9 @@ def test_the_consumer_runs(tmp_path: Path) -> None:
     assert completed.returncode == 0, completed.stderr
     assert "refused: the token budget must be a whole number >= 1" in completed.stdout
     assert re.search(r"132034 tokens; compacted \d+ -> \d+", completed.stdout)
+    assert "gate: secret: content: a credential (aws-access-key-id) on line(s) 1" in (
+        completed.stdout
+    )
 
 
 def test_mypy_strict_passes_on_the_consumer_and_catches_a_wrong_type(tmp_path: Path) -> None:
