@@ -55,7 +55,7 @@ class CorpusLayout:
 
 SHARED_LAYOUT = CorpusLayout(
     artifacts=("logs/*.log", "diffs/*.diff", "json/*.json"),
-    compacted="transcripts/claude-code-tool_heavy.jsonl",
+    compacted="transcripts/claude-code-258c7280-ae70-4798-800f-63464d01a85d.jsonl",
     metered="transcripts/claude-code-258c7280-ae70-4798-800f-63464d01a85d.jsonl",
 )
 # tests/data holds copies of corpus files (its README says which), in a flatter layout.
