@@ -109,6 +109,14 @@ def test_over_the_threshold_it_compacts_and_keeps_the_latest_turns_verbatim() ->
     assert event.payload["summary_sha256"] == outcome.summary_sha256
     assert outcome.summary_sha256 is not None
     assert len(outcome.summary_sha256) == 64
+    # What the summary holds and left out, per section (what agents verify reads).
+    assert outcome.summary is not None
+    assert event.payload["summary_sections"] == {
+        section.value: count for section, count in outcome.summary.counts().items()
+    }
+    assert event.payload["summary_omitted"] == {
+        section.value: count for section, count in outcome.summary.omitted.items()
+    }
 
 
 def test_force_compacts_under_the_threshold() -> None:

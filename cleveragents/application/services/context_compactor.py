@@ -155,6 +155,10 @@ class ContextCompactor:
                 "shrunk_tool_results": [shrunk.as_dict() for shrunk in outcome.shrunk_results],
                 "threshold": settings.threshold,
                 "forced": force,
+                # What the summary holds and what its budget left out, per section: a delivery
+                # gate reads `summary_omitted` to tell a summary that dropped unfinished work.
+                "summary_sections": _per_section(outcome, omitted=False),
+                "summary_omitted": _per_section(outcome, omitted=True),
             },
             unrecorded,
         )
@@ -354,6 +358,14 @@ class _Compaction:
         summary = fit_summary(summary, self.settings.summary_tokens, cost)
         extra = {SUMMARY_OF: dict(last.extra), SUMMARY_TOKENS_BEFORE: self.before} if last else {}
         return _summary(render_summary(summary), extra), summary, redactions
+
+
+def _per_section(outcome: CompactionOutcome, *, omitted: bool) -> dict[str, int] | None:
+    summary = outcome.summary
+    if summary is None:
+        return None
+    counts = summary.omitted if omitted else summary.counts()
+    return {section.value: count for section, count in counts.items()}
 
 
 def _summary(text: str, extra: dict[str, object]) -> Message:
