@@ -197,16 +197,6 @@ def test_eight_first_imports_into_the_default_project_all_succeed(
     container: Container, database_url: str, home: Path, request: pytest.FixtureRequest
 ) -> None:
     """The first import creates the default project: eight at once must not conflict."""
-    if database_url.startswith("postgresql"):
-        # Strict: once the default project's creation survives the race, this fails as XPASS
-        # and the mark goes.
-        request.applymarker(
-            pytest.mark.xfail(
-                strict=True,
-                reason="the default project is read then inserted: concurrent first imports "
-                "fail on uq_projects_name (SQLite's BEGIN IMMEDIATE serialises them)",
-            )
-        )
     assert container.project_service().list() == []
 
     stored = _run_workers(_import_output, [(database_url, str(home), w) for w in range(WORKERS)])

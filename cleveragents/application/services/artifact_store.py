@@ -41,6 +41,7 @@ from cleveragents.application.services.governance.secret_allowlist import (
     SecretAllowlist,
     parse_allowlist,
 )
+from cleveragents.application.services.projects import default_project
 from cleveragents.domain.classification import DataClass, Destination, require_allowed
 from cleveragents.domain.errors import (
     InvalidInputError,
@@ -63,7 +64,6 @@ from cleveragents.domain.stored_text import ARTIFACT_SOURCE_LENGTH, check_stored
 
 CHUNK_BYTES = 1 << 20
 SNIFF_BYTES = 8192
-DEFAULT_PROJECT = "default"
 TEMP_OUTPUT_TTL = timedelta(hours=24)
 BLOB_GRACE = 3600.0  # seconds
 REFERENCE_PREFIX = "tmpref_"
@@ -668,16 +668,12 @@ class ArtifactStore:
                         f"plan {canonical} belongs to project {owner.name!r}, not {project!r}"
                     )
                 return owner.model_copy(update={"policy": owner.policy.overridden_by(plan.policy)})
-            name = project or DEFAULT_PROJECT
-            found = uow.projects.get_by_name(name)
-            if found is not None:
-                return found
             if project is not None:
-                raise ProjectNotFoundError(project)
-            created = Project(name=DEFAULT_PROJECT)
-            uow.projects.add(created)
-            uow.commit()
-            return created
+                found = uow.projects.get_by_name(project)
+                if found is None:
+                    raise ProjectNotFoundError(project)
+                return found
+        return default_project(self._uow_factory)
 
 
 def _over_retention(uow: UnitOfWork, project: Project, now: datetime) -> list[StoredArtifact]:

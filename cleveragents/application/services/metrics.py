@@ -22,6 +22,7 @@ from cleveragents.application.ports.events import EventSink
 from cleveragents.application.ports.model_catalog import ModelCatalog
 from cleveragents.application.ports.transcript_codec import TranscriptCodec
 from cleveragents.application.ports.unit_of_work import UnitOfWork, UnitOfWorkFactory
+from cleveragents.application.services.projects import default_project
 from cleveragents.application.services.usage_normalization import transcript_usage
 from cleveragents.domain.errors import InvalidInputError, PlanNotFoundError, ProjectNotFoundError
 from cleveragents.domain.event import CONTEXT_COMPACTED, STABLE_PREFIX_BUILT, RecordedEvent
@@ -48,7 +49,6 @@ if TYPE_CHECKING:
     from cleveragents.application.ports.usage_ledger import UsageLedger
 
 """The event a stable-prefix build emits, with ``{"sha256": ...}``."""
-DEFAULT_PROJECT = "default"
 TOKEN_FIGURES = (
     "input_tokens",
     "cache_read_tokens",
@@ -229,16 +229,12 @@ class MetricsService:
                 return _plan_scope(uow, project, parse_ulid(plan_id, "plan id"))
             if project is None and not create_default:
                 return Scope()
-            name = project or DEFAULT_PROJECT
-            found = uow.projects.get_by_name(name)
-            if found is not None:
-                return Scope(project=found)
             if project is not None:
-                raise ProjectNotFoundError(project)
-            created = Project(name=DEFAULT_PROJECT)
-            uow.projects.add(created)
-            uow.commit()
-            return Scope(project=created)
+                found = uow.projects.get_by_name(project)
+                if found is None:
+                    raise ProjectNotFoundError(project)
+                return Scope(project=found)
+        return Scope(project=default_project(self._uow_factory))
 
     def _event_filter(self, scope: Scope) -> Callable[[RecordedEvent], bool | None]:
         """True when an event belongs to the scope, False when it belongs elsewhere, None when

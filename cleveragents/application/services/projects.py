@@ -3,10 +3,41 @@
 from __future__ import annotations
 
 from cleveragents.application.ports.unit_of_work import UnitOfWork, UnitOfWorkFactory
-from cleveragents.domain.errors import ProjectAlreadyExistsError, ProjectNotFoundError
+from cleveragents.domain.errors import (
+    ConflictError,
+    ProjectAlreadyExistsError,
+    ProjectNotFoundError,
+)
 from cleveragents.domain.policy import ContextPolicyChanges
 from cleveragents.domain.project import Project
 from cleveragents.domain.validation import build
+
+DEFAULT_PROJECT = "default"
+"""What imports and usage records belong to when no project is named: created on first use."""
+
+
+def default_project(uow_factory: UnitOfWorkFactory) -> Project:
+    """The ``default`` project, created by the first caller. Workers on one database may all
+    find it missing at once: the one whose insert loses the race reads the winner's."""
+
+    def get_or_add(uow: UnitOfWork) -> Project:
+        found = uow.projects.get_by_name(DEFAULT_PROJECT)
+        if found is not None:
+            return found
+        created = Project(name=DEFAULT_PROJECT)
+        uow.projects.add(created)
+        uow.commit()
+        return created
+
+    try:
+        return uow_factory().run(get_or_add)
+    except ConflictError:
+        pass  # another worker created it since we looked (the store says so on leaving)
+    with uow_factory() as uow:
+        winner = uow.projects.get_by_name(DEFAULT_PROJECT)
+    if winner is None:  # pragma: no cover - the conflict says it exists
+        raise ConflictError(f"the project {DEFAULT_PROJECT!r} could not be created")
+    return winner
 
 
 class ProjectService:
