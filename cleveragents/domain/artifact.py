@@ -1,4 +1,4 @@
-"""Artifacts compressed for a judge or an agent: their kinds and the seed's result contract."""
+"""Artifacts compressed for a judge or an agent: their kinds and the design's result contract."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ class CompressionMode(StrEnum):
 
 
 class CompressedArtifact(BaseModel):
-    """The seed's strict output: exactly these five fields, in this order."""
+    """The design's strict output: exactly these five fields, in this order."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 

@@ -1,4 +1,4 @@
-"""Data classification (governance SOP, section 1): what may go where.
+"""Data classification: what may go where.
 
 Stable instructions may enter the prompt prefix; dynamic messages take part in compaction;
 tool previews may be shown to the model; complete output belongs in the artifact store;

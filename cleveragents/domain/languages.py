@@ -50,7 +50,7 @@ def language_for_path(path: str) -> str | None:
 
 def line_comment(language: str | None) -> str:
     """The line-comment token: ``#`` for Python, Ruby and shell, ``--`` for SQL and Lua, else
-    ``//`` (the C family, and the seed's default)."""
+    ``//`` (the C family, and the design's default)."""
     if language in _HASH_COMMENT:
         return "#"
     if language in _DASH_COMMENT:
@@ -59,4 +59,4 @@ def line_comment(language: str | None) -> str:
 
 
 IMPLEMENTATION_OMITTED = "... (implementation omitted for brevity)"
-"""The seed's body placeholder, written after the language's comment token."""
+"""The design's body placeholder, written after the language's comment token."""

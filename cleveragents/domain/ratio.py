@@ -16,7 +16,7 @@ DEFAULT_SKELETON_RATIO = 0.3
 def validate_ratio(ratio: object) -> float:
     """Return `ratio` as a float in the closed interval [0.0, 1.0], else raise.
 
-    `InvalidRatioError` is a `ValueError`, as the seed requires. Booleans are refused: `True` is
+    `InvalidRatioError` is a `ValueError`, as the design requires. Booleans are refused: `True` is
     an int to Python but never a ratio a user meant.
     """
     if isinstance(ratio, bool) or not isinstance(ratio, Real | Decimal):

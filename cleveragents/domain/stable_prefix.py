@@ -1,4 +1,4 @@
-"""The stable prompt prefix (SPEC C6, governance SOP section 2).
+"""The stable prompt prefix.
 
 A provider's prompt cache pays only when the prefix of a request is byte-identical to an earlier
 one. The prefix is therefore rendered from fixed sections in a fixed order (core rules, project

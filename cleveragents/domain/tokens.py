@@ -1,4 +1,4 @@
-"""Token estimates, for the callers that the seeds allow to fall back when counting fails, and
+"""Token estimates, for the callers that the design allows to fall back when counting fails, and
 the bound on token figures."""
 
 from __future__ import annotations
@@ -16,5 +16,5 @@ store, so an absurd figure is refused as input instead of failing in the databas
 
 def heuristic_token_estimate(text: str) -> int:
     """``ceil(len(text) / 4)``: an estimate, never presented as a count. Callers that use it say
-    so (the seeds' "[WARNING: Token count estimated via heuristic ...]")."""
+    so (the design's "[WARNING: Token count estimated via heuristic ...]")."""
     return math.ceil(len(text) / HEURISTIC_CHARS_PER_TOKEN)

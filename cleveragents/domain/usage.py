@@ -1,4 +1,4 @@
-"""Token usage of provider requests, each kind of token counted separately (SPEC C6, SOP 5).
+"""Token usage of provider requests, each kind of token counted separately.
 
 Providers count differently. Anthropic's ``input_tokens`` leaves out the tokens read from and
 written to the prompt cache (they come as ``cache_read_input_tokens`` and

@@ -10,7 +10,7 @@ class TokenCounter(ABC):
     """Counts tokens exactly as a model's tokenizer does.
 
     Adapters raise `UnknownEncodingError` for an encoding they do not have and
-    `TokenCountingError` when they cannot count; callers that the seeds allow to fall back use
+    `TokenCountingError` when they cannot count; callers that the design allows to fall back use
     `cleveragents.domain.tokens.heuristic_token_estimate` and say that they did.
     """
 

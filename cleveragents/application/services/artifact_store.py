@@ -1,4 +1,4 @@
-"""The governed artifact store (SPEC C5; governance SOP sections 1 and 4).
+"""The governed artifact store: data classification, governed large output.
 
 Complete tool output goes here instead of into the prompt. An import is one streaming pass in
 bounded chunks: the bytes go to a staging file while they are hashed (SHA-256) and scanned for

@@ -1,5 +1,5 @@
 """The context budget planner: predict the implementation phase's footprint, warn before
-starvation (SPEC C7; docs/context-budget.md, docs/budget-heuristics.md)."""
+starvation (docs/context-budget.md, docs/budget-heuristics.md)."""
 
 from __future__ import annotations
 

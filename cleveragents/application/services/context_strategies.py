@@ -1,4 +1,4 @@
-"""Side-by-side comparison of context strategies on the same messages (SOP section 6).
+"""Side-by-side comparison of context strategies on the same messages.
 
 `compare_context_strategies` runs each strategy on the same message set and reports, per
 strategy: the tokens after, whether that fits the window (`context_window - reserve_tokens`),

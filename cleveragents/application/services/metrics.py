@@ -1,4 +1,4 @@
-"""Truthful metrics (SPEC C6, governance SOP section 5).
+"""Truthful metrics: each kind of token, compaction and prefix fingerprint recorded apart.
 
 Reports, per project or plan: requests; input, output, cache-read and cache-write tokens apart;
 their cost from the locked model catalog; compaction count and summary fingerprints; stable-

@@ -1,6 +1,6 @@
 """Skeleton compression: the part of a parent's context that a child plan inherits.
 
-The seed's algorithm (seeds/skeleton-compressor.md) with SPEC C2's decisions:
+The algorithm and its decisions (docs/skeleton-compressor.md):
 
 * fragments are ranked by ``(-relevance, fragment_id)``, which is also the output order, so the
   same fragments in any arrival order give identical output;
@@ -119,7 +119,7 @@ def _select_within_budget(
     if count == 0:
         return 0, [], 0
     if ratio == 1.0:
-        return 1, [], ranked_tokens[0]  # the seed's table: only the single most relevant one
+        return 1, [], ranked_tokens[0]  # the design's table: only the single most relevant one
 
     # Until the first overflow every fragment fits: that leading run is a prefix-sum search.
     # The top fragment is always kept, so a child never inherits nothing.

@@ -1,7 +1,7 @@
-"""Stable prompt prefixes (SPEC C6, governance SOP section 2): built, fingerprinted, compared.
+"""Stable prompt prefixes: built, fingerprinted, compared.
 
 The builder refuses what would make the prefix differ between runs or leak: anything classified
-other than a stable instruction (SPEC C5), credentials (the secret scanner), dates, times and
+other than a stable instruction, credentials (the secret scanner), dates, times and
 random identifiers (`cleveragents.domain.volatile_content`). It checks the text exactly as it
 will be rendered, so a fact's key gives its value meaning (`password: ...`, `created_at: ...`).
 A built prefix can be recorded for a project: its fingerprints become a `stable_prefix_built`

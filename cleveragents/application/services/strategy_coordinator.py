@@ -15,7 +15,7 @@ from cleveragents.domain.validation import build
 def effective_skeleton_ratio(
     explicit: float | None, parent_policy: ContextPolicy, project_policy: ContextPolicy
 ) -> float:
-    """SPEC C1: explicit ratio for this spawn > parent plan's override > project > default."""
+    """The ratio in force: this spawn's > the parent plan's override > the project's > default."""
     if explicit is not None:
         return validate_ratio(explicit)
     if parent_policy.skeleton_ratio is not None:

@@ -1,4 +1,4 @@
-"""Provider usage payloads to `TokenUsage` (SPEC C6 "truthful metrics").
+"""Provider usage payloads to `TokenUsage` (truthful metrics).
 
 * Anthropic Messages: ``input_tokens`` excludes the cache; ``cache_read_input_tokens`` and
   ``cache_creation_input_tokens`` (with its ``cache_creation`` split into five-minute and

@@ -1,6 +1,6 @@
-"""Code diffs (git's unified format): the seed's Tier 2 strategy and smart mode's line ranks.
+"""Code diffs (git's unified format): the Tier 2 strategy and smart mode's line ranks.
 
-The seed: "Keep function signatures, class declarations, and error messages. Summarize method
+The design: "Keep function signatures, class declarations, and error messages. Summarize method
 bodies with `// ... (implementation omitted for brevity)`. Remove comments and blank lines."
 
 What a judge needs from a diff is *where* the change is and *what shape* it has, so every file
@@ -637,7 +637,7 @@ class _LineRanker:
 
 
 class DiffStrategy(ArtifactStrategy):
-    """The seed's code-diff strategy, and smart mode's ranks; see the module docstring."""
+    """The design's code-diff strategy, and smart mode's ranks; see the module docstring."""
 
     kind = ArtifactKind.DIFF
 

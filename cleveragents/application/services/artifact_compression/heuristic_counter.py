@@ -1,4 +1,4 @@
-"""The seed's fallback when the tokenizer fails: ``ceil(len / 4)``, labelled as an estimate."""
+"""The fallback when the tokenizer fails: ``ceil(len / 4)``, labelled as an estimate."""
 
 from __future__ import annotations
 

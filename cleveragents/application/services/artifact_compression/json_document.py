@@ -1,12 +1,12 @@
-"""JSON artifacts: the seed's Tier 2 (all keys and structure, long arrays and strings cut), and
+"""JSON artifacts: Tier 2 (all keys and structure, long arrays and strings cut), and
 smart mode's `fit`, a valid JSON document that uses most of any budget.
 
-Decisions the seed leaves open, documented here because they are visible in the output:
+Decisions the design leaves open, documented here because they are visible in the output:
 
 - Parsing is Python's `json.loads`: `NaN`/`Infinity` literals are accepted and written back as
   they were; for duplicate keys the last value wins (so the output has one key where the input
   had two); numbers are re-serialised by Python (`1.0e5` becomes `100000.0`).
-- Nesting deeper than Python's recursion limit is treated as malformed (the seed's Tier 3 then
+- Nesting deeper than Python's recursion limit is treated as malformed (Tier 3 then
   takes over) instead of crashing.
 - `--task` guidance: an omitted array item is kept after all when one of its keys or scalar
   values mentions a task term. The match is computed bottom-up in the same pass that transforms
@@ -79,7 +79,7 @@ _KEY_LINE = re.compile(r'\s*"(?:[^"\\]|\\.)*"\s*:')
 
 @dataclass(frozen=True, slots=True)
 class _Limits:
-    """How much the seed's Tier 2 keeps."""
+    """How much Tier 2 keeps."""
 
     threshold: int  # arrays longer than this are cut
     head: int
@@ -158,7 +158,7 @@ def _parse(text: str) -> object:
 
 
 def _render(value: object, limits: _Limits, terms: TaskTerms, *, pretty: bool) -> str:
-    """Transform and serialise, then prove the result parses (the seed's validation)."""
+    """Transform and serialise, then prove the result parses (the design's validation)."""
     try:
         new, _ = _Transformer(limits, terms).transform(value)
         if pretty:
@@ -172,7 +172,7 @@ def _render(value: object, limits: _Limits, terms: TaskTerms, *, pretty: bool) -
 
 
 class JsonStrategy(ArtifactStrategy):
-    """The seed's JSON strategy (every key and the structure kept, long arrays and strings cut)
+    """The design's JSON strategy (every key and the structure kept, long arrays and strings cut)
     and a smart fit that keeps the output valid JSON at any budget."""
 
     kind = ArtifactKind.JSON

@@ -1,6 +1,6 @@
-"""Log files: per-line severity, the seed's Tier 2 strategy, and smart mode's ranks.
+"""Log files: per-line severity, the Tier 2 strategy, and smart mode's ranks.
 
-The seed keeps every ERROR and WARNING line and the first and last 10 lines, and summarizes
+The design keeps every ERROR and WARNING line and the first and last 10 lines, and summarizes
 runs of INFO lines. Real logs write their level in many ways, so a line's severity is the
 *leftmost* level token in it, in any of these forms:
 
@@ -233,7 +233,7 @@ _TRACEBACK = "Traceback (most recent call last):"
 
 
 def info_marker(omitted_lines: int) -> str:
-    """The seed's Tier 2 summary of a run of info (and debug, unleveled) lines."""
+    """Tier 2 summary of a run of info (and debug, unleveled) lines."""
     return f"... ({omitted_lines} info lines omitted)"
 
 
@@ -300,7 +300,7 @@ def line_severity(line: str) -> Severity:
 
 
 def is_important(line: str) -> bool:
-    """Whether the seed keeps this line for its own sake (error, warning or trace line); the
+    """Whether Tier 2 keeps this line for its own sake (error, warning or trace line); the
     lines of a Python traceback after its header need `classify`'s state."""
     return line_severity(line) <= Severity.WARNING
 
@@ -545,7 +545,7 @@ def _last_index(ranked: Sequence[RankedLine], wanted: Callable[[RankedLine], boo
 
 
 class LogStrategy(ArtifactStrategy):
-    """The seed's log strategy: errors, warnings, traces, task lines, head and tail verbatim;
+    """The design's log strategy: errors, warnings, traces, task lines, head and tail verbatim;
     every run of other lines becomes ``... (N info lines omitted)``.
 
     A run whose text is no longer than its marker would be (a blank line, a short `ok`) is kept

@@ -1,4 +1,4 @@
-"""Plan/PRD markdown: the seed's Tier 2 keeps every heading, table and code block and condenses
+"""Plan/PRD markdown: Tier 2 keeps every heading, table and code block and condenses
 the prose ("preserving key nouns and action verbs", "remove redundant examples"); smart mode
 ranks the original lines (`markdown_line_plan`).
 
@@ -111,7 +111,7 @@ def _condense(block: Block, terms: TaskTerms) -> list[str]:
     if not block.text:
         return list(block.lines)
     if _EXAMPLE.match(block.text) and not terms.matches(block.text):
-        return []  # the seed's "remove redundant examples"
+        return []  # the design's "remove redundant examples"
     sentences = split_sentences(block.text)
     first = _telegraph(sentences[0])
     if looks_like_block(first):
@@ -151,7 +151,7 @@ def _compress(text: str, terms: TaskTerms) -> str:
 
 
 class MarkdownStrategy(ArtifactStrategy):
-    """The seed's Plan/PRD markdown strategy: structure verbatim, prose condensed. Smart mode
+    """The design's Plan/PRD markdown strategy: structure verbatim, prose condensed. Smart mode
     keeps headings first, then requirement sentences, then first sentences."""
 
     kind = ArtifactKind.MARKDOWN

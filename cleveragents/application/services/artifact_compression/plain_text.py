@@ -1,5 +1,5 @@
-"""Plain text, the fallback kind: the seed has no strategy for it, so Tier 2 only removes
-whitespace that carries no meaning. That is rarely enough to fit a budget; the seed then falls
+"""Plain text, the fallback kind: the design has no strategy for it, so Tier 2 only removes
+whitespace that carries no meaning. That is rarely enough to fit a budget; the design then falls
 back to Tier 3, and smart mode packs the lines by the ranks below.
 
 Smart mode's ranks (lower is kept first):

@@ -74,7 +74,7 @@ class FittedText:
 
 class MalformedCompressionError(ValueError):
     """A Tier 2 result that is not a valid artifact of its kind (e.g. JSON that does not parse).
-    The seed then falls back to Tier 3."""
+    The design then falls back to Tier 3."""
 
 
 class ArtifactStrategy(ABC):
@@ -84,7 +84,7 @@ class ArtifactStrategy(ABC):
 
     @abstractmethod
     def tier2(self, text: str, terms: TaskTerms) -> str:
-        """The seed's Tier 2 strategy for this type. Raise `MalformedCompressionError` when the
+        """Tier 2 strategy for this type. Raise `MalformedCompressionError` when the
         result would not be a valid artifact of the type."""
 
     @abstractmethod

@@ -1,6 +1,6 @@
-"""The seed's Tier 3, made exact: cut at a paragraph boundary, and back off until it fits.
+"""Tier 3, made exact: cut at a paragraph boundary, and back off until it fits.
 
-The seed estimates the cut at ``budget * 4`` characters and cuts at the last paragraph boundary
+The design estimates the cut at ``budget * 4`` characters and cuts at the last paragraph boundary
 before it. On code four characters are often more than a token, so that can overshoot. Here the
 kept text plus the marker is counted with the real tokenizer and, while it is over the budget,
 the cut moves back: to an earlier paragraph boundary, then to a line boundary, then to a token
@@ -51,7 +51,7 @@ class Truncated:
 
 
 def truncation_head(text: str, budget: int) -> str:
-    """The part of `text` Tier 3 looks at: the seed's cut point, ``budget * 4`` characters."""
+    """The part of `text` Tier 3 looks at: the design's cut point, ``budget * 4`` characters."""
     return text[: budget * HEURISTIC_CHARS_PER_TOKEN]
 
 
@@ -62,7 +62,7 @@ def truncate_to_budget(
     counter: TokenCounter,
     starts: list[int] | None = None,
 ) -> Truncated:
-    """The longest seed-style head of `text` that, with the marker, fits `budget` tokens.
+    """The longest tiered head of `text` that, with the marker, fits `budget` tokens.
     `starts`, when given, are the token starts of `text` (or of any text that begins with the
     head): only those inside the head are used."""
     head = truncation_head(text, budget)
@@ -88,7 +88,7 @@ def truncate_to_budget(
 
     marker_room = counter.count(SEPARATOR + truncation_marker(raw_tokens))
     room = budget - marker_room
-    # The seed's cut first (the last paragraph boundary before budget * 4 characters), then
+    # The design's cut first (the last paragraph boundary before budget * 4 characters), then
     # earlier paragraph boundaries while they keep half the budget, then line boundaries, by
     # the estimate; each verified.
     for separator in (PARAGRAPH, LINE):

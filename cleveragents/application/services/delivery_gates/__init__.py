@@ -1,4 +1,4 @@
-"""Delivery gates: the governance SOP's five stop conditions (section 7), one module each.
+"""Delivery gates: the five conditions that stop delivery, one module each.
 
 `StoreVerifier` checks what the store holds (`agents verify`); `DeliveryGate` checks context
 in flight (`cleveragents.gate`, the MCP tool ``gate``). Both report `Violation`s, one line

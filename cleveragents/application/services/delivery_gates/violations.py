@@ -8,7 +8,7 @@ from typing import Any
 
 
 class StopCondition(StrEnum):
-    """The five conditions that stop delivery (governance SOP, section 7), in report order."""
+    """The five conditions that stop delivery, in report order."""
 
     WORKSPACE_ESCAPE = "workspace-escape"
     SECRET = "secret"
@@ -36,7 +36,7 @@ class Violation:
 
 
 def ordered(violations: list[Violation]) -> tuple[Violation, ...]:
-    """By stop condition (the SOP's order), then as found: the same store gives the same
+    """By stop condition (in the order above), then as found: the same store gives the same
     report."""
     rank = {condition: index for index, condition in enumerate(StopCondition)}
     return tuple(sorted(violations, key=lambda violation: rank[violation.condition]))
