@@ -181,3 +181,16 @@ def test_the_tokenizer_alone_loads_no_dependency_injector() -> None:
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True
     )
     assert result.stdout.split() == ["2", "False", "Container", "True"]
+
+
+def test_every_provider_of_every_container_resolves(built: Container) -> None:
+    """Each provider the containers declare builds its object on a real SQLite file: a
+    provider wired with a wrong argument fails here, not on a user's first use of it."""
+    resolved: dict[str, object] = {}
+    for container in (built, built.adapters(), built.services()):
+        for name, provider in container.providers.items():
+            if name in ("config", "adapters", "services"):
+                continue
+            resolved[name] = provider()
+    assert len(resolved) >= 30
+    assert [name for name, value in resolved.items() if value is None] == []
