@@ -74,7 +74,6 @@ class PackRequest:
 @dataclass(frozen=True, slots=True)
 class Packed:
     content: str
-    kept_lines: int
     tokens: int  # the real count of `content`
 
 
@@ -264,7 +263,7 @@ class _Packer:
             tokens = self.counter.count(content)
             excess = tokens - self.budget
             if excess <= 0:
-                return Packed(content, len(kept), tokens)
+                return Packed(content, tokens)
             if not kept:
                 return _markers_only(self.raw_tokens, self.budget, self.counter)
             freed = 0
@@ -503,5 +502,5 @@ def _markers_only(raw_tokens: int, budget: int, counter: TokenCounter) -> Packed
         content = marker(raw_tokens)
         tokens = counter.count(content)
         if tokens <= budget:
-            return Packed(content, 0, tokens)
-    return Packed("", 0, 0)
+            return Packed(content, tokens)
+    return Packed("", 0)
