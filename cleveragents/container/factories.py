@@ -50,6 +50,7 @@ if TYPE_CHECKING:
         StrategyComparison,
     )
     from cleveragents.application.services.delivery_gates import DeliveryGate, StoreVerifier
+    from cleveragents.application.services.demo_tour import DemoTour
     from cleveragents.application.services.metrics import MetricsService
     from cleveragents.application.services.plans import PlanService
     from cleveragents.application.services.projects import ProjectService
@@ -261,6 +262,12 @@ def metrics_service(**dependencies: Any) -> MetricsService:
     from cleveragents.application.services.metrics import MetricsService
 
     return MetricsService(**dependencies)
+
+
+def demo_tour(**dependencies: Any) -> DemoTour:
+    from cleveragents.application.services.demo_tour import DemoTour
+
+    return DemoTour(**dependencies)
 
 
 def store_verifier(**dependencies: Any) -> StoreVerifier:

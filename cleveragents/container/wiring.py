@@ -157,6 +157,19 @@ class ServicesContainer(containers.DeclarativeContainer):
     # The delivery gates (SOP 7): on the store, and on context in flight. The gate in flight
     # takes the catalog as its provider, loaded only when there is a cache figure to check,
     # and opens no database.
+    # The steps of `agents demo`, over the services it shows.
+    demo_tour = providers.Factory(
+        build.demo_tour,
+        projects=project_service,
+        plans=plan_service,
+        coordinator=strategy_coordinator,
+        compressor=artifact_compressor_service,
+        store=artifact_store,
+        compactor=context_compactor,
+        metrics=metrics_service,
+        codec=adapters.transcript_codec,
+        counter=adapters.token_counter,
+    )
     store_verifier = providers.Factory(
         build.store_verifier,
         uow_factory=adapters.unit_of_work.provider,
@@ -213,4 +226,5 @@ class Container(containers.DeclarativeContainer):
     stable_prefix_builder = services.stable_prefix_builder
     context_budget_planner = services.context_budget_planner
     store_verifier = services.store_verifier
+    demo_tour = services.demo_tour
     delivery_gate = services.delivery_gate
