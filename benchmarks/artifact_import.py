@@ -76,6 +76,7 @@ def _sha256_seconds(path: Path) -> float:
 
 
 def _child(home: Path, workspace: Path, name: str) -> dict[str, float | str]:
+    home.mkdir(mode=0o700)  # the store's database goes in it, and must have a directory
     output = subprocess.run(
         [sys.executable, "-c", CHILD, str(home), str(workspace), name],
         capture_output=True,

@@ -67,7 +67,9 @@ from typing import Any, Protocol
 from benchmarks.generated_logs import generate_all
 from benchmarks.report import Result, print_line, print_section
 from cleveragents.application.ports.token_counter import TokenCounter
-from cleveragents.application.services.artifact_compressor import ArtifactCompressorService
+from cleveragents.application.services.artifact_compression.artifact_compressor import (
+    ArtifactCompressorService,
+)
 from cleveragents.container import build_container
 from cleveragents.domain.artifact import CompressionMode
 

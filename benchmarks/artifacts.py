@@ -37,7 +37,9 @@ from typing import Any
 from benchmarks.report import Result, print_line, print_section
 from benchmarks.timing import best, peak_bytes, repeat, timed, timed_with_cpu
 from cleveragents.adapters.tokens.tiktoken_counter import load_encoding
-from cleveragents.application.services.artifact_compressor import ArtifactCompressorService
+from cleveragents.application.services.artifact_compression.artifact_compressor import (
+    ArtifactCompressorService,
+)
 from cleveragents.container import Container, build_container
 from cleveragents.domain.artifact import CompressedArtifact, CompressionMode
 

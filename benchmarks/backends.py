@@ -54,7 +54,7 @@ def _decide_worker(url: str, plan_id: str, worker: int, count: int) -> Timings:
 
 def _spawn_worker(url: str, parent_id: str, worker: int, count: int) -> Timings:
     container = build_container(url, auto_migrate=False)
-    coordinator = container.strategy_coordinator()
+    coordinator = container.child_plan_spawner()
     latencies = []
     start = time.time()
     for i in range(count):

@@ -34,7 +34,7 @@ from benchmarks.budget_weights import (
 from benchmarks.report import Result, print_line, print_section
 from cleveragents.adapters.budget_weights.heuristics_file import default_heuristics
 from cleveragents.adapters.tokens.tiktoken_counter import TiktokenCounter
-from cleveragents.application.services.context_budget_planner import (
+from cleveragents.application.services.budget.context_budget_planner import (
     ContextBudgetPlanner,
     PlannedArtifact,
 )

@@ -13,7 +13,7 @@ from itertools import product
 
 from benchmarks.report import Result, print_line, print_section
 from benchmarks.timing import best, repeat
-from cleveragents.application.services.skeleton_compressor import SkeletonCompressorService
+from cleveragents.application.services.plans.skeleton_compressor import SkeletonCompressorService
 from cleveragents.domain.fragment import ContextFragment
 
 SIZES = (125_000, 250_000, 500_000, 1_000_000)

@@ -147,7 +147,7 @@ def _run(container: Container, directory: Path) -> list[Result]:
         f"compress {compress_s * 1000:.1f} ms"
     )
 
-    coordinator = container.strategy_coordinator()
+    coordinator = container.child_plan_spawner()
     spawn_times: list[float] = []
     kept = 0
     child_rows: list[tuple[str, int, str, str, float, int, str]] = []

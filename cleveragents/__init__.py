@@ -31,9 +31,9 @@ if TYPE_CHECKING:
     from cleveragents.api.skeleton import compress_skeleton, make_fragment
     from cleveragents.api.store import Store, open_store
     from cleveragents.api.tokens import count_tokens
-    from cleveragents.application.services.artifact_store import ImportResult
-    from cleveragents.application.services.plans import PlanStatusReport
-    from cleveragents.application.services.skeleton_compressor import SkeletonResult
+    from cleveragents.application.services.artifact_store.artifact_store import ImportResult
+    from cleveragents.application.services.plans.plan_service import PlanStatusReport
+    from cleveragents.application.services.plans.skeleton_compressor import SkeletonResult
     from cleveragents.domain.artifact import ArtifactKind, CompressionMode
     from cleveragents.domain.errors import (
         CleverAgentsError,

@@ -11,7 +11,9 @@ from cleveragents.domain.errors import InvalidInputError
 
 if TYPE_CHECKING:
     from cleveragents.api.store import Store
-    from cleveragents.application.services.transcript_compaction import TranscriptCompaction
+    from cleveragents.application.services.compaction.transcript_compaction import (
+        TranscriptCompaction,
+    )
     from cleveragents.domain.policy import ContextPolicy
     from cleveragents.domain.transcript import TranscriptFormat
 

@@ -17,7 +17,9 @@ from cleveragents.domain.errors import InvalidInputError, NotFoundError
 
 if TYPE_CHECKING:
     from cleveragents.api.store import Store
-    from cleveragents.application.services.artifact_compressor import CompressionOutcome
+    from cleveragents.application.services.artifact_compression.artifact_compressor import (
+        CompressionOutcome,
+    )
     from cleveragents.domain.artifact import ArtifactKind, CompressedArtifact, CompressionMode
 
 _TEXT_NAME = "text"
@@ -82,7 +84,7 @@ def compress(
     `name` (default: the file's name) and the first lines when None; given, it decides
     (``source`` needs a `name` with the language's extension, e.g. ``app.py``). `mode`
     ``smart`` (the default) fills the budget by value and marks every omission with its line
-    range; ``tiered`` is the three tiers (whole, the kind's strategy, a head cut). `task` ranks
+    range; ``tiered`` is the three tiers (whole, the kind's compressor, a head cut). `task` ranks
     the lines that name its words first. Credentials are redacted in what is returned.
 
     With `store`, a file is imported into it first, so each omission marker names the stored
@@ -91,8 +93,10 @@ def compress(
     missing file.
     """
     from cleveragents.api.engines import storeless_container
+    from cleveragents.application.services.artifact_compression.artifact_compressor import (
+        SNIFF_CHARS,
+    )
     from cleveragents.application.services.artifact_compression.detection import detect_as
-    from cleveragents.application.services.artifact_compressor import SNIFF_CHARS
 
     chosen_mode = compression_mode(mode)
     wanted = artifact_kind(kind)
@@ -141,7 +145,9 @@ def stored_result(
 def _head(path: Path) -> str:
     """The first characters of a file, to detect its kind by (nothing when unreadable: the
     compression then says what is wrong)."""
-    from cleveragents.application.services.artifact_compressor import SNIFF_CHARS
+    from cleveragents.application.services.artifact_compression.artifact_compressor import (
+        SNIFF_CHARS,
+    )
 
     if not path.is_file():  # a FIFO would block the open: only regular files are sniffed
         return ""

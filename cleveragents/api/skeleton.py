@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from cleveragents.adapters.tokens.offline_encodings import DEFAULT_ENCODING
 
 if TYPE_CHECKING:
-    from cleveragents.application.services.skeleton_compressor import SkeletonResult
+    from cleveragents.application.services.plans.skeleton_compressor import SkeletonResult
     from cleveragents.domain.fragment import ContextFragment
 
 DEFAULT_RELEVANCE = 0.5

@@ -3,7 +3,7 @@
 A store is the only thing in the API that opens a database. It is opened (and its schema
 brought to head) on first use, not by `open_store`; `close` (or leaving the ``with`` block)
 disposes of the connection. Each method is one call of a service; the services themselves are
-there too (`projects`, `plans`, `coordinator`, `artifacts`) for whatever the methods leave out.
+there too (`projects`, `plans`, `spawner`, `artifacts`) for whatever the methods leave out.
 """
 
 from __future__ import annotations
@@ -25,10 +25,13 @@ from cleveragents.domain.errors import InvalidInputError
 
 if TYPE_CHECKING:
     from cleveragents.api.compression import CompressResult
-    from cleveragents.application.services.artifact_store import ArtifactStore, ImportResult
-    from cleveragents.application.services.plans import PlanService, PlanStatusReport
-    from cleveragents.application.services.projects import ProjectService
-    from cleveragents.application.services.strategy_coordinator import StrategyCoordinator
+    from cleveragents.application.services.artifact_store.artifact_store import (
+        ArtifactStore,
+        ImportResult,
+    )
+    from cleveragents.application.services.plans.child_plans import ChildPlanSpawner
+    from cleveragents.application.services.plans.plan_service import PlanService, PlanStatusReport
+    from cleveragents.application.services.plans.project_service import ProjectService
     from cleveragents.container import Container
     from cleveragents.domain.artifact import ArtifactKind, CompressionMode
     from cleveragents.domain.plan import Decision, Plan
@@ -80,9 +83,9 @@ class Store:
         return service
 
     @property
-    def coordinator(self) -> StrategyCoordinator:
+    def spawner(self) -> ChildPlanSpawner:
         """Spawns child plans with a skeleton of their parent's context."""
-        service: StrategyCoordinator = self.container_for().strategy_coordinator()
+        service: ChildPlanSpawner = self.container_for().child_plan_spawner()
         return service
 
     @property
@@ -123,7 +126,7 @@ class Store:
         """A child plan inheriting a skeleton of the parent's context (its
         `skeleton_metadata` says what was kept); the ratio is this one, else the parent's,
         the project's or 0.3."""
-        return self.coordinator.spawn_child(parent_id, title, skeleton_ratio)
+        return self.spawner.spawn_child(parent_id, title, skeleton_ratio)
 
     def plan_status(self, plan_id: str) -> PlanStatusReport:
         return self.plans.status(plan_id)
@@ -144,7 +147,7 @@ class Store:
         value) and there is no `preview`; otherwise `artifact.id` and a bounded `preview` are
         what the model should see. ``secrets="redact"`` stores it with each credential
         replaced instead. The same bytes again reuse the stored artifact."""
-        from cleveragents.application.services.artifact_store import SecretHandling
+        from cleveragents.application.services.artifact_store.artifact_store import SecretHandling
 
         data = output.encode("utf-8", "surrogatepass") if isinstance(output, str) else output
         return self.artifacts.import_output(
@@ -163,7 +166,7 @@ class Store:
         """Import a file inside `workspace` (default: the current directory), opened
         race-free beneath it. A credential blocks it (see `import_output`), or with
         ``secrets="redact"`` it is stored with each credential replaced."""
-        from cleveragents.application.services.artifact_store import SecretHandling
+        from cleveragents.application.services.artifact_store.artifact_store import SecretHandling
 
         handling = SecretHandling(secrets)
         root = os.fspath(workspace) if workspace is not None else os.getcwd()

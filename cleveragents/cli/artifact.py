@@ -14,7 +14,7 @@ from cleveragents.cli.output import EncodingOption, emit_json
 from cleveragents.cli.progress import progress_line
 
 if TYPE_CHECKING:
-    from cleveragents.application.services.artifact_compressor import (
+    from cleveragents.application.services.artifact_compression.artifact_compressor import (
         ArtifactCompressorService,
         CompressionOutcome,
     )
@@ -78,8 +78,8 @@ def compress(
         Mode,
         typer.Option(
             "--mode",
-            help="tiered: three tiers, whole / type strategy / head cut (default). smart: fills "
-            "the budget by value at any size, markers name the omitted lines.",
+            help="tiered: three tiers, whole / the kind's compressor / head cut (default). "
+            "smart: fills the budget by value at any size, markers name the omitted lines.",
         ),
     ] = Mode.TIERED,
     kind: Annotated[

@@ -12,7 +12,10 @@ from cleveragents.cli.output import JsonFlag, emit_json, print_fields, print_tab
 from cleveragents.cli.state import state
 
 if TYPE_CHECKING:
-    from cleveragents.application.services.artifact_store import ArtifactStore, ImportResult
+    from cleveragents.application.services.artifact_store.artifact_store import (
+        ArtifactStore,
+        ImportResult,
+    )
     from cleveragents.domain.stored_artifact import ArtifactPreview, StoredArtifact
 
 PROGRESS_MIN_BYTES = 16 << 20
@@ -97,7 +100,7 @@ def import_artifact(
     """
     import os
 
-    from cleveragents.application.services.artifact_store import SecretHandling
+    from cleveragents.application.services.artifact_store.artifact_store import SecretHandling
 
     try:
         handling = SecretHandling(secrets)

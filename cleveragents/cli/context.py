@@ -154,7 +154,9 @@ def compact(
 
     Example: agents context compact session.jsonl --force --out compacted.jsonl
     """
-    from cleveragents.application.services.transcript_compaction import NoConversationError
+    from cleveragents.application.services.compaction.transcript_compaction import (
+        NoConversationError,
+    )
     from cleveragents.container import build_container
 
     cli_state = state(ctx)

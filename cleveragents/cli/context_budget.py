@@ -16,7 +16,7 @@ from cleveragents.cli.output import JsonFlag, emit_json
 from cleveragents.cli.state import state
 
 if TYPE_CHECKING:
-    from cleveragents.application.services.context_budget_planner import PlannedArtifact
+    from cleveragents.application.services.budget.context_budget_planner import PlannedArtifact
     from cleveragents.domain.context_budget import BudgetReport
 
 # The help comes from the callback's docstring: `budget` is a command in its own right.
@@ -153,7 +153,7 @@ def budget(
 def _artifacts(
     spec: str, test_plan: str | None, module_docs: list[str], changed: list[str]
 ) -> list[PlannedArtifact]:
-    from cleveragents.application.services.context_budget_planner import PlannedArtifact
+    from cleveragents.application.services.budget.context_budget_planner import PlannedArtifact
     from cleveragents.domain.context_budget import ArtifactKind, changed_file_kind
 
     roles = [("--spec", spec, ArtifactKind.SPEC)]
@@ -176,7 +176,7 @@ def _artifacts(
 
 
 def _warn_if_default_overcommits(report: BudgetReport) -> None:
-    from cleveragents.application.services.context_budget_planner import (
+    from cleveragents.application.services.budget.context_budget_planner import (
         overcommits_default_window,
     )
 

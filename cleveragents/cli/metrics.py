@@ -19,7 +19,7 @@ from cleveragents.cli.output import JsonFlag, console, emit_json, print_fields, 
 from cleveragents.cli.state import state
 
 if TYPE_CHECKING:
-    from cleveragents.application.services.metrics import (
+    from cleveragents.application.services.metrics.metrics_service import (
         Fingerprints,
         MetricsReport,
         MetricsService,

@@ -11,7 +11,7 @@ from cleveragents.cli.output import JsonFlag, emit_json, print_fields, print_tab
 from cleveragents.cli.state import state
 
 if TYPE_CHECKING:
-    from cleveragents.application.services.plans import PlanStatusReport
+    from cleveragents.application.services.plans.plan_service import PlanStatusReport
     from cleveragents.domain.skeleton import SkeletonMetadata
 
 app = typer.Typer(help="Plans, their decisions and their child plans.", no_args_is_help=True)
@@ -131,7 +131,7 @@ def spawn(
     Example: agents plan spawn $PLAN --title "Migrate refunds" --skeleton-ratio 0.5
     """
     child = (
-        state(ctx).container().strategy_coordinator().spawn_child(parent_id, title, skeleton_ratio)
+        state(ctx).container().child_plan_spawner().spawn_child(parent_id, title, skeleton_ratio)
     )
     if as_json:
         emit_json(
@@ -269,7 +269,7 @@ def context_set(
     """
     if skeleton_ratio is None:
         raise typer.BadParameter("give --skeleton-ratio R")
-    plan = state(ctx).container().strategy_coordinator().set_plan_context(plan_id, skeleton_ratio)
+    plan = state(ctx).container().child_plan_spawner().set_plan_context(plan_id, skeleton_ratio)
     if as_json:
         emit_json({"id": plan.id, "skeleton_ratio": plan.policy.skeleton_ratio})
     else:

@@ -35,29 +35,35 @@ if TYPE_CHECKING:
     from cleveragents.application.ports.blob_storage import BlobStorage
     from cleveragents.application.ports.clock import Clock
     from cleveragents.application.ports.secret_scanner import SecretScanner
-    from cleveragents.application.services.artifact_compressor import ArtifactCompressorService
-    from cleveragents.application.services.artifact_store import ArtifactStore
-    from cleveragents.application.services.compaction.deterministic_summarizer import (
+    from cleveragents.application.services.artifact_compression.artifact_compressor import (
+        ArtifactCompressorService,
+    )
+    from cleveragents.application.services.artifact_store.artifact_store import ArtifactStore
+    from cleveragents.application.services.budget.context_budget_planner import ContextBudgetPlanner
+    from cleveragents.application.services.compaction.context_compactor import ContextCompactor
+    from cleveragents.application.services.compaction.strategy_comparison import (
+        DiscardedEvents,
+        StrategyComparison,
+    )
+    from cleveragents.application.services.compaction.summary.deterministic_summarizer import (
         DeterministicSummarizer,
     )
     from cleveragents.application.services.compaction.tool_output_shrinking import (
         ToolOutputShrinker,
     )
-    from cleveragents.application.services.context_budget_planner import ContextBudgetPlanner
-    from cleveragents.application.services.context_compactor import ContextCompactor
-    from cleveragents.application.services.context_strategies import (
-        DiscardedEvents,
-        StrategyComparison,
+    from cleveragents.application.services.compaction.transcript_compaction import (
+        TranscriptCompactor,
     )
     from cleveragents.application.services.delivery_gates import DeliveryGate, StoreVerifier
     from cleveragents.application.services.demo_tour import DemoTour
-    from cleveragents.application.services.metrics import MetricsService
-    from cleveragents.application.services.plans import PlanService
-    from cleveragents.application.services.projects import ProjectService
-    from cleveragents.application.services.skeleton_compressor import SkeletonCompressorService
-    from cleveragents.application.services.stable_prefix_builder import StablePrefixBuilder
-    from cleveragents.application.services.strategy_coordinator import StrategyCoordinator
-    from cleveragents.application.services.transcript_compaction import TranscriptCompactor
+    from cleveragents.application.services.metrics.metrics_service import MetricsService
+    from cleveragents.application.services.plans.child_plans import ChildPlanSpawner
+    from cleveragents.application.services.plans.plan_service import PlanService
+    from cleveragents.application.services.plans.project_service import ProjectService
+    from cleveragents.application.services.plans.skeleton_compressor import (
+        SkeletonCompressorService,
+    )
+    from cleveragents.application.services.prefixes.stable_prefix_builder import StablePrefixBuilder
 
 
 # Adapters. Each function imports its adapter when the provider is first called.
@@ -143,7 +149,7 @@ def event_sink(session_factory: sessionmaker[Session], clock: Clock) -> SqlEvent
 
 
 def discarded_events() -> DiscardedEvents:
-    from cleveragents.application.services.context_strategies import DiscardedEvents
+    from cleveragents.application.services.compaction.strategy_comparison import DiscardedEvents
 
     return DiscardedEvents()
 
@@ -177,43 +183,47 @@ def prefix_spec_reader() -> PrefixFileReader:
 
 
 def skeleton_compressor_service() -> SkeletonCompressorService:
-    from cleveragents.application.services.skeleton_compressor import SkeletonCompressorService
+    from cleveragents.application.services.plans.skeleton_compressor import (
+        SkeletonCompressorService,
+    )
 
     return SkeletonCompressorService()
 
 
 def project_service(**dependencies: Any) -> ProjectService:
-    from cleveragents.application.services.projects import ProjectService
+    from cleveragents.application.services.plans.project_service import ProjectService
 
     return ProjectService(**dependencies)
 
 
 def plan_service(**dependencies: Any) -> PlanService:
-    from cleveragents.application.services.plans import PlanService
+    from cleveragents.application.services.plans.plan_service import PlanService
 
     return PlanService(**dependencies)
 
 
-def strategy_coordinator(**dependencies: Any) -> StrategyCoordinator:
-    from cleveragents.application.services.strategy_coordinator import StrategyCoordinator
+def child_plan_spawner(**dependencies: Any) -> ChildPlanSpawner:
+    from cleveragents.application.services.plans.child_plans import ChildPlanSpawner
 
-    return StrategyCoordinator(**dependencies)
+    return ChildPlanSpawner(**dependencies)
 
 
 def artifact_store(**dependencies: Any) -> ArtifactStore:
-    from cleveragents.application.services.artifact_store import ArtifactStore
+    from cleveragents.application.services.artifact_store.artifact_store import ArtifactStore
 
     return ArtifactStore(**dependencies)
 
 
 def artifact_compressor_service(**dependencies: Any) -> ArtifactCompressorService:
-    from cleveragents.application.services.artifact_compressor import ArtifactCompressorService
+    from cleveragents.application.services.artifact_compression.artifact_compressor import (
+        ArtifactCompressorService,
+    )
 
     return ArtifactCompressorService(**dependencies)
 
 
 def summarizer() -> DeterministicSummarizer:
-    from cleveragents.application.services.compaction.deterministic_summarizer import (
+    from cleveragents.application.services.compaction.summary.deterministic_summarizer import (
         DeterministicSummarizer,
     )
 
@@ -221,13 +231,13 @@ def summarizer() -> DeterministicSummarizer:
 
 
 def stable_prefix_builder(**dependencies: Any) -> StablePrefixBuilder:
-    from cleveragents.application.services.stable_prefix_builder import StablePrefixBuilder
+    from cleveragents.application.services.prefixes.stable_prefix_builder import StablePrefixBuilder
 
     return StablePrefixBuilder(**dependencies)
 
 
 def context_budget_planner(**dependencies: Any) -> ContextBudgetPlanner:
-    from cleveragents.application.services.context_budget_planner import ContextBudgetPlanner
+    from cleveragents.application.services.budget.context_budget_planner import ContextBudgetPlanner
 
     return ContextBudgetPlanner(**dependencies)
 
@@ -241,25 +251,27 @@ def tool_output_shrinker(**dependencies: Any) -> ToolOutputShrinker:
 
 
 def context_compactor(**dependencies: Any) -> ContextCompactor:
-    from cleveragents.application.services.context_compactor import ContextCompactor
+    from cleveragents.application.services.compaction.context_compactor import ContextCompactor
 
     return ContextCompactor(**dependencies)
 
 
 def transcript_compactor(**dependencies: Any) -> TranscriptCompactor:
-    from cleveragents.application.services.transcript_compaction import TranscriptCompactor
+    from cleveragents.application.services.compaction.transcript_compaction import (
+        TranscriptCompactor,
+    )
 
     return TranscriptCompactor(**dependencies)
 
 
 def strategy_comparison(**dependencies: Any) -> StrategyComparison:
-    from cleveragents.application.services.context_strategies import StrategyComparison
+    from cleveragents.application.services.compaction.strategy_comparison import StrategyComparison
 
     return StrategyComparison(**dependencies)
 
 
 def metrics_service(**dependencies: Any) -> MetricsService:
-    from cleveragents.application.services.metrics import MetricsService
+    from cleveragents.application.services.metrics.metrics_service import MetricsService
 
     return MetricsService(**dependencies)
 

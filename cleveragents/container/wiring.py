@@ -54,8 +54,8 @@ class ServicesContainer(containers.DeclarativeContainer):
         uow_factory=adapters.unit_of_work.provider,
         token_counter=adapters.token_counter,
     )
-    strategy_coordinator = providers.Factory(
-        build.strategy_coordinator,
+    child_plan_spawner = providers.Factory(
+        build.child_plan_spawner,
         uow_factory=adapters.unit_of_work.provider,
         compressor=skeleton_compressor_service,
     )
@@ -162,7 +162,7 @@ class ServicesContainer(containers.DeclarativeContainer):
         build.demo_tour,
         projects=project_service,
         plans=plan_service,
-        coordinator=strategy_coordinator,
+        spawner=child_plan_spawner,
         compressor=artifact_compressor_service,
         store=artifact_store,
         compactor=context_compactor,
@@ -203,7 +203,7 @@ class Container(containers.DeclarativeContainer):
     skeleton_compressor_service = services.skeleton_compressor_service
     project_service = services.project_service
     plan_service = services.plan_service
-    strategy_coordinator = services.strategy_coordinator
+    child_plan_spawner = services.child_plan_spawner
     source_skeletonizer = adapters.source_skeletonizer
     artifact_compressor_service = services.artifact_compressor_service
     blob_storage = adapters.blob_storage

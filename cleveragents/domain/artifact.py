@@ -19,7 +19,7 @@ class ArtifactKind(StrEnum):
 
 
 class CompressionMode(StrEnum):
-    """`tiered`: three tiers, whole / the type's strategy / a head cut (the default);
+    """`tiered`: three tiers, whole / the kind's compressor / a head cut (the default);
     `smart`: fills the budget by value. `seed`, the tiered mode's former name, still reads as
     `tiered`."""
 

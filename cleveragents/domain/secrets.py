@@ -36,3 +36,9 @@ class SecretFinding:
 
     line: int
     kind: SecretKind
+
+
+def redaction_placeholder(rule: str) -> str:
+    """What stands in for a secret wherever output is redacted: the rule's name, never the
+    value (``[REDACTED:npm-token]``)."""
+    return f"[REDACTED:{rule}]"

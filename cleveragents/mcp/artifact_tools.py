@@ -10,7 +10,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.types import ToolAnnotations
 from pydantic import BaseModel, Field
 
-from cleveragents.application.services.artifact_store import (
+from cleveragents.application.services.artifact_store.artifact_store import (
     ArtifactStore,
     ImportResult,
     SecretHandling,

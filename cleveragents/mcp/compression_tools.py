@@ -9,7 +9,7 @@ from mcp.types import ToolAnnotations
 from pydantic import BaseModel, Field
 
 from cleveragents.application.ports.token_counter import TokenCounter
-from cleveragents.application.services.artifact_compressor import (
+from cleveragents.application.services.artifact_compression.artifact_compressor import (
     ArtifactCompressorService,
     CompressionOutcome,
 )
@@ -76,7 +76,7 @@ def register(server: MCPServer, engine: Engine) -> None:
         mode: Annotated[
             Literal["tiered", "smart"],
             Field(
-                description="tiered: the text whole if it fits, else its kind's strategy, else "
+                description="tiered: the text whole if it fits, else its kind's compressor, else "
                 "a head cut. smart: fills the budget by value at any size; markers name the "
                 "omitted lines."
             ),

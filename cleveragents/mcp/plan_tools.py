@@ -9,8 +9,8 @@ from mcp.server.mcpserver import MCPServer
 from mcp.types import ToolAnnotations
 from pydantic import BaseModel, Field
 
-from cleveragents.application.services.plans import PlanService, PlanStatusReport
-from cleveragents.application.services.strategy_coordinator import StrategyCoordinator
+from cleveragents.application.services.plans.child_plans import ChildPlanSpawner
+from cleveragents.application.services.plans.plan_service import PlanService, PlanStatusReport
 from cleveragents.domain.fragment import ContextFragment
 from cleveragents.domain.plan import Plan
 from cleveragents.domain.skeleton import SkeletonMetadata
@@ -101,8 +101,8 @@ def register(server: MCPServer, engine: Engine) -> None:
         Returns the child's id, the skeleton's figures and the inherited context itself."""
 
         def work() -> Plan:
-            coordinator: StrategyCoordinator = engine.container.strategy_coordinator()
-            return coordinator.spawn_child(parent_id, title, skeleton_ratio)
+            spawner: ChildPlanSpawner = engine.container.child_plan_spawner()
+            return spawner.spawn_child(parent_id, title, skeleton_ratio)
 
         child = await engine.run(work)
         assert child.parent_id is not None  # a spawned plan has its parent

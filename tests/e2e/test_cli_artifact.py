@@ -155,7 +155,7 @@ def test_missing_workdir_is_a_usage_error(
 def test_large_artifacts_are_streamed(
     capsys: pytest.CaptureFixture[str], workdir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from cleveragents.application.services import artifact_compressor
+    from cleveragents.application.services.artifact_compression import artifact_compressor
 
     monkeypatch.setattr(artifact_compressor, "LARGE_ARTIFACT_BYTES", 1024)
     whole = _parsed(

@@ -27,11 +27,11 @@ from cleveragents.adapters.prefix_files.prefix_file_reader import PrefixFileRead
 from cleveragents.adapters.tokens.tiktoken_counter import TiktokenCounter
 from cleveragents.adapters.transcripts import JsonTranscriptCodec
 from cleveragents.adapters.transcripts.claude_code_resume import resume_problems
-from cleveragents.application.services.context_budget_planner import (
+from cleveragents.application.services.budget.context_budget_planner import (
     ContextBudgetPlanner,
     PlannedArtifact,
 )
-from cleveragents.application.services.usage_normalization import (
+from cleveragents.application.services.metrics.usage_normalization import (
     normalize_usage,
     transcript_usage,
 )

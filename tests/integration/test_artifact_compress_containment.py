@@ -13,7 +13,9 @@ from pathlib import Path
 import pytest
 
 from cleveragents.adapters.workspace.contained_files import FdContainedFiles
-from cleveragents.application.services.artifact_compressor import ArtifactCompressorService
+from cleveragents.application.services.artifact_compression.artifact_compressor import (
+    ArtifactCompressorService,
+)
 from cleveragents.container import Container
 
 SECRET = "OUTSIDE-SECRET-7f3a"

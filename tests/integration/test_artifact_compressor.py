@@ -11,10 +11,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from cleveragents.application.services.artifact_compression.artifact_compressor import (
+    ArtifactCompressorService,
+)
 from cleveragents.application.services.artifact_compression.truncation import (
     truncation_marker,
 )
-from cleveragents.application.services.artifact_compressor import ArtifactCompressorService
 from cleveragents.container import Container, build_container
 from cleveragents.domain.artifact import CompressedArtifact, CompressionMode
 from tests.conftest import CORPUS

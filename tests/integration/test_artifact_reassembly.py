@@ -15,11 +15,15 @@ from pathlib import Path
 
 import pytest
 
+from cleveragents.application.services.artifact_compression.artifact_compressor import (
+    ArtifactCompressorService,
+)
 from cleveragents.application.services.artifact_compression.detection import detect
-from cleveragents.application.services.artifact_compression.strategies import strategy_for
-from cleveragents.application.services.artifact_compression.strategy import ArtifactStrategy
-from cleveragents.application.services.artifact_compressor import ArtifactCompressorService
-from cleveragents.application.services.artifact_store import ArtifactStore
+from cleveragents.application.services.artifact_compression.kinds.kind_compressor import (
+    KindCompressor,
+)
+from cleveragents.application.services.artifact_compression.kinds.registry import compressor_for
+from cleveragents.application.services.artifact_store.artifact_store import ArtifactStore
 from cleveragents.container import Container, build_container
 from cleveragents.domain.artifact import CompressionMode
 
@@ -49,7 +53,7 @@ def _generated_log(lines: int, seed: int) -> str:
 
 
 def _reassemble(
-    content: str, strategy: ArtifactStrategy, store: ArtifactStore, artifact_id: str
+    content: str, strategy: KindCompressor, store: ArtifactStore, artifact_id: str
 ) -> bytes:
     prefix, suffix = strategy.marker("\0").split("\0")
     repeats = r"(?:\u00d7\d+ like the line above: )?"
@@ -113,7 +117,7 @@ def test_kept_lines_and_read_back_ranges_reassemble_the_original(
     assert result.compacted_tokens <= budget
     store: ArtifactStore = store_container.artifact_store()
     [stored] = [a for a in store.list() if a.workspace_path == name]
-    strategy = strategy_for(detect(name, text[:16_384]), store_container.source_skeletonizer())
+    strategy = compressor_for(detect(name, text[:16_384]), store_container.source_skeletonizer())
     rebuilt = _reassemble(result.content, strategy, store, stored.id)
     if not text.endswith("\n"):  # a kept last line cannot say that it had no newline
         rebuilt = rebuilt.removesuffix(b"\n")

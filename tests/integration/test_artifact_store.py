@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from cleveragents.application.services.artifact_store import (
+from cleveragents.application.services.artifact_store.artifact_store import (
     ArtifactNotStoredError,
     ArtifactStore,
     ReferenceRefusedError,

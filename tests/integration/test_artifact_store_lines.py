@@ -16,8 +16,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cleveragents.application.services import artifact_store as artifact_store_module
-from cleveragents.application.services.artifact_store import (
+from cleveragents.application.services.artifact_store import artifact_store as artifact_store_module
+from cleveragents.application.services.artifact_store.artifact_store import (
     ArtifactNotStoredError,
     ArtifactStore,
     lines_between,

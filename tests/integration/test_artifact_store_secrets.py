@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from cleveragents.application.ports.secret_scanner import ALLOW_MARKER
-from cleveragents.application.services.artifact_store import (
+from cleveragents.application.services.artifact_store.artifact_store import (
     NAME_LINE,
     ArtifactStore,
     SecretHandling,
@@ -181,7 +181,7 @@ def test_a_file_that_changes_between_the_passes_is_blocked(
 ) -> None:
     """The redacted copy is made from a second read; if those bytes are not the ones scanned,
     nothing is stored (what was written in between was never scanned)."""
-    from cleveragents.application.services import artifact_store as module
+    from cleveragents.application.services.artifact_store import artifact_store as module
 
     _output(workspace)
     real_stream = module._stream

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from cleveragents.application.services.artifact_store import ImportResult
+from cleveragents.application.services.artifact_store.artifact_store import ImportResult
 from cleveragents.container import Container, build_container
 from cleveragents.domain.plan import Plan
 from cleveragents.domain.policy import ContextPolicyChanges
@@ -95,9 +95,9 @@ def _spawn_child(
 ) -> str:
     container = _opened(url, home)
     try:
-        coordinator = container.strategy_coordinator()
+        spawner = container.child_plan_spawner()
         start()
-        child: Plan = coordinator.spawn_child(parent_id, f"child {worker}")
+        child: Plan = spawner.spawn_child(parent_id, f"child {worker}")
         return child.id
     finally:
         container.store().dispose()

@@ -17,7 +17,7 @@ import pytest
 from cleveragents.adapters.transcripts.claude_code_jsonl import read_claude_code
 from cleveragents.application.services.compaction.message_tokens import message_tokens
 from cleveragents.application.services.compaction.outcome import CompactionSettings
-from cleveragents.application.services.compaction.summary_redaction import (
+from cleveragents.application.services.compaction.summary.redaction import (
     Redactions,
     redact_line,
 )

@@ -14,11 +14,11 @@ from hypothesis import strategies as st
 from cleveragents.adapters.tokens.tiktoken_counter import TiktokenCounter
 from cleveragents.adapters.transcripts.claude_code_jsonl import resume_problems
 from cleveragents.adapters.transcripts.json_transcript_codec import JsonTranscriptCodec
-from cleveragents.application.services.compaction.deterministic_summarizer import (
+from cleveragents.application.services.compaction.context_compactor import ContextCompactor
+from cleveragents.application.services.compaction.outcome import CompactionSettings
+from cleveragents.application.services.compaction.summary.deterministic_summarizer import (
     DeterministicSummarizer,
 )
-from cleveragents.application.services.compaction.outcome import CompactionSettings
-from cleveragents.application.services.context_compactor import ContextCompactor
 from cleveragents.domain.transcript import (
     CONTINUATION_PREFIX,
     Message,

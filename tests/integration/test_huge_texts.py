@@ -17,7 +17,7 @@ from cleveragents.adapters.tokens.tiktoken_counter import (
     is_rust_panic,
     load_encoding,
 )
-from cleveragents.application.services.artifact_compression.heuristic_counter import (
+from cleveragents.application.services.counting.heuristic_counter import (
     HEURISTIC_WARNING,
 )
 from cleveragents.container import Container

@@ -13,7 +13,9 @@ from cleveragents.adapters.secrets.pattern_scanner import PatternSecretScanner
 from cleveragents.adapters.source.tree_sitter_skeletonizer import TreeSitterSkeletonizer
 from cleveragents.adapters.tokens.tiktoken_counter import TiktokenCounter
 from cleveragents.adapters.workspace.contained_files import FdContainedFiles
-from cleveragents.application.services.artifact_compressor import ArtifactCompressorService
+from cleveragents.application.services.artifact_compression.artifact_compressor import (
+    ArtifactCompressorService,
+)
 from cleveragents.domain.artifact import CompressionMode
 from tests.secret_samples import fake_aws_access_key_id
 

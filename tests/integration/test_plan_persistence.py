@@ -12,7 +12,7 @@ from cleveragents.adapters.persistence.rows import (
     PlanRow,
     SkeletonMetadataRow,
 )
-from cleveragents.application.services.skeleton_compressor import (
+from cleveragents.application.services.plans.skeleton_compressor import (
     SkeletonCompressorService,
     SkeletonResult,
 )
@@ -43,7 +43,7 @@ def _seed_parent(container: Container, ratio: float | None = 0.5) -> tuple[str, 
 
 def test_the_seed_example_spawns_a_child_that_inherits_only_a(container: Container) -> None:
     parent_id, ids = _seed_parent(container)
-    child = container.strategy_coordinator().spawn_child(parent_id, "child")
+    child = container.child_plan_spawner().spawn_child(parent_id, "child")
 
     stored = container.plan_service().status(child.id)
     assert [f.fragment_id for f in stored.plan.inherited_fragments] == ["A"]
@@ -57,13 +57,13 @@ def test_the_seed_example_spawns_a_child_that_inherits_only_a(container: Contain
 
 def test_grandchildren_compress_inherited_plus_own_context(container: Container) -> None:
     parent_id, ids = _seed_parent(container, ratio=0.0)
-    coordinator = container.strategy_coordinator()
-    child = coordinator.spawn_child(parent_id, "child")  # ratio 0: inherits A, B, C
+    spawner = container.child_plan_spawner()
+    child = spawner.spawn_child(parent_id, "child")  # ratio 0: inherits A, B, C
     assert [f.fragment_id for f in child.inherited_fragments] == ["A", "B", "C"]
     decision = container.plan_service().decide(
         child.id, "child's own", relevance=0.95, token_count=100, fragment_id="D"
     )
-    grandchild = coordinator.spawn_child(child.id, "grandchild", skeleton_ratio=0.5)
+    grandchild = spawner.spawn_child(child.id, "grandchild", skeleton_ratio=0.5)
 
     stored = container.plan_service().status(grandchild.id).plan
     # 1100 tokens, budget 550: D (100) then A (400) = 500; B and C would overflow.
@@ -76,7 +76,7 @@ def test_grandchildren_compress_inherited_plus_own_context(container: Container)
 
 def test_inherited_fragments_keep_content_and_order(container: Container) -> None:
     parent_id, _ = _seed_parent(container, ratio=0.0)
-    child = container.strategy_coordinator().spawn_child(parent_id, "child")
+    child = container.child_plan_spawner().spawn_child(parent_id, "child")
     stored = container.plan_service().status(child.id).plan
     assert stored.inherited_fragments == child.inherited_fragments
     assert [f.content for f in stored.inherited_fragments] == [
@@ -88,7 +88,7 @@ def test_inherited_fragments_keep_content_and_order(container: Container) -> Non
 
 def test_a_fragment_id_inherited_cannot_be_recorded_again(container: Container) -> None:
     parent_id, _ = _seed_parent(container)
-    child = container.strategy_coordinator().spawn_child(parent_id, "child")
+    child = container.child_plan_spawner().spawn_child(parent_id, "child")
     with pytest.raises(DuplicateFragmentError):
         container.plan_service().decide(child.id, "again", fragment_id="A")
 
@@ -110,7 +110,7 @@ def test_spawning_is_one_transaction(container: Container) -> None:
         container.skeleton_compressor_service.override(_BrokenCompressor()),
         pytest.raises(ConflictError),
     ):
-        container.strategy_coordinator().spawn_child(parent_id, "doomed")
+        container.child_plan_spawner().spawn_child(parent_id, "doomed")
 
     with container.store().sessions() as session:
         assert session.scalar(select(func.count()).select_from(PlanRow)) == 1

@@ -16,7 +16,7 @@ import pytest
 from cleveragents.adapters.blobs.blob_store_locations import S3Location
 from cleveragents.adapters.blobs.s3_blob_storage import S3BlobStorage, make_s3_client
 from cleveragents.application.ports.blob_storage import BlobMissingError, BlobStoreUnavailableError
-from cleveragents.application.services.artifact_store import ArtifactStore
+from cleveragents.application.services.artifact_store.artifact_store import ArtifactStore
 from cleveragents.container import Container, build_container
 from tests.fakes import FixedClock
 from tests.s3_buckets import S3Bucket, bucket_fixture, s3_store_fixture  # noqa: F401

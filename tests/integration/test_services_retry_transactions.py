@@ -59,11 +59,11 @@ def test_each_write_is_run_again_and_recorded_once(
     assert [f.fragment_id for f in fragments] == ["A", "B"]
 
     first_commit_deadlocks.clear()
-    child = container.strategy_coordinator().spawn_child(parent.id, "Child", skeleton_ratio=0.5)
+    child = container.child_plan_spawner().spawn_child(parent.id, "Child", skeleton_ratio=0.5)
     assert len(first_commit_deadlocks) == 1
     assert plans.status(parent.id).children == (child.id,)
 
     first_commit_deadlocks.clear()
-    container.strategy_coordinator().set_plan_context(parent.id, skeleton_ratio=0.2)
+    container.child_plan_spawner().set_plan_context(parent.id, skeleton_ratio=0.2)
     assert len(first_commit_deadlocks) == 1
     assert plans.status(parent.id).plan.policy.skeleton_ratio == 0.2

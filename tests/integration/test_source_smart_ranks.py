@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from cleveragents.adapters.source.tree_sitter_skeletonizer import TreeSitterSkeletonizer
-from cleveragents.application.services.artifact_compression.source import SourceStrategy
+from cleveragents.application.services.artifact_compression.kinds.source import SourceCompressor
 from cleveragents.application.services.artifact_compression.task_terms import TaskTerms
 from cleveragents.container import build_container
 from cleveragents.domain.artifact import CompressionMode
@@ -24,7 +24,7 @@ NAME, SIGNATURE, ERROR_OR_DOC, TASK, OUTLINE, BODY, QUIET = range(7)
 
 
 def plan_ranks(source: str, language: str, task: str | None = None) -> list[int]:
-    strategy = SourceStrategy(TreeSitterSkeletonizer(), language)
+    strategy = SourceCompressor(TreeSitterSkeletonizer(), language)
     return list(strategy.line_plan(source.split("\n"), TaskTerms.from_task(task)).priorities)
 
 

@@ -12,10 +12,12 @@ from cleveragents.adapters.tokens.tiktoken_counter import TiktokenCounter
 from cleveragents.adapters.workspace.contained_files import FdContainedFiles
 from cleveragents.application.ports.source_skeleton import SourceSkeletonizer
 from cleveragents.application.ports.token_counter import TokenCounter
-from cleveragents.application.services.artifact_compression.heuristic_counter import (
+from cleveragents.application.services.artifact_compression.artifact_compressor import (
+    ArtifactCompressorService,
+)
+from cleveragents.application.services.counting.heuristic_counter import (
     HEURISTIC_WARNING,
 )
-from cleveragents.application.services.artifact_compressor import ArtifactCompressorService
 from cleveragents.domain.artifact import CompressionMode
 from cleveragents.domain.errors import TokenCountingError
 

@@ -15,10 +15,10 @@ from cleveragents.adapters.persistence.unit_of_work import SqlaUnitOfWork
 from cleveragents.adapters.tokens.tiktoken_counter import TiktokenCounter
 from cleveragents.application.ports.token_counter import TokenCounter
 from cleveragents.application.ports.unit_of_work import UnitOfWork
-from cleveragents.application.services.plans import PlanService
-from cleveragents.application.services.projects import ProjectService
-from cleveragents.application.services.skeleton_compressor import SkeletonCompressorService
-from cleveragents.application.services.strategy_coordinator import StrategyCoordinator
+from cleveragents.application.services.plans.child_plans import ChildPlanSpawner
+from cleveragents.application.services.plans.plan_service import PlanService
+from cleveragents.application.services.plans.project_service import ProjectService
+from cleveragents.application.services.plans.skeleton_compressor import SkeletonCompressorService
 from cleveragents.container import Container, build_container, build_token_counter
 from cleveragents.domain.errors import InvalidInputError
 from tests.fakes import FakeTokenCounter
@@ -55,7 +55,7 @@ def test_every_provider_resolves(built: Container, tmp_path: Path) -> None:
 
     assert isinstance(built.project_service(), ProjectService)
     assert isinstance(built.plan_service(), PlanService)
-    assert isinstance(built.strategy_coordinator(), StrategyCoordinator)
+    assert isinstance(built.child_plan_spawner(), ChildPlanSpawner)
 
 
 def test_skeleton_compressor_service_from_container_compresses(built: Container) -> None:
@@ -79,7 +79,7 @@ def test_token_counter_override_is_honoured_by_plan_service(built: Container) ->
     assert [f.token_count for f in stored.fragments] == [3]
 
 
-def test_strategy_coordinator_uses_the_container_store(built: Container) -> None:
+def test_child_plan_spawner_uses_the_container_store(built: Container) -> None:
     built.project_service().create("demo")
     plans = built.plan_service()
     parent = plans.create("demo", "parent")
@@ -87,7 +87,7 @@ def test_strategy_coordinator_uses_the_container_store(built: Container) -> None
         plans.decide(
             parent.id, fragment_id, relevance=relevance, token_count=tokens, fragment_id=fragment_id
         )
-    child = built.strategy_coordinator().spawn_child(parent.id, "child", skeleton_ratio=0.5)
+    child = built.child_plan_spawner().spawn_child(parent.id, "child", skeleton_ratio=0.5)
     assert [f.fragment_id for f in child.inherited_fragments] == ["A"]
     stored = plans.status(child.id).plan
     assert stored.skeleton_metadata == child.skeleton_metadata

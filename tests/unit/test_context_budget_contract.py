@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cleveragents.adapters.budget_weights.heuristics_file import default_heuristics
-from cleveragents.application.services.context_budget_planner import (
+from cleveragents.application.services.budget.context_budget_planner import (
     ContextBudgetPlanner,
     PlannedArtifact,
 )

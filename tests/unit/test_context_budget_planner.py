@@ -11,7 +11,7 @@ import pytest
 
 from cleveragents.adapters.budget_weights.heuristics_file import default_heuristics, load_heuristics
 from cleveragents.adapters.tokens.tiktoken_counter import TiktokenCounter
-from cleveragents.application.services.context_budget_planner import (
+from cleveragents.application.services.budget.context_budget_planner import (
     COMPACTION_PRIORITY,
     ContextBudgetPlanner,
     PlannedArtifact,

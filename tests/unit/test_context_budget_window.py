@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 
 from cleveragents.adapters.budget_weights.heuristics_file import default_heuristics
-from cleveragents.application.services.context_budget_planner import (
+from cleveragents.application.services.budget.context_budget_planner import (
     AvailableWindow,
     ContextBudgetPlanner,
     PlannedArtifact,
     overcommits_default_window,
 )
-from cleveragents.application.services.projects import ProjectService
+from cleveragents.application.services.plans.project_service import ProjectService
 from cleveragents.domain.context_budget import (
     DEFAULT_AVAILABLE_TOKENS,
     DEFAULT_COMMITTED_TOKENS,

@@ -13,12 +13,12 @@ from hypothesis import strategies as st
 
 from cleveragents.adapters.secrets.pattern_scanner import PatternSecretScanner
 from cleveragents.adapters.tokens.tiktoken_counter import TiktokenCounter
-from cleveragents.application.services.compaction.deterministic_summarizer import (
-    DeterministicSummarizer,
-)
+from cleveragents.application.services.compaction.context_compactor import ContextCompactor
 from cleveragents.application.services.compaction.message_tokens import message_tokens
 from cleveragents.application.services.compaction.outcome import CompactionSettings
-from cleveragents.application.services.context_compactor import ContextCompactor
+from cleveragents.application.services.compaction.summary.deterministic_summarizer import (
+    DeterministicSummarizer,
+)
 from cleveragents.domain.compaction_summary import SummarySection, render_summary
 from cleveragents.domain.errors import TokenCountingError
 from cleveragents.domain.event import CONTEXT_COMPACTED, CONTEXT_COMPACTION_FAILED, RecordedEvent

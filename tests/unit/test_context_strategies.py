@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 from cleveragents.adapters.tokens.tiktoken_counter import TiktokenCounter
-from cleveragents.application.services.compaction.deterministic_summarizer import (
-    DeterministicSummarizer,
-)
 from cleveragents.application.services.compaction.outcome import CompactionSettings
 from cleveragents.application.services.compaction.recovery import FactCategory
-from cleveragents.application.services.context_strategies import (
+from cleveragents.application.services.compaction.strategy_comparison import (
     MASK_MIN_CHARS,
     ObservationMasking,
     StrategyComparison,
     compare_context_strategies,
+)
+from cleveragents.application.services.compaction.summary.deterministic_summarizer import (
+    DeterministicSummarizer,
 )
 from cleveragents.domain.transcript import Message, Role, TextBlock, ToolCall, ToolResult
 

@@ -10,7 +10,7 @@ import pytest
 
 from cleveragents.adapters.transcripts import JsonTranscriptCodec
 from cleveragents.application.ports.summarizer import Summarizer
-from cleveragents.application.services.compaction.deterministic_summarizer import (
+from cleveragents.application.services.compaction.summary.deterministic_summarizer import (
     DeterministicSummarizer,
     merge_summaries,
 )

@@ -1,4 +1,4 @@
-"""Smart mode's ranks of a diff's lines (`DiffStrategy.line_plan`): what changed where first,
+"""Smart mode's ranks of a diff's lines (`DiffCompressor.line_plan`): what changed where first,
 then the shape of the change, then the change itself, then its context.
 
 Real data: `tests/data/click-*.diff` (pallets/click, BSD-3-Clause) and the shared corpus's
@@ -16,14 +16,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cleveragents.application.services.artifact_compression.diff import DiffStrategy
-from cleveragents.application.services.artifact_compression.strategy import LinePlan, ShortForm
+from cleveragents.application.services.artifact_compression.kinds.diff import DiffCompressor
+from cleveragents.application.services.artifact_compression.kinds.kind_compressor import (
+    LinePlan,
+    ShortForm,
+)
 from cleveragents.application.services.artifact_compression.task_terms import TaskTerms
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "diffs"
 NO_TASK = TaskTerms()
-STRATEGY = DiffStrategy()
+STRATEGY = DiffCompressor()
 HUNK = re.compile(r"@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@")
 PY_DEF = re.compile(r"\s*(?:async\s+)?(?:def|class)\s")
 HEADER_STARTS = ("diff --git ", "index ", "--- ", "+++ ", "new file mode ", "deleted file mode ")

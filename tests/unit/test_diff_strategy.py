@@ -15,8 +15,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cleveragents.application.services.artifact_compression.diff import DiffStrategy
-from cleveragents.application.services.artifact_compression.strategy import (
+from cleveragents.application.services.artifact_compression.kinds.diff import DiffCompressor
+from cleveragents.application.services.artifact_compression.kinds.kind_compressor import (
     MalformedCompressionError,
 )
 from cleveragents.application.services.artifact_compression.task_terms import TaskTerms
@@ -26,7 +26,7 @@ from cleveragents.domain.languages import IMPLEMENTATION_OMITTED
 DATA = Path(__file__).resolve().parents[1] / "data"
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "diffs"
 NO_TASK = TaskTerms()
-STRATEGY = DiffStrategy()
+STRATEGY = DiffCompressor()
 
 
 def _corpus() -> list[Path]:

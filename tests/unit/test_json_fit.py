@@ -1,4 +1,4 @@
-"""Smart mode for JSON: `JsonStrategy.fit` keeps the output valid JSON at any budget and uses most
+"""Smart mode for JSON: `JsonCompressor.fit` keeps the output valid JSON at any budget and uses most
 of it, counted with the real tokenizer.
 
 Real data: the GitHub API fixtures of octokit/fixtures (MIT) in `../shared/corpus/json/` (the
@@ -17,15 +17,20 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cleveragents.adapters.tokens.tiktoken_counter import TiktokenCounter
-from cleveragents.application.services.artifact_compression.json_document import JsonStrategy
-from cleveragents.application.services.artifact_compression.json_rendering import (
+from cleveragents.application.services.artifact_compression.kinds.json_document import (
+    JsonCompressor,
+)
+from cleveragents.application.services.artifact_compression.kinds.json_rendering import (
     Positions,
     Pruner,
     parse_with_positions,
     render,
 )
-from cleveragents.application.services.artifact_compression.json_sampling import Survey, ladder
-from cleveragents.application.services.artifact_compression.strategy import Handles
+from cleveragents.application.services.artifact_compression.kinds.json_sampling import (
+    Survey,
+    ladder,
+)
+from cleveragents.application.services.artifact_compression.kinds.kind_compressor import Handles
 from cleveragents.application.services.artifact_compression.task_terms import TaskTerms
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -37,7 +42,7 @@ JSON_FILES = [
 ]
 SHARES = (0.02, 0.1, 0.3, 0.5, 0.7, 0.9)
 COUNTER = TiktokenCounter("cl100k_base")
-STRATEGY = JsonStrategy()
+STRATEGY = JsonCompressor()
 NO_TERMS = TaskTerms()
 HANDLES = Handles()
 ITEMS_MARKER = re.compile(r"^… (\d+) items? omitted \((lines? \d+(?:-\d+)?[^)]*)\)$")

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cleveragents.application.services.artifact_compression.json_rendering import (
+from cleveragents.application.services.artifact_compression.kinds.json_rendering import (
     OneLine,
     Positions,
     Pruner,
@@ -22,12 +22,12 @@ from cleveragents.application.services.artifact_compression.json_rendering impor
     render,
     structural_line_map,
 )
-from cleveragents.application.services.artifact_compression.json_sampling import (
+from cleveragents.application.services.artifact_compression.kinds.json_sampling import (
     Detail,
     Survey,
     ladder,
 )
-from cleveragents.application.services.artifact_compression.strategy import Handles
+from cleveragents.application.services.artifact_compression.kinds.kind_compressor import Handles
 from cleveragents.application.services.artifact_compression.task_terms import TaskTerms
 
 NO_TERMS = TaskTerms()

@@ -8,12 +8,12 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cleveragents.application.services.artifact_compression.json_rendering import (
+from cleveragents.application.services.artifact_compression.kinds.json_rendering import (
     OneLine,
     Pruner,
     render,
 )
-from cleveragents.application.services.artifact_compression.json_sampling import (
+from cleveragents.application.services.artifact_compression.kinds.json_sampling import (
     Detail,
     Survey,
     ends_inwards,
@@ -22,7 +22,7 @@ from cleveragents.application.services.artifact_compression.json_sampling import
     ladder,
     runs,
 )
-from cleveragents.application.services.artifact_compression.strategy import Handles
+from cleveragents.application.services.artifact_compression.kinds.kind_compressor import Handles
 from cleveragents.application.services.artifact_compression.task_terms import TaskTerms
 
 NO_TERMS = TaskTerms()

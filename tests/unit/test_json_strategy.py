@@ -16,8 +16,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cleveragents.application.services.artifact_compression.json_document import JsonStrategy
-from cleveragents.application.services.artifact_compression.strategy import (
+from cleveragents.application.services.artifact_compression.kinds.json_document import (
+    JsonCompressor,
+)
+from cleveragents.application.services.artifact_compression.kinds.kind_compressor import (
     MalformedCompressionError,
     Priority,
 )
@@ -30,7 +32,7 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 CORPUS = REPO_ROOT.parent / "shared" / "corpus"
 TEST_DATA = REPO_ROOT / "tests" / "data"
 NO_TERMS = TaskTerms()
-STRATEGY = JsonStrategy()
+STRATEGY = JsonCompressor()
 JSON_FILES = [
     *sorted((CORPUS / "json").glob("*.json")),
     TEST_DATA / "github-labels-excerpt.json",

@@ -14,15 +14,17 @@ import re
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from cleveragents.application.services.artifact_compression import diff
-from cleveragents.application.services.artifact_compression import markdown_line_plan as plan
-from cleveragents.application.services.artifact_compression import markdown_sentences as sentences
-from cleveragents.application.services.artifact_compression.markdown_blocks import (
+from cleveragents.application.services.artifact_compression.kinds import diff
+from cleveragents.application.services.artifact_compression.kinds import markdown_line_plan as plan
+from cleveragents.application.services.artifact_compression.kinds import (
+    markdown_sentences as sentences,
+)
+from cleveragents.application.services.artifact_compression.kinds.kind_compressor import ShortForm
+from cleveragents.application.services.artifact_compression.kinds.markdown_blocks import (
     Kind,
     parse,
     scan,
 )
-from cleveragents.application.services.artifact_compression.strategy import ShortForm
 
 # --- markdown -------------------------------------------------------------------------------
 

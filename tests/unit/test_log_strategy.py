@@ -19,7 +19,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cleveragents.application.services.artifact_compression.logs import (
+from cleveragents.application.services.artifact_compression.kinds.kind_compressor import LinePlan
+from cleveragents.application.services.artifact_compression.kinds.logs import (
     ERROR_REPEAT,
     FIRST_ERROR,
     FIRST_ROUTINE,
@@ -30,7 +31,7 @@ from cleveragents.application.services.artifact_compression.logs import (
     ROUTINE_REPEAT,
     WARNING_REPEAT,
     LineKind,
-    LogStrategy,
+    LogCompressor,
     Severity,
     classify,
     describe,
@@ -39,8 +40,7 @@ from cleveragents.application.services.artifact_compression.logs import (
     line_severity,
     short_form,
 )
-from cleveragents.application.services.artifact_compression.strategy import LinePlan
-from cleveragents.application.services.artifact_compression.streaming_logs import (
+from cleveragents.application.services.artifact_compression.kinds.streaming_logs import (
     CHARS_PER_TOKEN,
     LogCandidates,
     collect_log_candidates,
@@ -51,7 +51,7 @@ from cleveragents.domain.artifact import ArtifactKind
 DATA = Path(__file__).resolve().parents[1] / "data"
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "logs"
 NO_TASK = TaskTerms()
-STRATEGY = LogStrategy()
+STRATEGY = LogCompressor()
 MARKER = re.compile(r"\.\.\. \((\d+) info lines omitted\)")
 
 # One simple, independent pattern per format for the lines the seed must keep.

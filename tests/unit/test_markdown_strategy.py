@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cleveragents.application.services.artifact_compression.markdown import MarkdownStrategy
+from cleveragents.application.services.artifact_compression.kinds.markdown import MarkdownCompressor
 from cleveragents.application.services.artifact_compression.task_terms import TaskTerms
 from cleveragents.domain.artifact import ArtifactKind
 
@@ -26,7 +26,7 @@ EXCERPT = REPO_ROOT / "tests" / "data" / "rfc-2394-async_await-excerpt.md"
 MARKDOWN_FILES = [*sorted((CORPUS / "markdown").glob("*.md")), EXCERPT]
 
 NO_TERMS = TaskTerms()
-STRATEGY = MarkdownStrategy()
+STRATEGY = MarkdownCompressor()
 FENCE = re.compile(r"\s*(`{3,}|~{3,})")
 
 

@@ -10,6 +10,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cleveragents.adapters.tokens.tiktoken_counter import TiktokenCounter
+from cleveragents.application.services.artifact_compression.kinds.kind_compressor import (
+    Handles,
+    Priority,
+    ShortForm,
+)
 from cleveragents.application.services.artifact_compression.packing import (
     Line,
     PackRequest,
@@ -17,11 +22,6 @@ from cleveragents.application.services.artifact_compression.packing import (
     pack,
     pack_lines,
     repeat_runs,
-)
-from cleveragents.application.services.artifact_compression.strategy import (
-    Handles,
-    Priority,
-    ShortForm,
 )
 
 COUNTER = TiktokenCounter("cl100k_base")

@@ -23,7 +23,7 @@ from cleveragents.application.services.compaction.recovery import (
     searchable_text,
     terms_recovered,
 )
-from cleveragents.application.services.compaction.recovery_text import term_frequencies
+from cleveragents.application.services.compaction.recovery.text import term_frequencies
 from cleveragents.domain.transcript import (
     SUMMARY_MARKER,
     Message,

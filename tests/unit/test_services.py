@@ -6,13 +6,13 @@ import math
 
 import pytest
 
-from cleveragents.application.services.plans import DEFAULT_RELEVANCE, PlanService
-from cleveragents.application.services.projects import ProjectService
-from cleveragents.application.services.skeleton_compressor import SkeletonCompressorService
-from cleveragents.application.services.strategy_coordinator import (
-    StrategyCoordinator,
+from cleveragents.application.services.plans.child_plans import (
+    ChildPlanSpawner,
     effective_skeleton_ratio,
 )
+from cleveragents.application.services.plans.plan_service import DEFAULT_RELEVANCE, PlanService
+from cleveragents.application.services.plans.project_service import ProjectService
+from cleveragents.application.services.plans.skeleton_compressor import SkeletonCompressorService
 from cleveragents.domain.errors import (
     CleverAgentsError,
     DuplicateFragmentError,
@@ -40,7 +40,7 @@ class World:
         self.counter = FakeTokenCounter()
         self.projects = ProjectService(self.factory)
         self.plans = PlanService(self.factory, self.counter)
-        self.coordinator = StrategyCoordinator(self.factory, SkeletonCompressorService())
+        self.spawner = ChildPlanSpawner(self.factory, SkeletonCompressorService())
 
     def stored_plan(self, plan_id: str) -> Plan:
         plan = self.store.state.plans.get(plan_id)
@@ -267,7 +267,7 @@ def test_decide_duplicate_fragment_id_in_own_context(world: World) -> None:
 
 def test_decide_duplicate_fragment_id_in_inherited_context(world: World) -> None:
     parent = seed_parent(world)
-    child = world.coordinator.spawn_child(parent.id, "child", skeleton_ratio=0.0)
+    child = world.spawner.spawn_child(parent.id, "child", skeleton_ratio=0.0)
     assert {f.fragment_id for f in child.inherited_fragments} == {"A", "B", "C"}
     with pytest.raises(DuplicateFragmentError):
         world.plans.decide(child.id, "again", fragment_id="B", token_count=1)
@@ -311,7 +311,7 @@ def test_decide_unknown_plan(world: World) -> None:
 
 def test_status_and_list(world: World) -> None:
     parent = seed_parent(world)
-    child = world.coordinator.spawn_child(parent.id, "child", skeleton_ratio=0.5)
+    child = world.spawner.spawn_child(parent.id, "child", skeleton_ratio=0.5)
     report = world.plans.status(parent.id)
     assert report.own_tokens == 1000
     assert report.inherited_tokens == 0
@@ -330,14 +330,14 @@ def test_status_and_list(world: World) -> None:
         world.plans.status(new_ulid())
 
 
-# --- StrategyCoordinator ----------------------------------------------------------------------
+# --- ChildPlanSpawner ----------------------------------------------------------------------
 
 
 def test_spawn_child_seed_example(world: World) -> None:
     parent = seed_parent(world)
     a = parent.fragments[0]
     assert a.fragment_id == "A"
-    child = world.coordinator.spawn_child(parent.id, "  child  ", skeleton_ratio=0.5)
+    child = world.spawner.spawn_child(parent.id, "  child  ", skeleton_ratio=0.5)
     assert child.title == "child"
     assert child.parent_id == parent.id
     assert child.project_id == parent.project_id
@@ -357,7 +357,7 @@ def test_spawn_child_seed_example(world: World) -> None:
 
 def test_spawn_child_accepts_lower_case_parent_id(world: World) -> None:
     parent = seed_parent(world)
-    child = world.coordinator.spawn_child(parent.id.lower(), "child")
+    child = world.spawner.spawn_child(parent.id.lower(), "child")
     assert child.parent_id == parent.id
 
 
@@ -383,10 +383,10 @@ def test_spawn_child_effective_ratio_precedence(
 ) -> None:
     parent = seed_parent(world, project_ratio)
     if plan_override is not None:
-        overridden = world.coordinator.set_plan_context(parent.id, skeleton_ratio=plan_override)
+        overridden = world.spawner.set_plan_context(parent.id, skeleton_ratio=plan_override)
         assert overridden.policy.skeleton_ratio == plan_override
         assert world.stored_plan(parent.id).policy.skeleton_ratio == plan_override
-    child = world.coordinator.spawn_child(parent.id, "child", skeleton_ratio=explicit)
+    child = world.spawner.spawn_child(parent.id, "child", skeleton_ratio=explicit)
     assert child.skeleton_metadata is not None
     assert child.skeleton_metadata.ratio == expected_ratio
     assert [f.fragment_id for f in child.inherited_fragments] == expected_ids
@@ -394,28 +394,28 @@ def test_spawn_child_effective_ratio_precedence(
 
 def test_set_plan_context_keeps_other_overrides_and_validates(world: World) -> None:
     parent = seed_parent(world)
-    world.coordinator.set_plan_context(parent.id, skeleton_ratio=0.6)
-    unchanged = world.coordinator.set_plan_context(parent.id)
+    world.spawner.set_plan_context(parent.id, skeleton_ratio=0.6)
+    unchanged = world.spawner.set_plan_context(parent.id)
     assert unchanged.policy.skeleton_ratio == 0.6
     calls = world.factory.calls
     with pytest.raises(InvalidInputError):
-        world.coordinator.set_plan_context(parent.id, skeleton_ratio=2.0)
+        world.spawner.set_plan_context(parent.id, skeleton_ratio=2.0)
     assert world.factory.calls == calls
     with pytest.raises(PlanNotFoundError):
-        world.coordinator.set_plan_context(new_ulid(), skeleton_ratio=0.5)
+        world.spawner.set_plan_context(new_ulid(), skeleton_ratio=0.5)
     with pytest.raises(InvalidIdError):
-        world.coordinator.set_plan_context("bad", skeleton_ratio=0.5)
+        world.spawner.set_plan_context("bad", skeleton_ratio=0.5)
 
 
 def test_grandchild_compresses_inherited_and_own(world: World) -> None:
     parent = seed_parent(world)
-    child = world.coordinator.spawn_child(parent.id, "child", skeleton_ratio=0.5)
+    child = world.spawner.spawn_child(parent.id, "child", skeleton_ratio=0.5)
     assert [f.fragment_id for f in child.inherited_fragments] == ["A"]
     world.plans.decide(child.id, "d", relevance=1.0, token_count=100, fragment_id="D")
     world.plans.decide(child.id, "e", relevance=0.1, token_count=500, fragment_id="E")
     stored_child = world.stored_plan(child.id)
     assert [f.fragment_id for f in stored_child.accumulated_context] == ["A", "D", "E"]
-    grandchild = world.coordinator.spawn_child(child.id, "grandchild", skeleton_ratio=0.5)
+    grandchild = world.spawner.spawn_child(child.id, "grandchild", skeleton_ratio=0.5)
     meta = grandchild.skeleton_metadata
     assert meta is not None
     assert meta.original_tokens == 400 + 100 + 500
@@ -430,11 +430,11 @@ def test_grandchild_compresses_inherited_and_own(world: World) -> None:
 
 def test_grandchild_uses_project_ratio_not_parents_override(world: World) -> None:
     parent = seed_parent(world, 0.0)
-    world.coordinator.set_plan_context(parent.id, skeleton_ratio=1.0)
-    child = world.coordinator.spawn_child(parent.id, "child")
+    world.spawner.set_plan_context(parent.id, skeleton_ratio=1.0)
+    child = world.spawner.spawn_child(parent.id, "child")
     assert child.skeleton_metadata is not None
     assert child.skeleton_metadata.ratio == 1.0
-    grandchild = world.coordinator.spawn_child(child.id, "grandchild")
+    grandchild = world.spawner.spawn_child(child.id, "grandchild")
     assert grandchild.skeleton_metadata is not None
     assert grandchild.skeleton_metadata.ratio == 0.0  # the child has no override of its own
 
@@ -442,7 +442,7 @@ def test_grandchild_uses_project_ratio_not_parents_override(world: World) -> Non
 def test_spawn_from_empty_parent(world: World) -> None:
     world.projects.create("demo")
     parent = world.plans.create("demo", "empty")
-    child = world.coordinator.spawn_child(parent.id, "child")
+    child = world.spawner.spawn_child(parent.id, "child")
     assert child.inherited_fragments == ()
     assert child.skeleton_metadata is not None
     assert child.skeleton_metadata.original_tokens == 0
@@ -453,24 +453,24 @@ def test_spawn_from_empty_parent(world: World) -> None:
 @pytest.mark.parametrize("ratio", [1.5, -0.1, math.nan, math.inf, -math.inf, True, "0.5"])
 def test_spawn_child_invalid_ratio_before_any_unit_of_work(ratio: object) -> None:
     factory = FakeUnitOfWorkFactory()
-    coordinator = StrategyCoordinator(factory, SkeletonCompressorService())
+    spawner = ChildPlanSpawner(factory, SkeletonCompressorService())
     with pytest.raises(ValueError, match="ratio") as caught:
-        coordinator.spawn_child(new_ulid(), "child", skeleton_ratio=ratio)  # type: ignore[arg-type]
+        spawner.spawn_child(new_ulid(), "child", skeleton_ratio=ratio)  # type: ignore[arg-type]
     assert isinstance(caught.value, InvalidRatioError)
     assert factory.calls == 0
 
 
 def test_spawn_child_malformed_parent_id_before_any_unit_of_work() -> None:
     factory = FakeUnitOfWorkFactory()
-    coordinator = StrategyCoordinator(factory, SkeletonCompressorService())
+    spawner = ChildPlanSpawner(factory, SkeletonCompressorService())
     with pytest.raises(InvalidIdError):
-        coordinator.spawn_child("not-a-plan", "child")
+        spawner.spawn_child("not-a-plan", "child")
     assert factory.calls == 0
 
 
 def test_spawn_child_unknown_parent(world: World) -> None:
     with pytest.raises(PlanNotFoundError):
-        world.coordinator.spawn_child(new_ulid(), "child")
+        world.spawner.spawn_child(new_ulid(), "child")
     assert world.store.commits == 0
 
 
@@ -478,7 +478,7 @@ def test_spawn_child_blank_title_writes_nothing(world: World) -> None:
     parent = seed_parent(world)
     before = dict(world.store.state.plans)
     with pytest.raises(InvalidInputError, match="title"):
-        world.coordinator.spawn_child(parent.id, "   ")
+        world.spawner.spawn_child(parent.id, "   ")
     assert world.store.state.plans == before
     assert world.factory.created[-1].committed is False
 

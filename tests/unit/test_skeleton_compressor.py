@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cleveragents.application.services.skeleton_compressor import (
+from cleveragents.application.services.plans.skeleton_compressor import (
     DEFAULT_SKELETON_RATIO,
     SkeletonCompressorService,
     SkeletonResult,

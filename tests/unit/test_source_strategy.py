@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cleveragents.application.ports.source_skeleton import SourceLines, SourceSkeletonizer
-from cleveragents.application.services.artifact_compression.source import SourceStrategy
+from cleveragents.application.services.artifact_compression.kinds.source import SourceCompressor
 from cleveragents.application.services.artifact_compression.task_terms import TaskTerms
 from cleveragents.domain.artifact import ArtifactKind
 
@@ -37,7 +37,7 @@ class FixedRoles(SourceSkeletonizer):
 
 def ranks(source: str, language: str, task: str | None = None) -> list[int]:
     """The ranks of `source`'s lines from the patterns (no tree)."""
-    strategy = SourceStrategy(FixedRoles(), language)
+    strategy = SourceCompressor(FixedRoles(), language)
     return list(strategy.line_plan(source.split("\n"), TaskTerms.from_task(task)).priorities)
 
 
@@ -66,7 +66,7 @@ def test_the_roles_from_the_port_rank_in_their_order() -> None:
         comments=frozenset({6, 7}),
     )
     skeletonizer = FixedRoles(roles)
-    strategy = SourceStrategy(skeletonizer, "python")
+    strategy = SourceCompressor(skeletonizer, "python")
     plan = strategy.line_plan(lines, TaskTerms.from_task("cache"))
     assert list(plan.priorities) == [
         NAME,
@@ -95,7 +95,7 @@ def test_the_roles_from_the_port_rank_in_their_order() -> None:
 
 def test_a_line_too_long_for_any_budget_is_kept_as_its_head_first() -> None:
     long_line = "x = [" + "1, " * 1000 + "]"
-    plan = SourceStrategy(FixedRoles(SourceLines()), "python").line_plan(
+    plan = SourceCompressor(FixedRoles(SourceLines()), "python").line_plan(
         ["def f():", long_line], NO_TERMS
     )
     assert plan.short_forms[1].text.startswith("x = [1, 1, ")
@@ -281,14 +281,14 @@ def test_task_lines_come_after_signatures_and_errors() -> None:
     ],
 )
 def test_the_marker_is_a_comment_of_the_language(language: str, comment: str) -> None:
-    strategy = SourceStrategy(FixedRoles(), language)
+    strategy = SourceCompressor(FixedRoles(), language)
     assert strategy.marker("lines 5-9") == f"{comment} … lines 5-9"
     assert strategy.kind is ArtifactKind.SOURCE
 
 
 def test_the_marker_is_indented_like_the_first_omitted_line_that_is_not_blank() -> None:
     lines = ["class A:", "    def f(self):", "", "        return 1", "    x = 2"]
-    strategy = SourceStrategy(FixedRoles(), "python")
+    strategy = SourceCompressor(FixedRoles(), "python")
     strategy.line_plan(lines, NO_TERMS)
     stored = "lines 2-4 of 01ARTIFACT"
     assert strategy.marker("lines 3-4") == "        # … lines 3-4"

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from cleveragents.adapters.prefix_files.prefix_file_reader import PrefixFileReader
 from cleveragents.adapters.secrets.pattern_scanner import PatternSecretScanner
 from cleveragents.application.ports.secret_scanner import SecretScan, SecretScanner
-from cleveragents.application.services.stable_prefix_builder import StablePrefixBuilder
+from cleveragents.application.services.prefixes.stable_prefix_builder import StablePrefixBuilder
 from cleveragents.domain.classification import ClassificationError, DataClass
 from cleveragents.domain.errors import InvalidInputError
 from cleveragents.domain.secrets import SecretFinding
@@ -245,7 +245,7 @@ _BUILD_IN_A_CHILD = """
 import json, sys
 from cleveragents.adapters.prefix_files.prefix_file_reader import PrefixFileReader
 from cleveragents.adapters.secrets.pattern_scanner import PatternSecretScanner
-from cleveragents.application.services.stable_prefix_builder import StablePrefixBuilder
+from cleveragents.application.services.prefixes.stable_prefix_builder import StablePrefixBuilder
 path = sys.argv[1]
 with open(path, encoding="utf-8") as handle:
     spec = PrefixFileReader().parse(handle.read(), source=path)

@@ -8,12 +8,12 @@ from hypothesis import strategies as st
 
 from cleveragents.adapters.secrets.pattern_scanner import PatternSecretScanner
 from cleveragents.adapters.tokens.tiktoken_counter import TiktokenCounter
-from cleveragents.application.services.compaction.summary_budget import ITEM_CHARS, fit_summary
-from cleveragents.application.services.compaction.summary_paths import (
+from cleveragents.application.services.compaction.summary.budget import ITEM_CHARS, fit_summary
+from cleveragents.application.services.compaction.summary.paths import (
     absolute_paths,
     relative_paths,
 )
-from cleveragents.application.services.compaction.summary_redaction import (
+from cleveragents.application.services.compaction.summary.redaction import (
     Redactions,
     redact_line,
     redact_summary,

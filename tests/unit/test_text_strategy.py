@@ -13,8 +13,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cleveragents.application.services.artifact_compression.plain_text import PlainTextStrategy
-from cleveragents.application.services.artifact_compression.strategy import ShortForm
+from cleveragents.application.services.artifact_compression.kinds.kind_compressor import ShortForm
+from cleveragents.application.services.artifact_compression.kinds.plain_text import (
+    PlainTextCompressor,
+)
 from cleveragents.application.services.artifact_compression.task_terms import TaskTerms
 from cleveragents.domain.artifact import ArtifactKind
 
@@ -28,7 +30,7 @@ TEXT_FILES = [
 ]
 
 NO_TERMS = TaskTerms()
-STRATEGY = PlainTextStrategy()
+STRATEGY = PlainTextCompressor()
 
 
 @pytest.mark.parametrize("path", TEXT_FILES, ids=lambda path: path.name)

@@ -12,17 +12,17 @@ import pytest
 
 from cleveragents.adapters.tokens.tiktoken_counter import TiktokenCounter
 from cleveragents.adapters.transcripts.json_transcript_codec import JsonTranscriptCodec
-from cleveragents.application.services.compaction.deterministic_summarizer import (
+from cleveragents.application.services.compaction.context_compactor import ContextCompactor
+from cleveragents.application.services.compaction.strategy_comparison import DiscardedEvents
+from cleveragents.application.services.compaction.summary.deterministic_summarizer import (
     DeterministicSummarizer,
 )
-from cleveragents.application.services.context_compactor import ContextCompactor
-from cleveragents.application.services.context_strategies import DiscardedEvents
-from cleveragents.application.services.projects import ProjectService
-from cleveragents.application.services.transcript_compaction import (
+from cleveragents.application.services.compaction.transcript_compaction import (
     NoConversationError,
     TranscriptCompaction,
     TranscriptCompactor,
 )
+from cleveragents.application.services.plans.project_service import ProjectService
 from cleveragents.container import build_container
 from cleveragents.domain.errors import InvalidInputError, InvalidPolicyError, ProjectNotFoundError
 from cleveragents.domain.event import CONTEXT_COMPACTED

@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 
 from cleveragents.adapters.tokens.tiktoken_counter import TiktokenCounter
-from cleveragents.application.services.artifact_compression.heuristic_counter import (
-    HeuristicTokenCounter,
-)
 from cleveragents.application.services.artifact_compression.truncation import (
     SEPARATOR,
     truncate_to_budget,
     truncation_marker,
+)
+from cleveragents.application.services.counting.heuristic_counter import (
+    HeuristicTokenCounter,
 )
 
 DATA = Path(__file__).resolve().parents[1] / "data"

@@ -13,8 +13,8 @@ import pytest
 
 from cleveragents.adapters.transcripts import anthropic_messages, claude_code_jsonl, openai_chat
 from cleveragents.adapters.transcripts.json_transcript_codec import JsonTranscriptCodec
-from cleveragents.application.services import usage_normalization
-from cleveragents.application.services.usage_normalization import (
+from cleveragents.application.services.metrics import usage_normalization
+from cleveragents.application.services.metrics.usage_normalization import (
     detect_usage_format,
     normalize_usage,
     transcript_usage,

@@ -118,7 +118,7 @@ def test_an_epoch_number_in_a_date_context_is_a_timestamp(text: str, context: st
         "OAuth2ClientV3Handler, openTypeOS2CodePageRanges, ThisIsAVeryLongCamelCaseName2X",
         "test_every_command_help_is_plain_text",
         "https://github.com/pallets/click/blob/main/src/click/core.py",
-        "cleveragents/application/services/stable_prefix_builder.py",
+        "cleveragents/application/services/prefixes/stable_prefix_builder.py",
         "may 2026 be a good year",  # lower-case month names are words
         "the nil value 0000",
     ],

@@ -26,6 +26,7 @@ line) reports nothing for that match.
 from __future__ import annotations
 
 import binascii
+import re
 from collections.abc import Iterator
 
 from cleveragents.adapters.secrets.secret_patterns import MAX_MATCH_BYTES, PATTERNS, SecretPattern
@@ -56,9 +57,19 @@ _MARKER = ALLOW_MARKER.encode()
 _BASE64_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
 _GROUP_STARTS = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdef"
 _TOKEN_EDGES = frozenset(b" \t\n\r\x0b\x0c\"'=:,;()[]{}<>")
-_BASE64_MAP = bytes(0x41 if byte in _BASE64_BYTES else 0x20 for byte in range(256))
-_BASE64_SEED = b"A" * MIN_BASE64_CHARS
+_EDGE_CLASS = 0x20
+_TOKEN_CLASSES = bytes(
+    0x41 if byte in _BASE64_BYTES else _EDGE_CLASS if byte in _TOKEN_EDGES else 0x2E
+    for byte in range(256)
+)
+_TOKEN_START = b" " + b"A" * MIN_BASE64_CHARS
+_NOT_BASE64_CLASS = re.compile(rb"[^A]")
 _PRINTABLE = bytes(range(0x20, 0x7F)) + b"\t\n\r"
+# For the UTF-16LE pass: a printable ASCII byte but the blank becomes `a`, NUL stays, any other `.`.
+_UTF16LE_CLASSES = bytes(
+    0x61 if 0x21 <= byte <= 0x7E else 0x00 if byte == 0 else 0x2E for byte in range(256)
+)
+_UTF16LE_TRIGRAM = b"a\x00a\x00a\x00"
 
 
 class PatternSecretScanner(SecretScanner):
@@ -167,7 +178,7 @@ class _PatternScan(SecretScan):
                         run_start,
                         run_end,
                     )
-        if buffer.find(b"\x00", start, end) != -1:
+        if buffer.find(b"\x00", start, end) != -1 and _may_hold_utf16le_text(buffer, start, limit):
             for parity in (0, 1):
                 first = start + parity
                 text = _utf16le_characters(buffer, first, limit)
@@ -261,30 +272,33 @@ def _base64_runs(
     words in logs and code are never looked at. A run longer than `MAX_BASE64_CHARS` (an image,
     an archive) is not looked into: a window always sees that much of a run that starts in it,
     so whether it is looked into does not depend on where the windows fall."""
-    base = max(0, start - 1)
-    # Base64 bytes become `A`, others a blank: runs are then found by `find`, at memory-search
-    # speed, where a regex would try every position.
-    mapped = buffer[base:limit].translate(_BASE64_MAP)
-    find = mapped.find
-    edges = _TOKEN_EDGES
-    position = start - base
+    # Each byte becomes its class: `A` for base64, a blank for an edge, `.` for any other. The
+    # stream's start counts as an edge, and so does `limit` (a run cut there ends there). A
+    # token then starts after an edge followed by `MIN_BASE64_CHARS` base64 bytes, which `find`
+    # finds at memory-search speed: runs glued to the word before them (most long words of
+    # logs and code) are never visited in Python.
+    before = buffer[start - 1 : start] if start else b" "
+    classes = b"".join(
+        (before.translate(_TOKEN_CLASSES), buffer[start:limit].translate(_TOKEN_CLASSES), b" ")
+    )
+    base = start - 1  # the buffer position of `classes[0]`
+    find = classes.find
+    position = 0
     stop = end - base
     while True:
-        run_start = find(_BASE64_SEED, position)
-        if run_start == -1 or run_start >= stop:
+        edge = find(_TOKEN_START, position)
+        run_start = edge + 1
+        if edge == -1 or run_start >= stop:
             return
-        run_end = find(b" ", run_start + MIN_BASE64_CHARS)
-        if run_end == -1:
-            run_end = len(mapped)
-        position = run_end
-        if run_start > 0 and (
-            mapped[run_start - 1] == 0x41 or buffer[base + run_start - 1] not in edges
-        ):
-            continue  # begun in the window before (looked at there), or glued to a word
-        if run_end - run_start > MAX_BASE64_CHARS or (
-            run_end < len(mapped) and buffer[base + run_end] not in edges
-        ):
-            continue  # too long, or glued to what follows
+        after_run = _NOT_BASE64_CLASS.search(
+            classes, run_start + MIN_BASE64_CHARS, run_start + MAX_BASE64_CHARS + 1
+        )
+        if after_run is None:
+            position = run_start + MAX_BASE64_CHARS  # too long: an image, an archive
+            continue
+        run_end = position = after_run.start()
+        if classes[run_end] != _EDGE_CLASS:
+            continue  # glued to what follows
         run = buffer[base + run_start : base + run_end]
         # Base64 of ASCII text: every 4-character group starts with A-Z or a-f (a byte < 0x80
         # has its top bit clear). Words and identifiers rarely pass, and nothing is decoded.
@@ -292,10 +306,17 @@ def _base64_runs(
             continue
         decoded = binascii.a2b_base64(run + b"=" * (-len(run) % 4))
         if not decoded.translate(None, _PRINTABLE):
-            padding = len(buffer[base + run_end : base + run_end + 2]) - len(
-                buffer[base + run_end : base + run_end + 2].lstrip(b"=")
-            )
+            after = buffer[base + run_end : base + run_end + 2]
+            padding = len(after) - len(after.lstrip(b"="))
             yield base + run_start, base + run_end + padding, decoded
+
+
+def _may_hold_utf16le_text(buffer: bytes, start: int, limit: int) -> bool:
+    """Whether `buffer[start:limit]` holds three printable ASCII characters in a row in
+    UTF-16LE, each followed by a NUL: every match of every pattern holds three such characters
+    (its literal), so a window of a binary without them needs no UTF-16LE pass (two more
+    passes of every pattern, over half a window each)."""
+    return buffer[start:limit].translate(_UTF16LE_CLASSES).find(_UTF16LE_TRIGRAM) != -1
 
 
 def _utf16le_characters(buffer: bytes, first: int, limit: int) -> bytes:

@@ -1,1 +1,1 @@
-"""Artifact-type-tailored compression: detection, per-type strategies, exact budget fitting."""
+"""Artifact-type-tailored compression: detection, per-kind compressors, exact budget fitting."""

@@ -1,6 +1,6 @@
 """Smart mode's packer: the lines that matter most, within an exact token budget, using it.
 
-The artifact's own lines are taken by rank (the strategy's `LinePlan`), each only if it still
+The artifact's own lines are taken by rank (the compressor's `LinePlan`), each only if it still
 fits, and written back in their original order. Within a rank the order is from both ends
 inwards (the first error says where trouble began, the last one how it ended); for context
 ranks it is by distance to the nearest important line, so what is added last is the
@@ -25,7 +25,7 @@ from operator import sub
 from typing import NamedTuple
 
 from cleveragents.application.ports.token_counter import TokenCounter
-from cleveragents.application.services.artifact_compression.strategy import (
+from cleveragents.application.services.artifact_compression.kinds.kind_compressor import (
     Handles,
     Priority,
     ShortForm,
@@ -36,7 +36,7 @@ from cleveragents.application.services.artifact_compression.truncation import (
 )
 
 LONG_LINE_SHARE = 10
-"""A line costing more than a tenth of the budget gets a short form (its head) if the strategy
+"""A line costing more than a tenth of the budget gets a short form (its head) if the compressor
 gave it none: one huge line must not take the budget, nor be lost whole."""
 MIN_SHORT_TOKENS = 48
 """A head shorter than this (or than an eighth of a small budget) is not worth its line."""

@@ -21,8 +21,7 @@ import re
 from collections.abc import Iterable, Iterator
 
 from cleveragents.application.ports.secret_scanner import SecretScanner
-from cleveragents.application.services.compaction.summary_redaction import placeholder
-from cleveragents.domain.secrets import SecretKind
+from cleveragents.domain.secrets import SecretKind, redaction_placeholder
 
 _CORE = re.compile(r"[^\s\"'`,;{}\[\]()<>]+")
 """A word without the punctuation that may surround a credential in code and JSON."""
@@ -61,7 +60,7 @@ def redact_line(line: str, scanner: SecretScanner) -> str:
     """One line with its credentials masked, the punctuation around them kept."""
     if not _kinds(line, scanner):
         return line
-    line = _KEY_ONE_LINE.sub(placeholder(SecretKind.PRIVATE_KEY), line)
+    line = _KEY_ONE_LINE.sub(redaction_placeholder(SecretKind.PRIVATE_KEY.value), line)
     cores = list(_CORE.finditer(line))
     in_context = len(cores) <= MAX_CORES_MASKED
     for core in reversed(cores):  # from the right: earlier offsets stay valid
@@ -79,10 +78,10 @@ def redact_line(line: str, scanner: SecretScanner) -> str:
         lost = before - after
         if lost:
             kind = min(lost, key=lambda found: found.value)
-            line = line[: start + keep] + placeholder(kind) + line[end:]
+            line = line[: start + keep] + redaction_placeholder(kind.value) + line[end:]
     if _kinds(line, scanner):
         kinds = sorted(_kinds(line, scanner), key=lambda found: found.value)
-        return placeholder(kinds[0])
+        return redaction_placeholder(kinds[0].value)
     return line
 
 

@@ -1,7 +1,7 @@
 """`--task` guidance: the words and identifiers of the task, and which lines mention them.
 
 The documented effect: a line (a log line, a diff line, a markdown sentence, a JSON array item)
-that contains a term of the task is kept verbatim by the Tier 2 strategies and ranks right
+that contains a term of the task is kept verbatim by the Tier 2 compressors and ranks right
 after the structural essentials (headers, errors, signatures) when smart mode has to drop lines.
 """
 

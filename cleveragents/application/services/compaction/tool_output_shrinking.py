@@ -18,10 +18,12 @@ from dataclasses import dataclass, field
 
 from cleveragents.application.ports.secret_scanner import SecretScanner
 from cleveragents.application.ports.token_counter import TokenCounter
-from cleveragents.application.services.artifact_compressor import ArtifactCompressorService
-from cleveragents.application.services.artifact_store import ArtifactStore
+from cleveragents.application.services.artifact_compression.artifact_compressor import (
+    ArtifactCompressorService,
+)
+from cleveragents.application.services.artifact_store.artifact_store import ArtifactStore
 from cleveragents.application.services.compaction.message_tokens import message_tokens
-from cleveragents.application.services.compaction.summary_redaction import (
+from cleveragents.application.services.compaction.summary.redaction import (
     Redactions,
     redact_texts,
 )

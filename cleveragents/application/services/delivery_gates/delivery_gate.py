@@ -45,7 +45,7 @@ from cleveragents.application.services.delivery_gates.violations import (
     ordered,
 )
 from cleveragents.application.services.delivery_gates.workspace_escape import escape_reason
-from cleveragents.application.services.usage_normalization import (
+from cleveragents.application.services.metrics.usage_normalization import (
     normalize_usage,
     transcript_usage,
 )

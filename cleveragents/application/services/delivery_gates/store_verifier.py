@@ -26,7 +26,7 @@ from cleveragents.application.ports.secret_scanner import SecretScanner
 from cleveragents.application.ports.transcript_codec import TranscriptCodec
 from cleveragents.application.ports.unit_of_work import UnitOfWork, UnitOfWorkFactory
 from cleveragents.application.ports.usage_ledger import UsageLedger
-from cleveragents.application.services.artifact_store import ArtifactStore
+from cleveragents.application.services.artifact_store.artifact_store import ArtifactStore
 from cleveragents.application.services.delivery_gates.cache_metrics import cache_claims
 from cleveragents.application.services.delivery_gates.preview_tails import stored_tail_violations
 from cleveragents.application.services.delivery_gates.secrets_shown import (

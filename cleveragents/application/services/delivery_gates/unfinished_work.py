@@ -22,13 +22,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from cleveragents.application.services.compaction.recovery_claude_code import (
+from cleveragents.application.services.compaction.recovery.claude_code import (
     claude_code_compaction_points,
 )
-from cleveragents.application.services.compaction.recovery_decisions import last_todos
-from cleveragents.application.services.compaction.recovery_model import FactCategory
-from cleveragents.application.services.compaction.recovery_presence import is_recovered
-from cleveragents.application.services.compaction.recovery_text import (
+from cleveragents.application.services.compaction.recovery.decisions import last_todos
+from cleveragents.application.services.compaction.recovery.model import FactCategory
+from cleveragents.application.services.compaction.recovery.presence import is_recovered
+from cleveragents.application.services.compaction.recovery.text import (
     prose_fact,
     searchable_text,
     shorten,

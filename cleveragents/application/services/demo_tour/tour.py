@@ -23,8 +23,11 @@ from dataclasses import dataclass
 
 from cleveragents.application.ports.token_counter import TokenCounter
 from cleveragents.application.ports.transcript_codec import TranscriptCodec
-from cleveragents.application.services.artifact_compressor import ArtifactCompressorService
-from cleveragents.application.services.artifact_store import ArtifactStore
+from cleveragents.application.services.artifact_compression.artifact_compressor import (
+    ArtifactCompressorService,
+)
+from cleveragents.application.services.artifact_store.artifact_store import ArtifactStore
+from cleveragents.application.services.compaction.context_compactor import ContextCompactor
 from cleveragents.application.services.compaction.outcome import CompactionSettings
 from cleveragents.application.services.compaction.recovery import (
     FactCategory,
@@ -32,7 +35,6 @@ from cleveragents.application.services.compaction.recovery import (
     presence,
     recovery_facts,
 )
-from cleveragents.application.services.context_compactor import ContextCompactor
 from cleveragents.application.services.demo_tour.steps import (
     BlockedImport,
     CategoryRecovery,
@@ -45,10 +47,10 @@ from cleveragents.application.services.demo_tour.steps import (
     StoredImport,
     TourStep,
 )
-from cleveragents.application.services.metrics import MetricsService
-from cleveragents.application.services.plans import PlanService
-from cleveragents.application.services.projects import ProjectService
-from cleveragents.application.services.strategy_coordinator import StrategyCoordinator
+from cleveragents.application.services.metrics.metrics_service import MetricsService
+from cleveragents.application.services.plans.child_plans import ChildPlanSpawner
+from cleveragents.application.services.plans.plan_service import PlanService
+from cleveragents.application.services.plans.project_service import ProjectService
 from cleveragents.domain.artifact import CompressionMode
 from cleveragents.domain.policy import ContextPolicyChanges
 from cleveragents.domain.project import Project
@@ -107,7 +109,7 @@ class DemoTour:
         self,
         projects: ProjectService,
         plans: PlanService,
-        coordinator: StrategyCoordinator,
+        spawner: ChildPlanSpawner,
         compressor: ArtifactCompressorService,
         store: ArtifactStore,
         compactor: ContextCompactor,
@@ -117,7 +119,7 @@ class DemoTour:
     ) -> None:
         self._projects = projects
         self._plans = plans
-        self._coordinator = coordinator
+        self._spawner = spawner
         self._compressor = compressor
         self._store = store
         self._compactor = compactor
@@ -159,7 +161,7 @@ class DemoTour:
         )
         for fragment_id, relevance, content in decided:
             self._plans.decide(parent.id, content, relevance=relevance, fragment_id=fragment_id)
-        child = self._coordinator.spawn_child(
+        child = self._spawner.spawn_child(
             parent.id, "Act on the review", skeleton_ratio=SKELETON_RATIO
         )
         metadata = child.skeleton_metadata

@@ -10,10 +10,11 @@ become one notice.
 from __future__ import annotations
 
 from cleveragents.application.ports.secret_scanner import SecretMatch
+from cleveragents.domain.secrets import redaction_placeholder
 
 
 def redaction_notice(rule: str) -> bytes:
-    return f"[REDACTED:{rule}]".encode()
+    return redaction_placeholder(rule).encode()
 
 
 def redact_text(text: str, matches: list[SecretMatch]) -> str:

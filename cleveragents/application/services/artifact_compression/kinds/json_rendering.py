@@ -1,0 +1,704 @@
+"""Smart mode for JSON, part 2: a level of detail written out, with markers that say what was
+left out and on which lines of the original it is.
+
+`Pruner.build` turns the parsed document into a smaller JSON value: containers it leaves as
+they are are the original objects (shared, not copied), cut arrays hold one marker string per
+run of omitted items, cut objects end with one marker member, long strings end with a marker.
+It also returns the exact number of characters `json.dumps` will write for that value in the
+chosen layout, from the survey's recorded sizes, so candidates are measured without being
+serialised.
+
+Where omitted items were: `LineMap`. Pretty-printed input in the usual layout (one member a
+line, closing brackets on their own line, as `json.dumps(indent=...)`, `JSON.stringify`, jq
+and most printers write it) has line numbers that follow from the structure, so they cost
+nothing to find; other multi-line layouts are parsed once more with positions; a one-line
+document is on one line.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from abc import ABC, abstractmethod
+from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
+from itertools import accumulate
+from json.decoder import scanstring  # type: ignore[attr-defined]
+from json.scanner import NUMBER_RE
+from typing import NamedTuple
+
+from cleveragents.application.services.artifact_compression.kinds.json_sampling import (
+    Detail,
+    Facts,
+    Survey,
+    encode_string,
+    kept_runs,
+    runs,
+    scalar_text,
+)
+from cleveragents.application.services.artifact_compression.kinds.kind_compressor import Handles
+
+ELLIPSIS = "…"
+_SMALL_RUN = 16  # a run this short is measured: kept when it is no longer than its marker
+_SURELY_SHORTER = 64  # cutting this many characters saves more than the marker costs
+
+
+def cut_string(value: str, limit: int) -> str:
+    """`value` cut to `limit` characters with ``… (N chars omitted)``; whole when the cut
+    would save less than twice its marker (about as many tokens as the marker costs: the
+    text would be lost for nothing)."""
+    if len(value) <= limit:
+        return value
+    omitted = len(value) - limit
+    marker = f"{ELLIPSIS} ({omitted} chars omitted)"
+    if not limit:
+        return marker  # a root string's last resort: its marker alone
+    if omitted < 2 * len(marker):
+        return value
+    cut = value[:limit] + marker
+    if omitted >= _SURELY_SHORTER:
+        return cut
+    return cut if len(encode_string(cut)) < len(encode_string(value)) else value
+
+
+def items_marker(count: int, where: str) -> str:
+    noun = "item" if count == 1 else "items"
+    return (
+        f"{ELLIPSIS} {count} {noun} omitted ({where})"
+        if where
+        else f"{ELLIPSIS} {count} {noun} omitted"
+    )
+
+
+def keys_marker(count: int, where: str) -> str:
+    noun = "key" if count == 1 else "keys"
+    return f"{count} {noun} omitted ({where})" if where else f"{count} {noun} omitted"
+
+
+def render(value: object, *, pretty: bool) -> str:
+    if pretty:
+        return json.dumps(value, ensure_ascii=False, indent=2)
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+# --- where things are in the original ---------------------------------------------------------
+
+
+class LineMap(ABC):
+    """The 1-based lines of the original text that hold a container's members."""
+
+    def __init__(self, root_line: int) -> None:
+        self.root_line = root_line
+
+    @abstractmethod
+    def child_line(self, container: object, line: int, index: int) -> int:
+        """The first line of member `index` of `container`, which starts on `line`."""
+
+    @abstractmethod
+    def span(self, container: object, line: int, first: int, last: int) -> tuple[int, int]:
+        """The first line of member `first` and the last line of member `last`."""
+
+
+class OneLine(LineMap):
+    """A document written on one line: everything is on it."""
+
+    def child_line(self, container: object, line: int, index: int) -> int:
+        return self.root_line
+
+    def span(self, container: object, line: int, first: int, last: int) -> tuple[int, int]:
+        return self.root_line, self.root_line
+
+
+class UsualLayout(LineMap):
+    """Pretty-printed the usual way: a member takes as many lines as its pretty rendering
+    (the survey counted its newlines), the container's first line holds only its bracket."""
+
+    def __init__(self, root_line: int, survey: Survey) -> None:
+        super().__init__(root_line)
+        self._survey = survey
+        self._offsets: dict[int, list[int]] = {}
+
+    def child_line(self, container: object, line: int, index: int) -> int:
+        return line + 1 + self._lines_before(container, index)
+
+    def span(self, container: object, line: int, first: int, last: int) -> tuple[int, int]:
+        end = line + self._lines_before(container, last + 1)  # the line before member last+1
+        return self.child_line(container, line, first), end
+
+    def _lines_before(self, container: object, index: int) -> int:
+        facts = self._survey.of(container)
+        count = len(container)  # type: ignore[arg-type]
+        if facts.newlines == count + 1:
+            return index  # every member on one line
+        offsets = self._offsets.get(id(container))
+        if offsets is None:
+            members = container.values() if isinstance(container, dict) else container
+            sizes = (self._lines(member) for member in members)  # type: ignore[attr-defined]
+            offsets = self._offsets[id(container)] = [0, *accumulate(sizes)]
+        return offsets[index]
+
+    def _lines(self, value: object) -> int:
+        if isinstance(value, dict | list):
+            return self._survey.of(value).newlines + 1
+        return 1
+
+
+class Positions(LineMap):
+    """Any other layout: the offsets of every member, found by parsing with positions."""
+
+    def __init__(self, text: str, spans: dict[int, tuple[list[int], list[int]]]) -> None:
+        self._newlines = [match.start() for match in re.finditer("\n", text)]
+        self._spans = spans
+        super().__init__(self.line_of(len(text) - len(text.lstrip())))
+
+    def line_of(self, offset: int) -> int:
+        return bisect_left(self._newlines, offset) + 1
+
+    def child_line(self, container: object, line: int, index: int) -> int:
+        return self.line_of(self._spans[id(container)][0][index])
+
+    def span(self, container: object, line: int, first: int, last: int) -> tuple[int, int]:
+        starts, ends = self._spans[id(container)]
+        return self.line_of(starts[first]), self.line_of(ends[last] - 1)
+
+
+def structural_line_map(text: str, survey: Survey) -> LineMap | None:
+    """The map of a one-line document or of one pretty-printed the usual way (its newlines
+    are exactly those its pretty rendering has); None for any other layout, whose positions
+    must be parsed (`parse_with_positions`)."""
+    start = len(text) - len(text.lstrip())
+    body = text.strip()
+    root_line = text.count("\n", 0, start) + 1
+    if "\n" not in body:
+        return OneLine(root_line)
+    root = survey.root
+    if isinstance(root, dict | list) and body.count("\n") == survey.of(root).newlines:
+        return UsualLayout(root_line, survey)
+    return None
+
+
+def parse_with_positions(text: str) -> tuple[object, dict[int, tuple[list[int], list[int]]]]:
+    """The value `json.loads` gives, and for each of its containers (by `id`) the offsets
+    where its members start and end. Raises ValueError (or IndexError, RecursionError) on
+    input `json.loads` refuses or nesting too deep."""
+    parser = _PositionParser(text)
+    return parser.parse(), parser.found
+
+
+_WHITESPACE = re.compile(r"[ \t\n\r]*")
+
+
+class _PositionParser:
+    """A recursive-descent JSON parser with the semantics of `json.loads` (strings through
+    its own `scanstring`, numbers through its pattern, NaN and infinities, duplicate keys
+    keeping the last value) that records member positions. Only used for layouts whose line
+    numbers do not follow from the structure."""
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self.found: dict[int, tuple[list[int], list[int]]] = {}
+
+    def parse(self) -> object:
+        index = _WHITESPACE.match(self._text, 0).end()  # type: ignore[union-attr]
+        value, index = self._value(index)
+        if _WHITESPACE.match(self._text, index).end() != len(self._text):  # type: ignore[union-attr]
+            raise ValueError(f"extra data at {index}")
+        return value
+
+    def _skip(self, index: int) -> int:
+        return _WHITESPACE.match(self._text, index).end()  # type: ignore[union-attr]
+
+    def _value(self, index: int) -> tuple[object, int]:
+        text = self._text
+        char = text[index]
+        if char == '"':
+            return scanstring(text, index + 1)  # type: ignore[no-any-return]
+        if char == "{":
+            return self._object(index + 1)
+        if char == "[":
+            return self._array(index + 1)
+        for literal, meaning in _LITERALS:
+            if text.startswith(literal, index):
+                return meaning, index + len(literal)
+        match = NUMBER_RE.match(text, index)
+        if match is None:
+            raise ValueError(f"expecting a value at {index}")
+        integer, fraction, exponent = match.groups()
+        if fraction or exponent:
+            return float(integer + (fraction or "") + (exponent or "")), match.end()
+        return int(integer), match.end()
+
+    def _object(self, index: int) -> tuple[object, int]:
+        text = self._text
+        result: dict[str, object] = {}
+        starts: list[int] = []
+        ends: list[int] = []
+        where: dict[str, int] = {}
+        self._keep(result, starts, ends)
+        index = self._skip(index)
+        if text[index] == "}":
+            return result, index + 1
+        while True:
+            if text[index] != '"':
+                raise ValueError(f"expecting a key at {index}")
+            start = index
+            key, index = scanstring(text, index + 1)
+            index = self._skip(index)
+            if text[index] != ":":
+                raise ValueError(f"expecting ':' at {index}")
+            value, index = self._value(self._skip(index + 1))
+            if key in where:  # a duplicate: the last value wins, in the first one's place
+                starts[where[key]], ends[where[key]] = start, index
+            else:
+                where[key] = len(starts)
+                starts.append(start)
+                ends.append(index)
+            result[key] = value
+            index = self._skip(index)
+            if text[index] == "}":
+                return result, index + 1
+            if text[index] != ",":
+                raise ValueError(f"expecting ',' at {index}")
+            index = self._skip(index + 1)
+
+    def _array(self, index: int) -> tuple[object, int]:
+        text = self._text
+        result: list[object] = []
+        starts: list[int] = []
+        ends: list[int] = []
+        self._keep(result, starts, ends)
+        index = self._skip(index)
+        if text[index] == "]":
+            return result, index + 1
+        while True:
+            starts.append(index)
+            value, index = self._value(index)
+            ends.append(index)
+            result.append(value)
+            index = self._skip(index)
+            if text[index] == "]":
+                return result, index + 1
+            if text[index] != ",":
+                raise ValueError(f"expecting ',' at {index}")
+            index = self._skip(index + 1)
+
+    def _keep(self, container: object, starts: list[int], ends: list[int]) -> None:
+        # The containers stay alive in the parsed value, so their ids stay unique.
+        self.found[id(container)] = (starts, ends)
+
+
+_LITERALS: tuple[tuple[str, object], ...] = (
+    ("null", None),
+    ("true", True),
+    ("false", False),
+    ("NaN", float("nan")),
+    ("Infinity", float("inf")),
+    ("-Infinity", float("-inf")),
+)
+
+
+# --- building a level of detail ---------------------------------------------------------------
+
+
+class _ObjectPlan(NamedTuple):
+    """An object's members sorted out for measuring (`Pruner._plan`)."""
+
+    members: list[tuple[str, object]]
+    plain: int  # the members that are neither strings nor containers, written out
+    lengths: list[int]  # the string members' lengths, ascending
+    prefix: list[int]  # running sums of those members' sizes (key and separator included)
+    by_length: list[int]  # their indices, in that order
+    containers: list[int]  # the indices of the members that are arrays or objects
+
+
+class Built(NamedTuple):
+    """A pruned document and the exact length of its rendering."""
+
+    value: object
+    chars: int
+
+
+class Pruner:
+    """Builds the value of one level of detail and measures its rendering."""
+
+    def __init__(self, survey: Survey, lines: LineMap, handles: Handles, *, pretty: bool):
+        self.survey = survey
+        self.lines = lines
+        self.handles = handles
+        self.pretty = pretty
+        self._detail = Detail()
+        self._origin: object = survey.root
+        self._sizes: dict[int, tuple[list[int], list[int], list[int]]] = {}
+        self._measuring = False
+        self._measured: dict[object, int] = {}
+        self._plans: dict[int, _ObjectPlan] = {}
+        self.claims: list[tuple[int, str]] | None = None
+        """When a list: (line, first character) of the first omitted member of each run, for
+        checking a line map that was inferred from the layout."""
+
+    def build(self, detail: Detail) -> Built:
+        self._detail = detail
+        self._origin = self.survey.root
+        value, chars = self._node(self.survey.root, 0, self.lines.root_line, detail)
+        return Built(value, chars)
+
+    def measure(self, detail: Detail) -> int:
+        """The length of `build(detail)`'s rendering, without its value. A subtree has the
+        same size at every level that agrees on what it depends on (`Detail.seen_by`), so
+        levels that differ in one array measure again only the containers around it."""
+        self._measuring = True
+        try:
+            return self.build(detail).chars
+        finally:
+            self._measuring = False
+
+    def _memo_key(self, facts: Facts, value: object, depth: int, detail: Detail) -> object:
+        if not self._measuring:
+            return None
+        seen = detail.seen_by(facts)
+        return None if seen is None else (id(value), depth, seen)
+
+    def _node(self, value: object, depth: int, line: int, detail: Detail) -> tuple[object, int]:
+        if isinstance(value, dict):
+            return self._object(value, depth, line, detail)
+        if isinstance(value, list):
+            return self._array(value, depth, line, detail)
+        if isinstance(value, str):
+            if detail.string_limit is not None and len(value) > detail.string_limit:
+                value = cut_string(value, detail.string_limit)
+            return value, len(encode_string(value))
+        return value, len(scalar_text(value))
+
+    def _whole_value(self, value: object, depth: int) -> int:
+        if isinstance(value, dict | list):
+            return self._whole(self.survey.of(value), depth)
+        return len(scalar_text(value))
+
+    def _whole(self, facts: Facts, depth: int) -> int:
+        return facts.pretty + 2 * depth * facts.newlines if self.pretty else facts.compact
+
+    def _container_chars(self, member_chars: int, count: int, depth: int) -> int:
+        """Characters of a container whose members (keys, ': ' and values included) take
+        `member_chars`."""
+        if not count:
+            return 2
+        if self.pretty:
+            return member_chars + count * (2 * depth + 3) + count - 1 + 2 * depth + 3
+        return member_chars + count - 1 + 2
+
+    def _where(self, container: object, line: int, first: int, last: int) -> str:
+        if not self._detail.where:
+            return ""
+        start, end = self.lines.span(container, line, first, last)
+        return self.handles.lines(start, end)
+
+    def _collapsed(
+        self, value: dict[str, object] | list[object], where: str, depth: int
+    ) -> tuple[object, int]:
+        """A container replaced by one marker: ``{"…": "N keys omitted (lines a-b)"}`` or
+        ``["… N items omitted (lines a-b)"]``."""
+        if isinstance(value, dict):
+            text = keys_marker(len(value), where)
+            member = self.survey.key_length(ELLIPSIS) + (2 if self.pretty else 1)
+            return {ELLIPSIS: text}, self._container_chars(
+                member + len(encode_string(text)), 1, depth
+            )
+        text = items_marker(len(value), where)
+        return [text], self._container_chars(len(encode_string(text)), 1, depth)
+
+    def _array(
+        self, value: list[object], depth: int, line: int, detail: Detail
+    ) -> tuple[object, int]:
+        facts = self.survey.of(value)
+        if detail.keeps_whole(facts):
+            return value, self._whole(facts, depth)
+        key = self._memo_key(facts, value, depth, detail)
+        if key is not None and key in self._measured:
+            return None, self._measured[key]
+        result, chars = self._cut_array(value, facts, depth, line, detail)
+        if key is not None:
+            self._measured[key] = chars
+        return result, chars
+
+    def _cut_array(
+        self, value: list[object], facts: Facts, depth: int, line: int, detail: Detail
+    ) -> tuple[object, int]:
+        count = len(value)
+        partial: int | None = None
+        if detail.members is None:
+            kept, last_extra = kept_runs(facts, count, detail)
+            if detail.partial is not None and facts.ordinal == detail.partial_ordinal:
+                partial = last_extra
+        else:
+            admitted = self.survey.admitted(value, detail.members, self._origin)
+            if not admitted:
+                return self._collapsed(value, self._where(value, line, 0, count - 1), depth)
+            kept = runs(admitted)
+        # Items that are all written whole (only this array is cut) are copied and measured
+        # a run at a time, from the sizes of the array's items summed once.
+        whole_items = (
+            detail.members is None
+            and partial is None
+            and facts.inner_items <= detail.extra_items + 2
+            and (detail.string_limit is None or facts.max_string <= detail.string_limit)
+        )
+        result: list[object] = []
+        chars = 0
+        previous = -1
+        for first, last in kept:
+            if first > previous + 1:
+                chars += self._omitted(result, value, previous + 1, first - 1, depth, line)
+            if whole_items:
+                result.extend(value[first : last + 1])
+                chars += self._run_chars(value, first, last, depth + 1)
+            else:
+                for index in range(first, last + 1):
+                    if index == partial and detail.partial is not None:
+                        inner = detail.partial
+                        chars += self._append_partial(result, value, index, depth, line, inner)
+                    else:
+                        chars += self._append(result, value, index, depth, line, detail)
+            previous = last
+        if previous < count - 1:
+            chars += self._omitted(result, value, previous + 1, count - 1, depth, line)
+        return result, self._container_chars(chars, len(result), depth)
+
+    def _omitted(
+        self,
+        result: list[object],
+        value: list[object],
+        first: int,
+        last: int,
+        depth: int,
+        line: int,
+    ) -> int:
+        """Items `first`..`last` replaced by their marker, or kept whole when no longer."""
+        marker = items_marker(last - first + 1, self._where(value, line, first, last))
+        marker_chars = len(encode_string(marker))
+        if self._short_run(value, first, last, marker_chars):
+            result.extend(value[first : last + 1])
+            return self._run_chars(value, first, last, depth + 1)
+        self._claim(value, line, first)
+        result.append(marker)
+        return marker_chars
+
+    def _run_chars(self, value: list[object], first: int, last: int, depth: int) -> int:
+        """Characters of items `first`..`last` written whole at `depth`."""
+        compact, pretty, newlines = self._item_sizes(value)
+        if not self.pretty:
+            return compact[last + 1] - compact[first]
+        lines = newlines[last + 1] - newlines[first]
+        return pretty[last + 1] - pretty[first] + 2 * depth * lines
+
+    def _item_sizes(self, value: list[object]) -> tuple[list[int], list[int], list[int]]:
+        """Running sums of the items' whole sizes (compact, pretty at depth 0, newlines),
+        computed once per array."""
+        sizes = self._sizes.get(id(value))
+        if sizes is None:
+            compact, pretty, newlines = [0], [0], [0]
+            for item in value:
+                if isinstance(item, dict | list):
+                    facts = self.survey.of(item)
+                    c, p, n = facts.compact, facts.pretty, facts.newlines
+                else:
+                    c = p = len(scalar_text(item))
+                    n = 0
+                compact.append(compact[-1] + c)
+                pretty.append(pretty[-1] + p)
+                newlines.append(newlines[-1] + n)
+            sizes = self._sizes[id(value)] = (compact, pretty, newlines)
+        return sizes
+
+    def _append(
+        self,
+        result: list[object],
+        value: list[object],
+        index: int,
+        depth: int,
+        line: int,
+        detail: Detail,
+    ) -> int:
+        item = value[index]
+        child_line = self._child_line(value, line, index, item, detail)
+        new, chars = self._node(item, depth + 1, child_line, detail)
+        result.append(new)
+        return chars
+
+    def _child_line(
+        self, container: object, line: int, index: int, item: object, detail: Detail
+    ) -> int:
+        """The first line of member `index`, when it may need one: a container this level
+        cuts (a kept one, or a scalar, places no marker)."""
+        if not isinstance(item, dict | list) or detail.keeps_whole(self.survey.of(item)):
+            return line
+        return self.lines.child_line(container, line, index)
+
+    def _append_partial(
+        self,
+        result: list[object],
+        value: list[object],
+        index: int,
+        depth: int,
+        line: int,
+        detail: Detail,
+    ) -> int:
+        """The one item shown less richly; breadth-first members count from it."""
+        outer, self._origin = self._origin, value[index]
+        try:
+            return self._append(result, value, index, depth, line, detail)
+        finally:
+            self._origin = outer
+
+    def _short_run(self, value: Sequence[object], first: int, last: int, marker_chars: int) -> bool:
+        """Whether items `first`..`last` written whole take no more room than their marker."""
+        if last - first >= _SMALL_RUN:
+            return False
+        total = 0
+        for index in range(first, last + 1):
+            item = value[index]
+            if isinstance(item, dict | list):
+                total += self.survey.of(item).compact
+            else:
+                total += len(scalar_text(item))
+            if total > marker_chars:
+                return False
+        return True
+
+    def _object(
+        self, value: dict[str, object], depth: int, line: int, detail: Detail
+    ) -> tuple[object, int]:
+        facts = self.survey.of(value)
+        if detail.keeps_whole(facts):
+            return value, self._whole(facts, depth)
+        key = self._memo_key(facts, value, depth, detail)
+        if key is not None and key in self._measured:
+            return None, self._measured[key]
+        result, chars = self._cut_object(value, facts, depth, line, detail)
+        if key is not None:
+            self._measured[key] = chars
+        return result, chars
+
+    def _cut_object(
+        self, value: dict[str, object], facts: Facts, depth: int, line: int, detail: Detail
+    ) -> tuple[object, int]:
+        count = len(value)
+        if self._measuring and detail.members is None:
+            return None, self._measured_object(value, depth, line, detail)
+        if detail.members is None:
+            kept = list(range(count))
+        else:
+            kept = self.survey.admitted(value, detail.members, self._origin)
+            if not kept:
+                return self._collapsed(value, self._where(value, line, 0, count - 1), depth)
+        members = list(value.items())
+        marker: str | None = None
+        whole: set[int] = set()  # omitted members no larger than their marker: kept as they are
+        if len(kept) < count:
+            kept_set = set(kept)
+            omitted = [index for index in range(count) if index not in kept_set]
+            marker = keys_marker(len(omitted), self._where(value, line, omitted[0], omitted[-1]))
+            if self._short_members(members, omitted, len(encode_string(marker)) + 5):
+                kept, marker, whole = list(range(count)), None, set(omitted)
+            else:
+                self._claim(value, line, omitted[0])
+        result: dict[str, object] = {}
+        chars = 0
+        separator = 2 if self.pretty else 1
+        for index in kept:
+            key, item = members[index]
+            if index in whole:
+                result[key], item_chars = item, self._whole_value(item, depth + 1)
+            else:
+                child_line = self._child_line(value, line, index, item, detail)
+                result[key], item_chars = self._node(item, depth + 1, child_line, detail)
+            chars += self.survey.key_length(key) + separator + item_chars
+        if marker is not None:
+            marker_key = ELLIPSIS
+            while marker_key in result:
+                marker_key += ELLIPSIS
+            result[marker_key] = marker
+            chars += self.survey.key_length(marker_key) + separator + len(encode_string(marker))
+        return result, self._container_chars(chars, len(result), depth)
+
+    def _measured_object(
+        self, value: dict[str, object], depth: int, line: int, detail: Detail
+    ) -> int:
+        """The size of an object that keeps all its members, from its plan: only its
+        containers and its strings over the limit are looked at one by one."""
+        plan = self._plan(value)
+        separator = 2 if self.pretty else 1
+        limit = detail.string_limit
+        whole = len(plan.by_length) if limit is None else bisect_right(plan.lengths, limit)
+        chars = plan.plain + plan.prefix[whole]
+        for index in plan.by_length[whole:]:  # (only with a limit)
+            key, item = plan.members[index]
+            cut = cut_string(str(item), limit or 0)
+            chars += self.survey.key_length(key) + separator + len(encode_string(cut))
+        for index in plan.containers:
+            key, item = plan.members[index]
+            child_line = self._child_line(value, line, index, item, detail)
+            chars += self.survey.key_length(key) + separator
+            chars += self._node(item, depth + 1, child_line, detail)[1]
+        return self._container_chars(chars, len(value), depth)
+
+    def _plan(self, value: dict[str, object]) -> _ObjectPlan:
+        """An object's members sorted out once: the size of its other scalars, its strings
+        by length with their sizes summed, its containers."""
+        plan = self._plans.get(id(value))
+        if plan is None:
+            members = list(value.items())
+            separator = 2 if self.pretty else 1
+            plain = 0
+            strings: list[tuple[int, int, int]] = []  # length, member size, index
+            containers: list[int] = []
+            for index, (key, item) in enumerate(members):
+                if isinstance(item, dict | list):
+                    containers.append(index)
+                    continue
+                size = self.survey.key_length(key) + separator + len(scalar_text(item))
+                if isinstance(item, str):
+                    strings.append((len(item), size, index))
+                else:
+                    plain += size
+            strings.sort()
+            prefix = [0, *accumulate(size for _, size, _ in strings)]
+            lengths = [length for length, _, _ in strings]
+            by_length = [index for _, _, index in strings]
+            plan = _ObjectPlan(members, plain, lengths, prefix, by_length, containers)
+            self._plans[id(value)] = plan
+        return plan
+
+    def _short_members(
+        self, members: list[tuple[str, object]], omitted: list[int], room: int
+    ) -> bool:
+        """Whether the omitted members written whole take no more room than the marker."""
+        if len(omitted) >= _SMALL_RUN:
+            return False
+        total = 0
+        for index in omitted:
+            key, item = members[index]
+            total += self.survey.key_length(key) + 1
+            total += (
+                self.survey.of(item).compact
+                if isinstance(item, dict | list)
+                else len(scalar_text(item))
+            )
+            if total > room:
+                return False
+        return True
+
+    def _claim(self, container: list[object] | dict[str, object], line: int, index: int) -> None:
+        if self.claims is None:
+            return
+        if isinstance(container, dict):
+            self.claims.append((self.lines.child_line(container, line, index), '"'))
+            return
+        item = container[index]
+        first = (
+            "{"
+            if isinstance(item, dict)
+            else "["
+            if isinstance(item, list)
+            else scalar_text(item)[0]
+        )
+        self.claims.append((self.lines.child_line(container, line, index), first))

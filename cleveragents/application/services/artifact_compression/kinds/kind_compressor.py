@@ -1,0 +1,112 @@
+"""The interface every artifact type implements, and the ranks smart mode packs lines by."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import IntEnum
+
+from cleveragents.application.ports.token_counter import TokenCounter
+from cleveragents.application.services.artifact_compression.task_terms import TaskTerms
+from cleveragents.domain.artifact import ArtifactKind
+
+
+class Priority(IntEnum):
+    """How much a line matters when smart mode must drop lines (lower is kept first). The
+    packer accepts any int: a compressor may rank finer than these five (e.g. ``2`` for a
+    warning's first occurrence and ``5`` for its repeats); these are the usual steps."""
+
+    ESSENTIAL = 0  # structure: file and hunk headers, headings, signatures, the last error
+    CRITICAL = 1  # errors, fatal lines, tracebacks, declarations
+    IMPORTANT = 2  # warnings; lines that name a term of the task
+    USEFUL = 3  # changed lines of a diff, first lines of a log, tables
+    CONTEXT = 4  # everything else
+
+
+@dataclass(frozen=True, slots=True)
+class ShortForm:
+    """A shorter version of one line (its first sentence, its head), taken at `priority`
+    before the full line is; the packer marks the cut with a handle to the whole line."""
+
+    text: str
+    priority: int
+
+
+@dataclass(frozen=True, slots=True)
+class LinePlan:
+    """How smart mode ranks the lines of an artifact.
+
+    `priorities[i]` is line i's rank (lower kept first). `short_forms[i]`, when present, is a
+    cheaper version of line i that may be kept at a better rank than the whole line.
+    `templates[i]`, when given, names line i's message template (equal numbers: the same
+    message with different variables): a run of dropped lines that all repeat the template
+    of the kept line just before them is written as one ``×N`` marker.
+    """
+
+    priorities: Sequence[int]
+    short_forms: dict[int, ShortForm] = field(default_factory=dict)
+    templates: Sequence[int] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Handles:
+    """How an omission marker names what it omitted: a 1-based line range of the original,
+    and the artifact's id in the store when the artifact is there (`agents artifact read ID
+    --lines A-B` returns exactly those lines)."""
+
+    artifact_id: str | None = None
+
+    def lines(self, first: int, last: int) -> str:
+        """``lines 5-9`` (or ``line 5``), ``of ID`` after it when stored; 1-based, inclusive."""
+        span = f"line {first}" if first == last else f"lines {first}-{last}"
+        return f"{span} of {self.artifact_id}" if self.artifact_id else span
+
+
+@dataclass(frozen=True, slots=True)
+class FittedText:
+    """A type's own rendering within a budget, and its exact count by the counter it was
+    fitted with (so it is not encoded again)."""
+
+    text: str
+    tokens: int
+
+
+class MalformedCompressionError(ValueError):
+    """A Tier 2 result that is not a valid artifact of its kind (e.g. JSON that does not parse).
+    The design then falls back to Tier 3."""
+
+
+class KindCompressor(ABC):
+    """Per-type compression. Implementations are pure and deterministic: text in, text out."""
+
+    kind: ArtifactKind
+
+    @abstractmethod
+    def tier2(self, text: str, terms: TaskTerms) -> str:
+        """Tier 2 compressor for this type. Raise `MalformedCompressionError` when the
+        result would not be a valid artifact of the type."""
+
+    @abstractmethod
+    def line_plan(self, lines: list[str], terms: TaskTerms) -> LinePlan:
+        """How smart mode ranks the artifact's own `lines` (no line endings) when it packs
+        them into a budget."""
+
+    def marker(self, inner: str) -> str:
+        """An omission marker around `inner` (a line range such as ``lines 5-9``): the default
+        ``[… lines 5-9]`` is short (7 tokens) and reads as elided text in any artifact; a type
+        whose syntax needs more (source: a comment) overrides it."""
+        return f"[… {inner}]"
+
+    def fit(
+        self,
+        text: str,
+        terms: TaskTerms,
+        budget: int,
+        counter: TokenCounter,
+        handles: Handles,
+    ) -> FittedText | None:
+        """Smart mode for a type that is not packed line by line (JSON: the output must
+        parse): a rendering of `text` whose count is <= `budget`, using most of it, with that
+        count. None: pack lines instead (the default, and e.g. for JSON that does not parse)."""
+        return None

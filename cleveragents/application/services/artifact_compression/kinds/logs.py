@@ -1,0 +1,606 @@
+"""Log files: per-line severity, the Tier 2 compressor, and smart mode's ranks.
+
+The design keeps every ERROR and WARNING line and the first and last 10 lines, and summarizes
+runs of INFO lines. Real logs write their level in many ways, so a line's severity is the
+*leftmost* level token in it, in any of these forms:
+
+* a prefix that only the format has: Android logcat's letter (``03-17 16:13:38.811  1702  2395
+  D Tag: ...``, ``E/Tag( 123): ...``), glog's and Kubernetes' ``E0101 12:00:00.123456``, the
+  syslog priority ``<34>`` (RFC 3164 and 5424; the severity is the priority modulo 8), apt's
+  ``E: ...``;
+* an upper-case word: log4j ``2015-10-18 18:01:47,978 INFO [main] ...``, HDFS, Spark, Hadoop,
+  Zookeeper, Python's ``ERROR:root:msg`` and ``... - name - WARNING - msg``, BGL's ``RAS
+  KERNEL FATAL``, Java's ``SEVERE``, zerolog's ``WRN``;
+* a bracketed word in any case: Apache ``[error]`` and 2.4's ``[proxy:warn]``, nginx ``[crit]``,
+  Maven ``[ERROR]``, and macOS's ``<Error>``;
+* a key and its value: ``level=error``, ``"level": "warn"``, bunyan's ``"level":50``, Windows
+  events' ``Level: Error`` and ``Type: Warning``;
+* a word and a colon after a colon or a space: OpenSSH ``sshd[24324]: error: ...``, compilers'
+  ``x.c:1:2: error: ...``, PHP's ``PHP Warning:  ...``, Proxifier's and HPC's ``error : ...``;
+* a capitalised word in a column: Windows CBS ``2016-09-28 04:30:30, Info      CBS ...``,
+  event logs exported as CSV (``Error,9/28/2016 ...``) or as a table.
+
+Leftmost wins, so an INFO line that *mentions* an error stays INFO; and only whole level words
+in these places count, so ``Information``, a logger named ``error_handler`` or ``0 errors`` in a
+message make nothing an error. A line without any level is still important when it is part of
+a failure report: a Python traceback (``Traceback (most recent call last):``, its indented
+frames and its final ``SomethingError: msg`` line), a Java stack trace (``at pkg.Cls.method(...)``,
+``Caused by:``, ``... 12 more``, and the exception line right above the first frame), or an
+unlevelled line that reports a failure (OpenSSH's ``Failed password``, ``Invalid user``,
+``authentication failure``, the kernel's ``EXT4-fs error``; not ``0 failed`` or ``no errors``),
+which counts as a warning.
+
+Smart mode ranks every line by what it adds (lower is kept first; see `LineRanker`): the last
+error of the log; the first occurrence of each error message (its template, see
+`log_templates`), with the first line and the exception lines of its stack trace; the first
+occurrence of each warning and of each line naming the task; the first occurrence of every
+other message and the first and last lines; then the last occurrence of each error and warning;
+then the other repeats: of errors and of lines naming the task, of warnings, of routine lines.
+So a log that repeats one warning a thousand times keeps each of its other messages once before
+the second copy of that warning.
+
+`line_severity` and `is_important` look at one line; `classify` and `describe` add the little
+state that tracebacks need (which frames follow which header), streaming, with one line of look-
+ahead. Everything is one pass with precompiled, backtracking-safe patterns.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from enum import IntEnum
+from operator import attrgetter
+from typing import NamedTuple
+
+from cleveragents.application.services.artifact_compression.kinds.kind_compressor import (
+    KindCompressor,
+    LinePlan,
+    ShortForm,
+)
+from cleveragents.application.services.artifact_compression.kinds.log_templates import TemplateIndex
+from cleveragents.application.services.artifact_compression.task_terms import TaskTerms
+from cleveragents.domain.artifact import ArtifactKind
+
+__all__ = [
+    "ERROR_REPEAT",
+    "FIRST_ERROR",
+    "FIRST_ROUTINE",
+    "FIRST_WARNING",
+    "HEAD_LINES",
+    "LAST_ERROR",
+    "LAST_REPEAT",
+    "LONG_LINE_CHARS",
+    "LONG_LINE_DEMOTION",
+    "ROUTINE_REPEAT",
+    "TAIL_LINES",
+    "WARNING_REPEAT",
+    "LineKind",
+    "LineRanker",
+    "LogCompressor",
+    "LogLine",
+    "RankedLine",
+    "Severity",
+    "classify",
+    "describe",
+    "is_important",
+    "line_severity",
+    "short_form",
+]
+
+HEAD_LINES = 10
+TAIL_LINES = 10
+
+# Smart mode's ranks of log lines (lower is kept first).
+LAST_ERROR = 0  # the last error of the log: how it ended
+FIRST_ERROR = 1  # the first occurrence of each error message, and its trace's key lines
+FIRST_WARNING = 2  # the same for warnings; lines naming the task; frames of a new error trace
+FIRST_ROUTINE = 3  # the first occurrence of every other message; the first and last lines
+LAST_REPEAT = 4  # the last occurrence of each error and warning, the first with another
+# word in its varying place (another user)
+ERROR_REPEAT = 5  # the other repeats of errors, and repeated task lines
+WARNING_REPEAT = 6  # the other repeats of warnings
+ROUTINE_REPEAT = 7  # repeated routine lines, and omission markers of an earlier compression
+
+# Messages and variants of errors and warnings remembered (memory stays bounded; past the limit
+# a new one counts as new each time it shows).
+MESSAGE_LIMIT = 200_000
+VARIANT_LIMIT = 100_000
+TRACE_HEAD_LINES = 10  # frames of a kept error's trace that rank right after it, new or not
+
+LONG_LINE_CHARS = 500
+"""A line longer than this is kept as its head first (see `short_form`), and whole later."""
+SHORT_FORM_CHARS = 300
+LONG_LINE_DEMOTION = 3  # ranks the whole of a long line falls behind its head
+
+
+class Severity(IntEnum):
+    """How bad a log line is; lower is worse, like the ranks."""
+
+    FATAL = 0  # fatal, critical, severe, emergency, alert, panic
+    ERROR = 1  # errors, and the lines of tracebacks and stack traces
+    WARNING = 2  # warnings, and unlevelled lines that report a failure
+    INFO = 3  # info, notice, debug, trace: routine
+    OTHER = 4  # no level found
+
+
+_WORD_SEVERITY: dict[str, Severity] = {
+    **dict.fromkeys(
+        ("fatal", "critical", "crit", "severe", "emerg", "emergency", "alert", "panic", "ftl"),
+        Severity.FATAL,
+    ),
+    **dict.fromkeys(("error", "err", "eror", "failure"), Severity.ERROR),
+    **dict.fromkeys(("warn", "warning", "wrn"), Severity.WARNING),
+    **dict.fromkeys(
+        (
+            *("info", "information", "informational", "inf", "notice", "debug", "dbug", "dbg"),
+            *("trace", "trc", "fine", "finer", "finest", "config", "verbose", "vrb"),
+        ),
+        Severity.INFO,
+    ),
+    # bunyan's and pino's numbers: 10 trace, 20 debug, 30 info, 40 warn, 50 error, 60 fatal
+    **dict.fromkeys(("10", "20", "30"), Severity.INFO),
+    "40": Severity.WARNING,
+    "50": Severity.ERROR,
+    "60": Severity.FATAL,
+}
+_LETTER_SEVERITY: dict[str, Severity] = {  # logcat's and glog's one-letter levels
+    **dict.fromkeys("VDI", Severity.INFO),
+    "W": Severity.WARNING,
+    "E": Severity.ERROR,
+    **dict.fromkeys("FA", Severity.FATAL),  # A: logcat's assert
+}
+_SYSLOG_SEVERITY = (  # RFC 5424 severities 0-7
+    *(Severity.FATAL,) * 3,  # emergency, alert, critical
+    Severity.ERROR,
+    Severity.WARNING,
+    *(Severity.INFO,) * 3,  # notice, informational, debug
+)
+
+# Levels that only a line's start can hold: the syslog priority, glog's letter and date,
+# logcat's letter after the pid and tid (threadtime) or before the tag and pid (brief, time).
+_PREFIX_LEVEL = re.compile(
+    r"<(\d{1,3})>"
+    r"|([IWEF])\d{4} \d\d:\d\d:\d\d\.\d++ "
+    r"|(?:(?:\d{4}-)?\d\d-\d\d \d\d:\d\d:\d\d\.\d++ ++)?"
+    r"(?:\d++ ++\d++ ++([VDIWEFA]) |([VDIWEFA])/[^(\n]*+\( *+\d++\): )"
+)
+_LINE_START_LEVELS = ("fatal:", "error:", "warning:", "warn:", "panic:")  # `fatal: not a git repo`
+_APT_LEVELS = {"E: ": Severity.ERROR, "W: ": Severity.WARNING}
+
+_LEVEL_KEYS = ("level", "lvl", "severity", "loglevel", "levelname", "type", "entrytype")
+_COLON_WORDS = ("error", "warning", "warn", "fatal", "critical")
+# Candidates for the leftmost level token. The pattern starts with a character set so that the
+# regex engine skips, in C, every position where no token can start (3 times faster on real
+# logs than a pattern that starts with `\b`); the look-behinds then check the first character
+# and the word boundary before it (`(?<!\w.)`). A word is a level only when `_WORD_SEVERITY`
+# knows it, so `finditer` goes on past `BLOCK*` or `[main]` to the real token.
+_KEY_VALUE_LEVEL = "|".join(  # the key before the `=` or `:` just read
+    rf"(?<=(?<![A-Za-z])(?i:{key}){quote_or_space}.)"
+    for key in _LEVEL_KEYS
+    for quote_or_space in ("", '"', " ")
+)
+_SPACED_COLON_LEVEL = "|".join(rf"(?<=(?<![\w])({word}) :)" for word in _COLON_WORDS)
+# The rest of a capitalised level word after its capital (the word is checked whole against
+# `_WORD_SEVERITY`, so `Xrror` is none).
+_CAPITALISED = r"(?:nfo(?:rmation)?|arn(?:ing)?|rror|atal|ritical|evere|lert|otice|ebug|erbose)"
+# The alternatives are grouped by the character that starts them, so a position fails after one
+# look-behind per group (timestamps' colons and CamelCase names are the common case), and no
+# alternative scans a word to find out that it is none.
+_LEVEL = re.compile(
+    r"[A-Z\[<=:](?:"
+    r"(?<=[A-Z])(?:"
+    r"(?<!\w.)(?:"
+    r"[A-Z]{1,8}\b"  # INFO, ERROR, WARN, SEVERE, WRN
+    # Windows' aligned lists: `EntryType          : Error`, `LevelDisplayName : Warning`
+    r"|(?:evel(?:DisplayName)?|ype|ntryType|everity)[ \t]*+:[ \t]*+([A-Za-z]++)"
+    r")"
+    # Info, Error, Warning in a column: a CSV or TSV field (`Error,9/28/2016 ...`), before two
+    # spaces or a tab (CBS, event log tables), or before a colon (`Error: `, `PHP Warning:  `)
+    rf"|(?<![^,\t].){_CAPITALISED}(?=[,\t])"
+    rf"|(?<![^ ,\t].){_CAPITALISED}(?=\t|  |(?: error)?:(?:[ \t]|$))"
+    r")"
+    r"|(?<=\[)(?:[\w-]++:)?([A-Za-z]{3,11})\d?\]"  # [error], [core:error], [ssl:trace3]
+    r"|(?<=<)([A-Z][a-z]{3,8})>"  # <Error>, <Notice>
+    # level=error, "level": "warn", "level":50, Level: Error, lvl=eror
+    rf'|(?<=[A-Za-z" ][=:])(?:{_KEY_VALUE_LEVEL})[ \t]*+"?([A-Za-z]++|\d\d)(?![\w])'
+    r"|(?<=:)[ \t]((?i:fatal|error|warning|warn|panic|critical|crit|severe))(?=:)"  # : error:
+    rf"|(?<= :)(?:{_SPACED_COLON_LEVEL})(?=[ \t])"  # Proxifier's and HPC's `error : `
+    r")"
+)
+_FRAME = re.compile(r"[ \t]++at [\w$.<>\[\] /-]*+\(")  # Java or JavaScript stack frame
+_TRACE_STARTS = ("Caused by", "Suppressed", "During handling", "The above exception")
+_TRACE_LINE = re.compile(
+    r"[ \t]++at [\w$.<>\[\] /-]*+\("
+    r"|[ \t]*+(?:Caused by|Suppressed): "
+    r"|[ \t]++\.\.\. \d++ (?:more|common frames omitted)"
+    r"|[ \t]++File \"[^\"]*+\", line \d"  # Python frame
+    r"|(?:During handling of the above exception, another exception occurred"
+    r"|The above exception was the direct cause of the following exception):"
+)
+_CAUSE = re.compile(r"[ \t]*+(?:Caused by|Suppressed): ")
+_EXCEPTION_LINE = re.compile(  # `ValueError: msg`, `java.io.IOException`, `KeyboardInterrupt`
+    r"[ \t]*+(?:Exception in thread "
+    r"|(?:[A-Za-z_$][\w$]*+\.)*+[\w$]*?(?:Error|Exception|Throwable|Interrupt|Exit)"
+    r"(?::|[ \t\r]*+$))"
+)
+_FAILURE = re.compile(  # on the lower-cased line; starts with a character set, like `_LEVEL`
+    r"[fidre](?<!\w.)"
+    r"(?:(?<=f)ail(?:s|ed|ure)?|(?<=i)nvalid|(?<=d)enied|(?<=r)efused|(?<=e)rrors?)\b"
+)
+_NONE = re.compile(r"(?:^|[^\w.])(?:0|no|zero) $")  # `0 failed`, `no failures`: no failure
+_TRACEBACK = "Traceback (most recent call last):"
+
+
+def info_marker(omitted_lines: int) -> str:
+    """Tier 2 summary of a run of info (and debug, unleveled) lines."""
+    return f"... ({omitted_lines} info lines omitted)"
+
+
+_MARKER = re.compile(r"\.\.\. \((\d+) info lines omitted\)\r?")
+
+
+def _prefix_level(line: str) -> Severity | None:
+    match = _PREFIX_LEVEL.match(line)
+    if match is None:
+        return None
+    priority, glog, threadtime, brief = match.groups()
+    if priority is not None:
+        return _SYSLOG_SEVERITY[int(priority) % 8] if int(priority) < 192 else None
+    return _LETTER_SEVERITY[glog or threadtime or brief]
+
+
+def _level(line: str) -> Severity:
+    """The severity named by the leftmost level token of `line`, or OTHER."""
+    if line[:1] in ("<", "I", "W", "E", "F") or line[:1].isdigit() or line[1:2] == "/":
+        prefixed = _prefix_level(line)
+        if prefixed is not None:
+            return prefixed
+        if line[1:3] == ": " and line[:3] in _APT_LEVELS:
+            return _APT_LEVELS[line[:3]]
+    if line.startswith(_LINE_START_LEVELS):
+        return _WORD_SEVERITY[line[: line.index(":")]]
+    for match in _LEVEL.finditer(line):
+        word = match.group(match.lastindex) if match.lastindex else match.group()
+        severity = _WORD_SEVERITY.get(word.lower())
+        if severity is not None:
+            return severity
+    return Severity.OTHER
+
+
+def _reports_failure(line: str) -> bool:
+    """Whether an unlevelled line reports a failure (`Failed password`, `access denied`), not
+    its absence (`0 failed`, `no failures`)."""
+    lowered = line.lower()
+    for match in _FAILURE.finditer(lowered):
+        if not _NONE.search(lowered, max(0, match.start() - 6), match.start()):
+            return True
+    return False
+
+
+def line_severity(line: str) -> Severity:
+    """The severity of one line on its own (no traceback state): see the module docstring.
+
+    Fast on the routine majority: one regex finds the level; the trace patterns run only on
+    lines whose first character allows them, and the failure words only after a substring test.
+    """
+    first = line[:1]
+    if (first in (" ", "\t") or line.startswith(_TRACE_STARTS)) and _TRACE_LINE.match(line):
+        return Severity.ERROR
+    severity = _level(line)
+    if severity <= Severity.ERROR:
+        return severity
+    if (first.isalpha() or first in ("_", "$", " ", "\t")) and _EXCEPTION_LINE.match(line):
+        return Severity.ERROR
+    if _is_traceback_start(line):
+        return Severity.ERROR
+    if severity is Severity.OTHER and _reports_failure(line):
+        return Severity.WARNING
+    return severity
+
+
+def is_important(line: str) -> bool:
+    """Whether Tier 2 keeps this line for its own sake (error, warning or trace line); the
+    lines of a Python traceback after its header need `classify`'s state."""
+    return line_severity(line) <= Severity.WARNING
+
+
+def _is_traceback_start(line: str) -> bool:
+    return "Traceback" in line and line.rstrip().endswith(_TRACEBACK)
+
+
+class LineKind(IntEnum):
+    """A line's part in a failure report."""
+
+    ENTRY = 0  # a log entry of its own (most lines; a levelled error heads its stack trace)
+    EXCEPTION = 1  # what a trace says went wrong: `ValueError: x`, `Caused by: ...`
+    DETAIL = 2  # the rest of a trace: frames, `Traceback (...)`, `... 12 more`, source lines
+
+
+class LogLine(NamedTuple):
+    """A line with its severity (traceback state included) and its part in a trace."""
+
+    text: str
+    severity: Severity
+    kind: LineKind
+
+
+def _kind(line: str, severity: Severity) -> LineKind:
+    if severity > Severity.ERROR:
+        return LineKind.ENTRY
+    first = line[:1]
+    if first in (" ", "\t") or line.startswith(_TRACE_STARTS) or _is_traceback_start(line):
+        if _CAUSE.match(line):
+            return LineKind.EXCEPTION
+        if _TRACE_LINE.match(line) or _is_traceback_start(line):
+            return LineKind.DETAIL
+    if _level(line) > Severity.ERROR and _EXCEPTION_LINE.match(line):
+        return LineKind.EXCEPTION
+    return LineKind.ENTRY
+
+
+def describe(lines: Iterable[str]) -> Iterator[LogLine]:
+    """Each line with its severity and kind, in order, streaming (one line of look-ahead).
+
+    On top of `line_severity`: every line of a Python traceback (its indented frames and source
+    lines, and the exception line that ends it) is an ERROR, and so is the line right above a
+    stack frame (the exception the frames belong to), whatever it looks like on its own.
+    """
+    in_traceback = False
+    pending: LogLine | None = None
+    for line in lines:
+        severity = line_severity(line)
+        kind = _kind(line, severity)
+        if in_traceback:
+            in_traceback = line[:1] in (" ", "\t")
+            if in_traceback:
+                severity, kind = Severity.ERROR, max(kind, LineKind.DETAIL)
+            elif line.strip():  # the exception line that ends the traceback
+                severity = min(severity, Severity.ERROR)
+                kind = LineKind.EXCEPTION if kind is LineKind.ENTRY else kind
+        if _is_traceback_start(line):
+            in_traceback = True
+        if pending is not None:
+            if pending.severity > Severity.ERROR and _FRAME.match(line):
+                unlevelled = _level(pending.text) > Severity.WARNING
+                pending = LogLine(
+                    pending.text,
+                    Severity.ERROR,
+                    LineKind.EXCEPTION if unlevelled else LineKind.ENTRY,
+                )
+            yield pending
+        pending = LogLine(line, severity, kind)
+    if pending is not None:
+        yield pending
+
+
+def classify(lines: Iterable[str]) -> Iterator[tuple[str, Severity]]:
+    """Each line with its severity, in order, streaming: `describe` without the kinds."""
+    for line in describe(lines):
+        yield line.text, line.severity
+
+
+def _is_marker(line: str) -> bool:
+    """An omission marker of an earlier compression (``... (12 info lines omitted)``, ``...
+    (lines 5-9 omitted)``): it stands for lines that are not here."""
+    return line.startswith("... (") and line.rstrip("\r").endswith(")")
+
+
+def short_form(line: str) -> str:
+    """The head of a long line that is kept before the whole of it."""
+    return line[:SHORT_FORM_CHARS].rstrip() + " …"
+
+
+# Errors and fatal lines are one class for the ranks, info and unlevelled lines another.
+_MESSAGE_CLASS = {
+    Severity.FATAL: Severity.ERROR,
+    Severity.ERROR: Severity.ERROR,
+    Severity.WARNING: Severity.WARNING,
+    Severity.INFO: Severity.INFO,
+    Severity.OTHER: Severity.INFO,
+}
+_FIRST = {Severity.ERROR: FIRST_ERROR, Severity.WARNING: FIRST_WARNING}
+_REPEAT = {Severity.ERROR: ERROR_REPEAT, Severity.WARNING: WARNING_REPEAT}
+
+
+class RankedLine(NamedTuple):
+    """One line's rank as far as the lines before it tell, and what the ranks that need the
+    whole log use: its message (one id per class and template, equal for repeats), whether it
+    is an error statement (a levelled error or an exception line), a levelled error, and a
+    repeat of an error or warning. (A named tuple: there is one per line.)"""
+
+    rank: int
+    message: int
+    error_statement: bool
+    levelled_error: bool
+    repeated_problem: bool
+
+
+@dataclass
+class LineRanker:
+    """Smart mode's ranks, one line after the other (so that a huge log can be streamed).
+
+    `rank_batch` gives what the lines so far decide: the first occurrence of a message (a
+    template of one class: an error and an info line never share one) ranks by its class, a
+    repeat as a repeat, and the lines of a trace by the entry they belong to. What needs the
+    whole log (the last error, the last occurrence of each message, the last lines) is added by
+    `LogCompressor.line_plan` or the streaming collector.
+    """
+
+    terms: TaskTerms
+    _templates: TemplateIndex = field(default_factory=TemplateIndex)
+    _messages: dict[tuple[Severity, int], int] = field(default_factory=dict)
+    _variants: set[tuple[Severity, int]] = field(default_factory=set)
+    _task_messages: set[int] = field(default_factory=set)
+    _message_count: int = 0
+    # The entry the trace lines that follow belong to: its class, whether it was kept as the
+    # first occurrence of its message, and how many trace lines it has had.
+    _trace_class: Severity = Severity.ERROR  # before any entry: a program's bare stderr
+    _trace_kept: bool = False
+    _trace_lines: int = 0
+
+    def rank_batch(self, lines: Sequence[LogLine]) -> list[RankedLine]:
+        """The ranks of the next `lines` (in batches: templates are masked a batch at once)."""
+        assigned = self._templates.assign([line.text for line in lines])
+        return [
+            self._rank(line, template, variant)
+            for line, (template, variant) in zip(lines, assigned, strict=True)
+        ]
+
+    def _rank(self, line: LogLine, template: int, variant: int) -> RankedLine:
+        entry = line.kind is LineKind.ENTRY
+        message_class = _MESSAGE_CLASS[line.severity] if entry else self._trace_class
+        key = (message_class, template)
+        message = self._messages.get(key)
+        first = message is None
+        if message is None:
+            message = self._message_count
+            self._message_count += 1
+            if message < MESSAGE_LIMIT:
+                self._messages[key] = message
+        routine = message_class is Severity.INFO
+        if entry:
+            rank = self._entry_rank(message_class, first, not routine and self._new(key, variant))
+            self._trace_class = Severity.ERROR if routine else message_class
+            self._trace_kept = first and not routine
+            self._trace_lines = 0
+        else:
+            rank = self._trace_rank(line.kind, message_class, first)
+        text = line.text
+        if text.startswith("... (") and _is_marker(text):
+            rank = ROUTINE_REPEAT
+        elif self.terms.terms and self.terms.matches(text):
+            task_first = message not in self._task_messages
+            self._task_messages.add(message)
+            rank = min(rank, FIRST_WARNING if task_first else ERROR_REPEAT)
+        error = message_class is Severity.ERROR
+        detail = line.kind is LineKind.DETAIL
+        return RankedLine(
+            rank, message, error and not detail, error and entry, not (first or routine or detail)
+        )
+
+    def _new(self, key: tuple[Severity, int], variant: int) -> bool:
+        """Whether `variant` of the message is new (another word in its varying place)."""
+        seen = (key[0], variant)
+        if seen in self._variants:
+            return False
+        if len(self._variants) < VARIANT_LIMIT:
+            self._variants.add(seen)
+        return True
+
+    @staticmethod
+    def _entry_rank(message_class: Severity, first: bool, new_variant: bool) -> int:
+        if message_class is Severity.INFO:
+            return FIRST_ROUTINE if first else ROUTINE_REPEAT
+        if first:
+            return _FIRST[message_class]
+        # A message seen before with other words in a place that varies (another user, another
+        # host): kept with the last occurrences, before the other repeats.
+        return LAST_REPEAT if new_variant else _REPEAT[message_class]
+
+    def _trace_rank(self, kind: LineKind, message_class: Severity, first: bool) -> int:
+        opening = self._trace_lines == 0
+        self._trace_lines += 1
+        if kind is LineKind.EXCEPTION or opening:  # what went wrong, and where the trace starts
+            return _FIRST[message_class] if first or self._trace_kept else _REPEAT[message_class]
+        if first or (self._trace_kept and self._trace_lines <= TRACE_HEAD_LINES):
+            return _FIRST[message_class] + 1  # where it went wrong
+        return _REPEAT[message_class]
+
+
+def _split(text: str) -> tuple[list[str], bool]:
+    """The lines of `text` (split on ``\\n`` only, so nothing else is taken for a line break)
+    and whether it ended with a newline."""
+    lines = text.split("\n")
+    if text.endswith("\n"):
+        lines.pop()
+        return lines, True
+    return lines, False
+
+
+def _omitted(line: str) -> int:
+    """How many original lines `line` stands for: its count if it is an earlier marker."""
+    match = _MARKER.fullmatch(line)
+    return int(match.group(1)) if match else 1
+
+
+def _mark_last_occurrences(ranks: list[int], ranked: Sequence[RankedLine]) -> None:
+    """The last occurrence of each repeated error and warning message ranks before the other
+    repeats: the last time a problem showed is as telling as the first."""
+    seen: set[int] = set()
+    for index in range(len(ranked) - 1, -1, -1):
+        line = ranked[index]
+        if line.message in seen:
+            continue
+        seen.add(line.message)
+        if line.repeated_problem:
+            ranks[index] = min(ranks[index], LAST_REPEAT)
+
+
+def _last_index(ranked: Sequence[RankedLine], wanted: Callable[[RankedLine], bool]) -> int | None:
+    for index in range(len(ranked) - 1, -1, -1):
+        if wanted(ranked[index]):
+            return index
+    return None
+
+
+class LogCompressor(KindCompressor):
+    """The design's log compressor: errors, warnings, traces, task lines, head and tail verbatim;
+    every run of other lines becomes ``... (N info lines omitted)``.
+
+    A run whose text is no longer than its marker would be (a blank line, a short `ok`) is kept
+    as it is, so Tier 2 never makes a log longer; earlier markers inside a run are added into the
+    new count, so compressing twice still counts every original line.
+    """
+
+    kind = ArtifactKind.LOG
+
+    def tier2(self, text: str, terms: TaskTerms) -> str:
+        lines, final_newline = _split(text)
+        tail_start = len(lines) - TAIL_LINES
+        out: list[str] = []
+        run: list[str] = []
+
+        def flush() -> None:
+            if not run:
+                return
+            marker = info_marker(sum(_omitted(line) for line in run))
+            marker += "\r" if run[0].endswith("\r") else ""
+            if sum(len(line) + 1 for line in run) - 1 <= len(marker):
+                out.extend(run)  # shorter than its marker: the lines themselves say more
+            else:
+                out.append(marker)
+            run.clear()
+
+        for index, (line, severity) in enumerate(classify(lines)):
+            if (
+                index < HEAD_LINES
+                or index >= tail_start
+                or severity <= Severity.WARNING
+                or terms.matches(line)
+            ):
+                flush()
+                out.append(line)
+            else:
+                run.append(line)
+        flush()
+        return "\n".join(out) + ("\n" if final_newline else "")
+
+    def line_plan(self, lines: list[str], terms: TaskTerms) -> LinePlan:
+        ranked = LineRanker(terms).rank_batch(list(describe(lines)))
+        ranks = [line.rank for line in ranked]
+        _mark_last_occurrences(ranks, ranked)
+        for index in range(min(HEAD_LINES, len(lines))):
+            ranks[index] = min(ranks[index], FIRST_ROUTINE)
+        for index in range(max(len(lines) - TAIL_LINES, 0), len(lines)):
+            ranks[index] = min(ranks[index], FIRST_ROUTINE)
+        for wanted in (attrgetter("error_statement"), attrgetter("levelled_error")):
+            last = _last_index(ranked, wanted)
+            if last is not None:
+                ranks[last] = LAST_ERROR
+        short_forms: dict[int, ShortForm] = {}
+        for index, line in enumerate(lines):
+            if len(line) > LONG_LINE_CHARS:
+                short_forms[index] = ShortForm(short_form(line), ranks[index])
+                ranks[index] += LONG_LINE_DEMOTION
+        return LinePlan(ranks, short_forms, [line.message for line in ranked])

@@ -1,0 +1,396 @@
+"""Smart mode's ranks for the original lines of Plan/PRD markdown.
+
+The issue's order: headings first, then requirement sentences, then the first sentence of each
+paragraph. A judge checks a plan against its requirements, and the headings say where each
+one stands. A sentence is ranked on its own, not the line it is on:
+
+* a long line holding a whole paragraph gets a `ShortForm` with just its best sentences (its
+  requirement sentences, else its first sentence), so one requirement does not cost the whole
+  paragraph; the full line follows at the rank of its least important sentence;
+* a hard-wrapped paragraph ranks every line its first sentence (or a requirement sentence)
+  spans, so the first line of a paragraph always carries the start of its first sentence.
+
+Then tables' header rows, code fences and front matter (3), other prose (4), code (5). A blank
+line ranks with the lines around it (the less important of them): it only spaces them out.
+
+A short form is made of verbatim pieces of its line (the line's indentation and list marker,
+then its kept sentences), with ``…`` where something was cut between them, so a reader can find
+it in the original.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
+
+from cleveragents.application.services.artifact_compression.kinds.kind_compressor import (
+    LinePlan,
+    ShortForm,
+)
+from cleveragents.application.services.artifact_compression.kinds.markdown_blocks import (
+    ALIGNMENT,
+    Kind,
+    prose_content_start,
+    scan,
+)
+from cleveragents.application.services.artifact_compression.kinds.markdown_sentences import (
+    first_sentence_end,
+    sentence_spans,
+)
+from cleveragents.application.services.artifact_compression.task_terms import TaskTerms
+
+HEADING = 0
+REQUIREMENT = 1
+FIRST_SENTENCE = 2  # also a sentence or line that names a task term
+STRUCTURE = 3  # a table's header rows, code fences, front matter
+PROSE = 4  # every other line of prose, table rows, HTML, link definitions
+CODE = 5  # the body of a code block
+BLANK = 6  # a blank line with no line around it; else it ranks with them (`_space_out`)
+
+# RFC 2119 keywords in capitals (MAY and OPTIONAL too: in capitals they are the spec's words),
+# plus the plain-prose obligations: plans and RFCs mostly write them in lower case ("must" and
+# so "must not", "is required to", "is recommended"). A lower-case "may" or "optional" is no
+# obligation.
+_OBLIGATION_WORDS = (
+    *("MUST", "SHALL", "SHOULD", "REQUIRED", "RECOMMENDED", "MAY", "OPTIONAL"),
+    *("Must", "must", "Shall", "shall", "Should", "should"),
+    *("Required", "required", "Recommended", "recommended"),
+)
+
+
+def _whole_words(words: Sequence[str]) -> re.Pattern[str]:
+    """A pattern of any of `words` as a whole word. The plain ``\\b(?:MUST|...)\\b`` makes
+    the regex engine try every position of a text; this one starts each alternative with the
+    words' first letter, so that it skips ahead to those letters, and checks the word boundary
+    before a letter looking back: several times faster."""
+    tails: dict[str, list[str]] = {}
+    for word in words:
+        tails.setdefault(word[0], []).append(re.escape(word[1:]))
+    alternatives = (f"{head}(?<=\\b{head})(?:{'|'.join(rest)})" for head, rest in tails.items())
+    return re.compile(f"(?:{'|'.join(alternatives)})\\b")
+
+
+_OBLIGATION = _whole_words(_OBLIGATION_WORDS)
+_LOWER_OBLIGATION_WORDS = tuple(dict.fromkeys(word.lower() for word in _OBLIGATION_WORDS))
+
+# A sentence over more lines than this is ranked piece by piece, each line by what it holds: a
+# "sentence" without punctuation (or with a period the splitter takes for an initial, as in
+# "we reach Q. If") can run through a whole paragraph. A requirement is kept whole further: a
+# judge checks it word for word.
+_MAX_SENTENCE_LINES = 8  # some 600 characters, wrapped at 80
+_MAX_REQUIREMENT_LINES = 12
+# Lines up to this width are hard-wrapped prose: such a line is ranked whole, since a cut saves
+# little on it and breaks the reading of the lines around it. Longer lines get short forms.
+_WRAPPED_WIDTH = 100
+# Characters a short form must save: the packer appends a handle to the cut line, and a cut that
+# saves less than the handle costs is not worth making.
+_MIN_SAVING = 48
+_CUT = "…"
+_NO_TERMS = TaskTerms()
+# A sentence that is just a link to a heading of the document: a table of contents' entry, which
+# repeats a heading that is kept first anyway.
+_ANCHOR_LINK = re.compile(r"\[[^\]]*\]\(#[^)\s]*\)")
+
+
+def has_obligation(text: str) -> bool:
+    """A requirement keyword in `text`."""
+    return _OBLIGATION.search(text) is not None
+
+
+def _keywords(text: str) -> list[int]:
+    """Where each requirement keyword of `text` starts, in order.
+
+    Each keyword is in the lower-cased text as one of a few words, found with `str.find`
+    (several times faster than the pattern, which has to test every letter it could start
+    with); the pattern then tells, at each place found, whether the original is a keyword
+    there (`may` is not; `MAY` is). When lower case changes the length of the text, which
+    shifts the offsets, the pattern searches the whole text instead."""
+    lowered = text.lower()
+    if not any(map(lowered.__contains__, _LOWER_OBLIGATION_WORDS)):
+        return []  # most texts: each word looked for once, with no Python step for it
+    if len(lowered) != len(text):
+        return [match.start() for match in _OBLIGATION.finditer(text)]
+    found: list[int] = []
+    for word in _LOWER_OBLIGATION_WORDS:
+        at = lowered.find(word)
+        while at >= 0:
+            if _OBLIGATION.match(text, at):
+                found.append(at)
+            at = lowered.find(word, at + 1)
+    found.sort()
+    return found
+
+
+_Piece = tuple[int, int, int]
+"""The part of one sentence on one line: `start` and `end` in the block's joined text, and its
+rank."""
+
+
+def markdown_line_plan(lines: list[str], terms: TaskTerms) -> LinePlan:
+    """One rank per line (see the module docstring), and short forms for long prose lines."""
+    priorities: list[int] = []
+    short_forms: dict[int, ShortForm] = {}
+    for kind, start, end, closed, _, text, parts in scan(lines):
+        blanks = start - len(priorities)  # the blank lines before the block, ranked after it
+        if kind is not Kind.PROSE:
+            priorities.extend(_block_ranks(kind, lines[start:end], closed, terms))
+        else:
+            # The text is screened once: most blocks hold no requirement keyword and name no
+            # task term, and then no sentence of theirs does, and only the first stands out.
+            mentioned = bool(terms.terms) and terms.matches(text)
+            found = _keywords(text)
+            if found or mentioned:
+                block_terms = terms if mentioned else _NO_TERMS
+                _rank_by_sentences(
+                    lines, start, text, parts, found, block_terms, priorities, short_forms
+                )
+            else:
+                _rank_by_first_sentence(lines, start, text, parts, priorities, short_forms)
+        if blanks:
+            _space_out(priorities, start - blanks, blanks)
+    if len(priorities) < len(lines):
+        _space_out(priorities, len(priorities), len(lines) - len(priorities))
+    return LinePlan(priorities, short_forms)
+
+
+def _space_out(priorities: list[int], at: int, count: int) -> None:
+    """Insert at `at` the ranks of the run of `count` blank lines there: the rank of the less
+    important of the lines around it. A blank line only spaces them out, so it is wanted once
+    both are, and then it costs a token and saves the packer a marker. Ranked last instead,
+    it would come after the budget was given out, when the markers it saves can no longer buy
+    the lines they cost. At the start or the end of the text, the run takes the rank of the
+    one line beside it."""
+    above = priorities[at - 1] if at else BLANK
+    below = priorities[at] if at < len(priorities) else BLANK
+    rank = below if above == BLANK else above if below == BLANK else max(below, above)
+    priorities[at:at] = [rank] * count
+
+
+def _block_ranks(kind: Kind, lines: list[str], closed: bool, terms: TaskTerms) -> list[int]:
+    """Ranks of the `lines` of a block that is not prose; a line naming a task term is raised
+    to its rank."""
+    count = len(lines)
+    if kind is Kind.HEADING:
+        return [HEADING] * count
+    if kind is Kind.TABLE:
+        ranks = _table_ranks(lines)
+    elif kind is Kind.FENCED:
+        ranks = [STRUCTURE] + [CODE] * (count - 1)
+        if closed and count > 1:
+            ranks[-1] = STRUCTURE
+    elif kind is Kind.INDENTED:
+        ranks = [CODE] * count
+    elif kind is Kind.FRONT_MATTER:
+        ranks = [STRUCTURE] * count
+    else:
+        ranks = [PROSE] * count
+    if terms.terms:
+        for position, line in enumerate(lines):
+            if terms.matches(line):
+                ranks[position] = min(ranks[position], FIRST_SENTENCE)
+    return ranks
+
+
+def _table_ranks(rows: Sequence[str]) -> list[int]:
+    """The header row and its alignment row say what the columns are; a row stating a
+    requirement is one, like a sentence."""
+    ranks: list[int] = []
+    for position, row in enumerate(rows):
+        if has_obligation(row):
+            ranks.append(REQUIREMENT)
+        elif position == 0 or (position == 1 and ALIGNMENT.match(row)):
+            ranks.append(STRUCTURE)
+        else:
+            ranks.append(PROSE)
+    return ranks
+
+
+def _rank_by_first_sentence(
+    lines: list[str],
+    start: int,
+    text: str,
+    parts: Sequence[str],
+    priorities: list[int],
+    short_forms: dict[int, ShortForm],
+) -> None:
+    """The ranks (and short form) `_rank_by_sentences` gives a block with no requirement
+    keyword and no task term, found faster: such a block ranks its first sentence
+    FIRST_SENTENCE and all the rest PROSE, so only the lines up to the end of that sentence are
+    measured, and the rest is not split. Most blocks are such blocks."""
+    if len(parts) == 1 and len(lines[start]) <= _WRAPPED_WIDTH and not text.startswith("["):
+        # A short line ranks whole, by its first sentence (which is no link to a heading:
+        # it does not start with `[`); where that sentence ends does not matter.
+        priorities.append(FIRST_SENTENCE if text else PROSE)
+        return
+    ranks = [PROSE] * len(parts)
+    if not text:  # an empty list item and nothing else
+        priorities.extend(ranks)
+        return
+    sentence_end = first_sentence_end(text)  # the sentence is text[:sentence_end]
+    # Its lines: from `first` (the first with content: `text` joins the others) to `last`,
+    # whose part starts at `cursor` in `text` and ends at `part_end`; counted no further than
+    # makes it spread.
+    first = 0 if parts[0] else 1
+    last, cursor = first, 0
+    part_end = first_end = len(parts[first])
+    while part_end < sentence_end and last - first < _MAX_SENTENCE_LINES:
+        cursor = part_end + 1
+        last += 1
+        part_end = cursor + len(parts[last])
+    if last - first >= _MAX_SENTENCE_LINES:  # spread: each line's piece ranked on its own
+        ranks[first] = _first_sentence_rank(text, first_end)
+    elif _first_sentence_rank(text, sentence_end) == FIRST_SENTENCE:
+        ranks[first : last + 1] = [FIRST_SENTENCE] * (last - first + 1)
+        line = lines[start + last]
+        if sentence_end < part_end and len(line) > _WRAPPED_WIDTH:  # the rest starts on it
+            prefix_end = prose_content_start(lines, start, start + last)
+            short = line[: prefix_end + sentence_end - cursor]
+            if len(line) - len(short) >= _MIN_SAVING:
+                short_forms[start + last] = ShortForm(short, FIRST_SENTENCE)
+                ranks[last] = PROSE
+    priorities.extend(ranks)
+
+
+def _first_sentence_rank(text: str, end: int) -> int:
+    """`_SentenceRanks`' rank of a first sentence `text[:end]` (or of its first line's piece)
+    in a block with no requirement keyword and no task term."""
+    if text[0] == "[" and _ANCHOR_LINK.fullmatch(text, 0, end):
+        return PROSE
+    return FIRST_SENTENCE
+
+
+def _rank_by_sentences(
+    lines: list[str],
+    start: int,
+    text: str,
+    parts: Sequence[str],
+    keywords: list[int],
+    terms: TaskTerms,
+    priorities: list[int],
+    short_forms: dict[int, ShortForm],
+) -> None:
+    """Rank each line of a block by its pieces of sentences: the best they hold, or the best
+    in a short form and the whole line at the worst when the line is long. `keywords`: where
+    the requirement keywords of `text` start; `terms`: empty unless the text names one."""
+    # The parts joined with a space between each two, which puts one at the start after an
+    # empty first line (`text` has none): the offsets of the pieces are in this text.
+    joined = " ".join(parts)
+    lead = len(joined) - len(text)
+    rank = _SentenceRanks(joined, [keyword + lead for keyword in keywords], terms)
+    pieces, offsets = _pieces(joined, parts, rank)
+    for position, line_pieces in enumerate(pieces):
+        if len(line_pieces) < 2:  # no sentence to cut (or an empty list item)
+            priorities.append(line_pieces[0][2] if line_pieces else PROSE)
+            continue
+        ranks = [piece[2] for piece in line_pieces]
+        best = min(ranks)
+        full = max(ranks)
+        index = start + position
+        line = lines[index]
+        short = None
+        if best != full and len(line) > _WRAPPED_WIDTH:
+            prefix_end = prose_content_start(lines, start, index)
+            shift = prefix_end - offsets[position]  # from the joined text to the line
+            short = _short_text(line, prefix_end, shift, line_pieces, best)
+        if short is None or len(line) - len(short) < _MIN_SAVING:
+            priorities.append(best)
+        else:
+            short_forms[index] = ShortForm(short, best)
+            priorities.append(full)
+
+
+def _pieces(
+    text: str, parts: Sequence[str], rank: _SentenceRanks
+) -> tuple[list[list[_Piece]], list[int]]:
+    """Each line's pieces of the sentences of `text` (the `parts` joined by spaces: a sentence
+    may go on over a line break), ranked, and where each line's part starts in `text`."""
+    spans = _spans(sentence_spans(text, refined=True), text)
+    if len(parts) == 1:  # most paragraphs of a document written a paragraph per line
+        return [[(s, e, rank(s, e, n == 0)) for n, (s, e) in spans]], [0]
+    offsets: list[int] = []
+    cursor = 0
+    for part in parts:
+        offsets.append(cursor)
+        cursor += len(part) + 1
+    pieces: list[list[_Piece]] = [[] for _ in parts]
+    for number, (sentence_start, sentence_end) in spans:
+        first = bisect_right(offsets, sentence_start) - 1
+        last = bisect_right(offsets, sentence_end - 1) - 1
+        sentence_rank = rank(sentence_start, sentence_end, number == 0)
+        if first == last:
+            pieces[first].append((sentence_start, sentence_end, sentence_rank))
+            continue
+        limit = _MAX_REQUIREMENT_LINES if sentence_rank == REQUIREMENT else _MAX_SENTENCE_LINES
+        spread = last - first + 1 > limit
+        for position in range(first, last + 1):
+            low = max(sentence_start, offsets[position])
+            high = min(sentence_end, offsets[position] + len(parts[position]))
+            if low >= high:
+                continue
+            piece_rank = sentence_rank
+            if spread:
+                piece_rank = rank(low, high, number == 0 and position == first)
+            pieces[position].append((low, high, piece_rank))
+    return pieces, offsets
+
+
+def _spans(spans: list[tuple[int, int]], text: str) -> list[tuple[int, tuple[int, int]]]:
+    """The sentence spans, numbered, without leading whitespace (which only an empty first line,
+    an empty list item, leaves in the joined text)."""
+    if spans and text[:1].isspace():
+        start, end = spans[0]
+        start = end - len(text[start:end].lstrip())
+        spans = [(start, end), *spans[1:]] if start < end else spans[1:]
+    return list(enumerate(spans))
+
+
+class _SentenceRanks:
+    """The rank of each sentence (or piece of one) of a block's joined `text`, given where its
+    requirement keywords start and the task's terms (empty unless the text names one).
+
+    A sentence or a piece of one is bounded by spaces or the ends of the text, and a keyword is
+    a whole word, so the keyword is in it exactly when one of the text's starts in it: the text
+    is searched once, not each sentence again."""
+
+    def __init__(self, text: str, keywords: list[int], terms: TaskTerms) -> None:
+        self._text = text
+        self._keywords = keywords
+        self._terms = terms
+
+    def __call__(self, start: int, end: int, first: bool) -> int:
+        """The rank of `text[start:end]`; `first`: the first sentence, or its first piece."""
+        text = self._text
+        mentioned = bool(self._terms.terms) and self._terms.matches(text[start:end])
+        anchor = text[start] == "[" and _ANCHOR_LINK.fullmatch(text, start, end)
+        if anchor and not mentioned:
+            return PROSE
+        keywords = self._keywords
+        keyword = bisect_left(keywords, start)
+        if keyword < len(keywords) and keywords[keyword] < end:
+            return REQUIREMENT
+        if first or mentioned:
+            return FIRST_SENTENCE
+        return PROSE
+
+
+def _short_text(line: str, prefix_end: int, shift: int, pieces: Sequence[_Piece], rank: int) -> str:
+    """The line's indentation and marker, then its pieces of `rank` (at `shift` from their
+    offsets in the line): neighbouring pieces as the one verbatim stretch they are, ``…``
+    where something lies cut before or between them."""
+    stretches: list[tuple[int, int]] = []
+    cut_before_first = False
+    cut_before_next = False
+    for start, end, piece_rank in pieces:
+        if piece_rank != rank:
+            cut_before_next = True
+        elif stretches and not cut_before_next:
+            stretches[-1] = (stretches[-1][0], end)
+        else:
+            if not stretches:
+                cut_before_first = cut_before_next
+            stretches.append((start, end))
+            cut_before_next = False
+    head = f"{_CUT} " if cut_before_first else ""
+    kept = f" {_CUT} ".join(line[start + shift : end + shift] for start, end in stretches)
+    return line[:prefix_end] + head + kept

@@ -1,0 +1,138 @@
+"""A conversation transcript compacted, as every driver asks for it: read in its format (named,
+else detected), refused when it holds no conversation, compacted with the project's policy
+(or the defaults) under the caller's overrides, and given back in the same format.
+
+One use case for `agents context compact`, the Python API's `compact` and the MCP server's
+`compact_transcript`, which keep only what is theirs: where the transcript comes from, how
+errors and the result are shown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from cleveragents.application.ports.transcript_codec import TranscriptCodec
+from cleveragents.application.services.compaction.context_compactor import (
+    ContextCompactor,
+    Unrecorded,
+)
+from cleveragents.application.services.compaction.outcome import (
+    CompactionOutcome,
+    CompactionSettings,
+)
+from cleveragents.application.services.compaction.settings import compaction_settings
+from cleveragents.application.services.plans.project_service import ProjectService
+from cleveragents.domain.errors import InvalidInputError
+from cleveragents.domain.policy import ContextPolicy, ContextPolicyChanges
+from cleveragents.domain.transcript import Role, Transcript, TranscriptFormat
+
+
+class NoConversationError(InvalidInputError):
+    """The transcript holds no user or assistant message: there is nothing to compact."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(
+            f"{what} holds no conversation (no user or assistant message): nothing to compact"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class TranscriptCompaction:
+    """A transcript's compaction: the format it was read in, the transcript as read, what the
+    compaction did and the settings it ran with, and the transcript to send next written
+    back in that format (compacted, or the original messages when it was not needed or
+    failed)."""
+
+    format: TranscriptFormat
+    transcript: Transcript
+    outcome: CompactionOutcome
+    settings: CompactionSettings
+    codec: TranscriptCodec
+
+    @property
+    def compacted_transcript(self) -> Transcript:
+        """The transcript with the outcome's messages (its other fields as they were read)."""
+        return self.transcript.model_copy(update={"messages": self.outcome.messages})
+
+    def text(self) -> str:
+        """The transcript to send next as the text of its format (`TranscriptCodec.write`)."""
+        return self.codec.write(self.compacted_transcript, self.format)
+
+    def data(self) -> bytes:
+        """The same text as UTF-8, lone surrogates as their escapes (`write_bytes`): for a
+        file, or a protocol whose strings must be UTF-8."""
+        return self.codec.write_bytes(self.compacted_transcript, self.format)
+
+    def native(self) -> object:
+        """The same as the parsed document of its format (`write_native`): a dict or list."""
+        return self.codec.write_native(self.compacted_transcript, self.format)
+
+    def report(self) -> dict[str, Any]:
+        """The report as JSON-ready values (`CompactionOutcome.report`)."""
+        return self.outcome.report(self.settings)
+
+
+class TranscriptCompactor:
+    """Compacts a transcript given as text or as its parsed document.
+
+    `compactor` is the store-recording `ContextCompactor` or the storeless one (events
+    dropped, full outputs not kept); `projects` builds the project service when a project is
+    named, so no store is opened otherwise."""
+
+    def __init__(
+        self,
+        codec: TranscriptCodec,
+        compactor: ContextCompactor,
+        projects: Callable[[], ProjectService],
+    ) -> None:
+        self.codec = codec
+        self.compactor = compactor
+        self._projects = projects
+
+    def compact(
+        self,
+        transcript: str | object,
+        *,
+        transcript_format: TranscriptFormat | None = None,
+        project: str | None = None,
+        policy: ContextPolicy | None = None,
+        overrides: ContextPolicyChanges | None = None,
+        force: bool = False,
+        unrecorded: Unrecorded | None = None,
+        what: str = "the transcript",
+    ) -> TranscriptCompaction:
+        """Compact `transcript`: a str is the text of its format, anything else its parsed
+        document (`TranscriptCodec.read_native`). `transcript_format` is detected when None.
+
+        The settings are the `project`'s policy (else the defaults) with the fields `policy`
+        sets over it, then `overrides`; they are resolved before the transcript is read, so a
+        bad setting or an unknown project is refused without parsing it
+        (`InvalidPolicyError`, `ProjectNotFoundError`). Malformed input raises
+        `InvalidInputError`; a transcript without a user or assistant message
+        `NoConversationError`, naming it as `what`. A compaction that fails does not raise:
+        the outcome says so and keeps the original messages. Its events are scoped to the
+        project; one the store cannot record goes to `unrecorded`."""
+        resolved = compaction_settings(self._projects(), project, overrides, policy=policy)
+        used, parsed = self._read(transcript, transcript_format)
+        if not any(message.role is not Role.SYSTEM for message in parsed.messages):
+            raise NoConversationError(what)
+        outcome = self.compactor.compact(
+            parsed.messages,
+            resolved.settings,
+            force=force,
+            scope=resolved.scope,
+            project=project,
+            unrecorded=unrecorded,
+        )
+        return TranscriptCompaction(used, parsed, outcome, resolved.settings, self.codec)
+
+    def _read(
+        self, transcript: str | object, named: TranscriptFormat | None
+    ) -> tuple[TranscriptFormat, Transcript]:
+        if isinstance(transcript, str):
+            used = named or self.codec.detect(transcript)
+            return used, self.codec.read(transcript, used)
+        used = named or self.codec.detect_native(transcript)
+        return used, self.codec.read_native(transcript, used)

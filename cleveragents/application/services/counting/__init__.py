@@ -1,0 +1,1 @@
+"""Counting shared by the capabilities: the labelled fallback when the tokenizer fails."""
