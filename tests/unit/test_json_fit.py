@@ -17,6 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cleveragents.adapters.tokens.tiktoken_counter import TiktokenCounter
+from cleveragents.application.services.artifact_compression.kinds.json.ladder import ladder
+from cleveragents.application.services.artifact_compression.kinds.json.survey import Survey
 from cleveragents.application.services.artifact_compression.kinds.json_document import (
     JsonCompressor,
 )
@@ -25,10 +27,6 @@ from cleveragents.application.services.artifact_compression.kinds.json_rendering
     Pruner,
     parse_with_positions,
     render,
-)
-from cleveragents.application.services.artifact_compression.kinds.json_sampling import (
-    Survey,
-    ladder,
 )
 from cleveragents.application.services.artifact_compression.kinds.kind_compressor import Handles
 from cleveragents.application.services.artifact_compression.task_terms import TaskTerms

@@ -10,6 +10,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from cleveragents.application.services.artifact_compression.kinds.json.detail import Detail
+from cleveragents.application.services.artifact_compression.kinds.json.ladder import ladder
+from cleveragents.application.services.artifact_compression.kinds.json.survey import Survey
 from cleveragents.application.services.artifact_compression.kinds.json_rendering import (
     OneLine,
     Positions,
@@ -21,11 +24,6 @@ from cleveragents.application.services.artifact_compression.kinds.json_rendering
     parse_with_positions,
     render,
     structural_line_map,
-)
-from cleveragents.application.services.artifact_compression.kinds.json_sampling import (
-    Detail,
-    Survey,
-    ladder,
 )
 from cleveragents.application.services.artifact_compression.kinds.kind_compressor import Handles
 from cleveragents.application.services.artifact_compression.task_terms import TaskTerms

@@ -8,19 +8,19 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from cleveragents.application.services.artifact_compression.kinds.json.detail import (
+    Detail,
+    ends_inwards,
+    kept_items,
+    kept_runs,
+    runs,
+)
+from cleveragents.application.services.artifact_compression.kinds.json.ladder import ladder
+from cleveragents.application.services.artifact_compression.kinds.json.survey import Survey
 from cleveragents.application.services.artifact_compression.kinds.json_rendering import (
     OneLine,
     Pruner,
     render,
-)
-from cleveragents.application.services.artifact_compression.kinds.json_sampling import (
-    Detail,
-    Survey,
-    ends_inwards,
-    kept_items,
-    kept_runs,
-    ladder,
-    runs,
 )
 from cleveragents.application.services.artifact_compression.kinds.kind_compressor import Handles
 from cleveragents.application.services.artifact_compression.task_terms import TaskTerms

@@ -15,7 +15,7 @@ Decisions the design leaves open, documented here because they are visible in th
   place of the first omitted item; N counts only the items really omitted.
 
 Smart mode (`fit`) never packs the lines of a JSON document, which would not parse: it picks
-the richest level of detail (`json_sampling`) whose rendering (`json_rendering`) fits, counted
+the richest level of detail (`json.ladder`) whose rendering (`json_rendering`) fits, counted
 with the real tokenizer, and uses most of the budget. What its output shows:
 
 - arrays keep their first and last items, the items that mention the task, those that show a
@@ -40,6 +40,15 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from cleveragents.application.ports.token_counter import TokenCounter
+from cleveragents.application.services.artifact_compression.kinds.json.detail import Detail
+from cleveragents.application.services.artifact_compression.kinds.json.ladder import (
+    BREADTH_FIRST_RANK,
+    Choice,
+    Family,
+    ladder,
+    richest,
+)
+from cleveragents.application.services.artifact_compression.kinds.json.survey import Survey
 from cleveragents.application.services.artifact_compression.kinds.json_rendering import (
     ELLIPSIS,
     LineMap,
@@ -51,15 +60,6 @@ from cleveragents.application.services.artifact_compression.kinds.json_rendering
     parse_with_positions,
     render,
     structural_line_map,
-)
-from cleveragents.application.services.artifact_compression.kinds.json_sampling import (
-    BREADTH_FIRST_RANK,
-    Choice,
-    Detail,
-    Family,
-    Survey,
-    ladder,
-    richest,
 )
 from cleveragents.application.services.artifact_compression.kinds.kind_compressor import (
     FittedText,

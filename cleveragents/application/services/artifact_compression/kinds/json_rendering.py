@@ -27,15 +27,17 @@ from json.decoder import scanstring  # type: ignore[attr-defined]
 from json.scanner import NUMBER_RE
 from typing import NamedTuple
 
-from cleveragents.application.services.artifact_compression.kinds.json_sampling import (
+from cleveragents.application.services.artifact_compression.kinds.json.detail import (
     Detail,
-    Facts,
-    Survey,
-    encode_string,
     kept_runs,
     runs,
+)
+from cleveragents.application.services.artifact_compression.kinds.json.facts import (
+    Facts,
+    encode_string,
     scalar_text,
 )
+from cleveragents.application.services.artifact_compression.kinds.json.survey import Survey
 from cleveragents.application.services.artifact_compression.kinds.kind_compressor import Handles
 
 ELLIPSIS = "…"

@@ -1,0 +1,257 @@
+"""Smart mode for JSON: the ladder of levels of detail, richest first, and the search of it
+for the richest level whose rendering fits a size."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import NamedTuple
+
+from cleveragents.application.services.artifact_compression.kinds.json.detail import (
+    Detail,
+    kept_items,
+)
+from cleveragents.application.services.artifact_compression.kinds.json.survey import Survey
+
+STRING_STEP = 160
+"""Family A's strings grow by this many characters for each extra item an array may keep."""
+STRING_FLOOR = 16
+"""The shortest head a cut string keeps before keys are dropped."""
+
+
+class Family(NamedTuple):
+    """Levels of detail of one kind, richer as `knob` grows from `low` to `high`."""
+
+    rank: int  # 0 is the richest family
+    low: int
+    high: Callable[[], int]  # called only when the family is searched
+    detail: Callable[[int], Detail]
+    between: Callable[[int], list[Family]] | None = None
+    """The levels between knob k and k + 1, when the step between them can be large."""
+
+
+class Choice(NamedTuple):
+    """The level picked and its size. `rank` and `knob` place it on the ladder, and for a
+    level between two knobs, `inner_rank` and `inner_knob` place it between them."""
+
+    rank: int
+    knob: int
+    detail: Detail
+    chars: int
+    inner_rank: int = 1 << 30  # past every inner family: the knob's own level
+    inner_knob: int = 0
+
+    def richer_than(self, other: Choice) -> bool:
+        return self._place() < other._place()
+
+    def _place(self) -> tuple[int, int, int, int]:
+        return (self.rank, -self.knob, self.inner_rank, -self.inner_knob)
+
+
+def ladder(survey: Survey) -> list[Family]:
+    """Every family of levels, richest first:
+
+    0. first, last, task and new-shape items, plus `t` more items per array (both ends
+       inwards), strings cut at about 160 * (t + 1): the whole document at the top. The knob
+       is `t` times the number of arrays plus how many of them get one more item;
+    1. first, last, task and new-shape items, strings cut at 160 down to 16;
+    2. the first `k` new-shape items, the last ones found going first;
+    3. the first `k` task items (with a task);
+    4. first and last items, and only the first `m` members breadth-first
+       (`Detail.members`): the root's members before any of theirs, down to all of the root's;
+    5. as 4 with markers that do not name their lines, down to the root's marker.
+
+    One step of families 0, 2 and 3 adds one item, which can be large: between two steps,
+    that item is tried less richly (`Detail.partial`), down to its own first members.
+    """
+    root = survey.root
+    if isinstance(root, str):
+        return [Family(0, 0, lambda: len(root), lambda limit: Detail(string_limit=limit))]
+    if not isinstance(root, dict | list) or not root:
+        return [Family(0, 0, lambda: 0, lambda _: Detail())]
+    levels = _Levels(survey)
+    bare = levels.bare
+    return [
+        Family(0, 0, lambda: levels.top, levels.sampled, levels.between_sampled),
+        Family(1, STRING_FLOOR, lambda: STRING_STEP, levels.cut),
+        Family(
+            2,
+            0,
+            lambda: survey.shape_items,
+            lambda k: Detail(string_limit=STRING_FLOOR, shapes=k),
+            levels.between_shapes,
+        ),
+        Family(
+            3, 0, lambda: survey.task_items, lambda k: replace(bare, task=k), levels.between_tasks
+        ),
+        Family(
+            4,
+            survey.root_members(),
+            lambda: survey.admission_size(root),
+            lambda m: replace(bare, members=m),
+        ),
+        Family(
+            5,
+            0,
+            lambda: survey.admission_size(root),
+            lambda m: replace(bare, members=m, where=False),
+        ),
+    ]
+
+
+class _Levels:
+    """The levels of `ladder` that take more than one line to say."""
+
+    def __init__(self, survey: Survey) -> None:
+        self.survey = survey
+        facts = survey.of(survey.root)
+        self.arrays = max(survey.arrays, 1)
+        whole_strings = 2 * -(-facts.max_string // STRING_STEP)  # a power of two above needed
+        self.top = max(facts.max_items, whole_strings) * self.arrays
+        self.longest = facts.max_string
+        self.bare = Detail(string_limit=STRING_FLOOR, shapes=0, task=0)
+
+    def sampled(self, knob: int) -> Detail:
+        """`t` = knob // arrays more items per array, strings cut at 160 times the largest
+        power of two up to t + 1: the limit changes rarely, so measurements of the parts
+        where only strings are cut are reused (`Pruner.measure`)."""
+        extra, one_more = divmod(knob, self.arrays)
+        limit = STRING_STEP << ((extra + 1).bit_length() - 1)
+        return Detail(extra_items=extra, one_more_below=one_more, string_limit=limit)
+
+    def cut(self, limit: int) -> Detail:
+        return Detail(string_limit=limit)
+
+    def between_sampled(self, knob: int) -> list[Family]:
+        """Knob + 1 adds one item to array `knob % arrays`: that item less richly, else
+        longer strings."""
+        shortest = self.sampled(knob).string_limit or 0
+        longer = Family(
+            0,
+            shortest,
+            lambda: max(shortest, self.longest),
+            lambda limit: replace(self.sampled(knob), string_limit=limit),
+        )
+        base = self.sampled(knob + 1)
+        ordinal = knob % self.arrays
+        if not self.survey.arrays:
+            return [longer]
+        array = self.survey.array(ordinal)
+        if len(array) <= knob // self.arrays + 2:
+            return [longer]  # the array is whole before the step already: it adds nothing
+        _, index = kept_items(
+            self.survey.of(array), len(array), replace(base, partial_ordinal=ordinal)
+        )
+        if index is None:
+            return [longer]
+        richer = [
+            Family(0, 0, lambda: knob, self.sampled),
+        ]
+        return [*self._partly(base, ordinal, None, array[index], richer), longer]
+
+    def between_shapes(self, rank: int) -> list[Family]:
+        """Rank + 1 adds one new-shape item: that item less richly."""
+        if rank not in self.survey.shape_places:
+            return []
+        ordinal, index = self.survey.shape_places[rank]
+        base = Detail(string_limit=STRING_FLOOR, shapes=rank + 1)
+        return self._partly(base, ordinal, index, self.survey.array(ordinal)[index], [])
+
+    def between_tasks(self, rank: int) -> list[Family]:
+        """Rank + 1 adds one task item: that item less richly."""
+        if rank not in self.survey.task_places:
+            return []
+        ordinal, index = self.survey.task_places[rank]
+        base = replace(self.bare, task=rank + 1)
+        return self._partly(base, ordinal, index, self.survey.array(ordinal)[index], [])
+
+    def _partly(
+        self, base: Detail, ordinal: int, index: int | None, item: object, richer: list[Family]
+    ) -> list[Family]:
+        """`richer` families and then the item's first members, each as the level of detail
+        of that one item in `base`."""
+        if not isinstance(item, dict | list) or not item:
+            return []
+
+        def partly(inner: Callable[[int], Detail]) -> Callable[[int], Detail]:
+            return lambda knob: replace(
+                base, partial=inner(knob), partial_ordinal=ordinal, partial_index=index
+            )
+
+        members = Family(
+            4,
+            0,
+            lambda: self.survey.admission_size(item),
+            lambda m: replace(self.bare, members=m),
+        )
+        return [family._replace(detail=partly(family.detail)) for family in [*richer, members]]
+
+
+BREADTH_FIRST_RANK = 4
+"""The rank of the first family that drops members of objects."""
+
+
+CLOSE_ENOUGH = 0.97
+"""A level this close to the size limit ends the search of a family's knob."""
+SEARCH_STEPS = 16
+"""At most this many measurements search one family's knob."""
+
+
+def richest(families: list[Family], measure: Callable[[Detail], int], limit: float) -> Choice:
+    """The richest level whose size (`measure`, characters) is at most `limit`: the first
+    family whose poorest level fits, then a search of its knob (sizes grow with the knob,
+    near enough; the caller counts the result anyway), then the levels between that knob and
+    the next. When nothing fits: the poorest level of all."""
+    for family in families:
+        choice = _richest_in(family, measure, limit)
+        if choice is None:
+            continue
+        if (
+            family.between is not None
+            and choice.chars < limit * CLOSE_ENOUGH
+            and choice.knob < family.high()
+        ):
+            for order, inner in enumerate(family.between(choice.knob)):
+                finer = _richest_in(inner, measure, limit)
+                if finer is not None:
+                    return choice._replace(
+                        detail=finer.detail,
+                        chars=finer.chars,
+                        inner_rank=order,
+                        inner_knob=finer.knob,
+                    )
+        return choice
+    last = families[-1]
+    detail = last.detail(last.low)
+    return Choice(last.rank, last.low, detail, measure(detail))
+
+
+def _richest_in(family: Family, measure: Callable[[Detail], int], limit: float) -> Choice | None:
+    """The largest knob of `family` whose level fits `limit` (or is within `CLOSE_ENOUGH` of
+    it, or the best after `SEARCH_STEPS` measurements: sizes can jump, and the levels between
+    knobs fill what is left): interpolating between the sizes known to fit and not to fit,
+    every other step halving instead, so a few measurements do where a plain halving takes
+    twenty."""
+    low, high = family.low, family.high()
+    low_chars = measure(family.detail(low))
+    if low_chars > limit:
+        return None
+    high_chars = measure(family.detail(high)) if high > low else low_chars
+    if high_chars <= limit:
+        return Choice(family.rank, high, family.detail(high), high_chars)
+    halve = False
+    for _ in range(SEARCH_STEPS):
+        if high - low <= 1 or low_chars >= limit * CLOSE_ENOUGH:
+            break
+        if halve or high_chars <= low_chars:
+            middle = (low + high) // 2
+        else:
+            share = (limit - low_chars) / (high_chars - low_chars)
+            middle = min(max(low + int(share * (high - low)), low + 1), high - 1)
+        halve = not halve
+        chars = measure(family.detail(middle))
+        if chars <= limit:
+            low, low_chars = middle, chars
+        else:
+            high, high_chars = middle, chars
+    return Choice(family.rank, low, family.detail(low), low_chars)

@@ -1,0 +1,350 @@
+"""Smart mode for JSON, part 1: what a document holds, measured once (which of its array
+items and object members a given level of detail keeps is `detail`).
+
+`Survey` walks the parsed document once and records, for every array and object, the sizes of
+its full rendering in both layouts and the extremes below it (longest array, longest string,
+largest object). A rendering at any level of detail then reuses an untouched container's
+recorded size instead of walking it again, so measuring a candidate costs in proportion to what
+it changes, not to the document.
+
+The same walk decides which middle items of each array show something new: a key path (keys
+from the root, array positions left out) or a kind of value (null, string, object...) at a
+path that no item shown before had. Items are visited first, last, then in order; an item that
+adds nothing new leaves the set of seen shapes as it was, so the decisions of the items it
+contains only matter when it is kept, and then they are right.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import deque
+from collections.abc import Callable, Iterator
+
+from cleveragents.application.services.artifact_compression.kinds.json.facts import (
+    Facts,
+    encode_string,
+    scalar_text,
+)
+from cleveragents.application.services.artifact_compression.task_terms import TaskTerms
+
+_OBJECT, _ARRAY, _STRING, _NUMBER, _BOOL, _NULL = range(6)
+_KINDS = 8  # a shape is `path * _KINDS + kind`
+_ITEM = None  # the pseudo key of an array's items in a path
+
+
+def _mention_test(terms: TaskTerms) -> Callable[[str], bool]:
+    """`terms.matches` as one pattern search: the survey asks it of every string of the
+    document, and a search in C is several times faster than a loop over the terms."""
+    if not terms:
+        return lambda _: False
+    pattern = re.compile("|".join(map(re.escape, terms.terms)))
+    return lambda text: pattern.search(text.lower()) is not None
+
+
+_KIND_OF: dict[type, int] = {
+    dict: _OBJECT,
+    list: _ARRAY,
+    str: _STRING,
+    int: _NUMBER,
+    float: _NUMBER,
+    bool: _BOOL,
+    type(None): _NULL,
+}
+
+
+def _kind(value: object) -> int:
+    if isinstance(value, dict):
+        return _OBJECT
+    if isinstance(value, list):
+        return _ARRAY
+    if isinstance(value, str):
+        return _STRING
+    if value is None:
+        return _NULL
+    if isinstance(value, bool):
+        return _BOOL
+    return _NUMBER
+
+
+class Survey:
+    """The facts of every container of one parsed document, keyed by `id` (the document is
+    held, so the ids stay valid)."""
+
+    def __init__(self, root: object, terms: TaskTerms) -> None:
+        self.root = root
+        self.terms = terms
+        self._mentions = _mention_test(terms)
+        self.facts: dict[int, Facts] = {}
+        self._paths: dict[tuple[int, str | None], int] = {}
+        self._seen: set[int] = set()
+        self._key_lengths: dict[str, int] = {}
+        self._key_matches: dict[str, bool] = {}
+        self._orders: dict[int, tuple[dict[int, int], int]] = {}
+        self.shape_places: dict[int, tuple[int, int]] = {}
+        """Where each new-shape item is, by rank: (its array's ordinal, its index)."""
+        self.task_places: dict[int, tuple[int, int]] = {}
+        """Where each task item is, by rank: (its array's ordinal, its index)."""
+        self.arrays = 0
+        """How many arrays of three items or more the document has (the others are never
+        cut)."""
+        self._arrays: list[list[object]] = []
+        self.shape_items = 0
+        """How many middle items show a new shape, in all."""
+        self.task_items = 0
+        """How many array items mention the task, in all."""
+        if isinstance(root, dict | list):
+            self._visit(root, 0)
+
+    def of(self, container: object) -> Facts:
+        return self.facts[id(container)]
+
+    def admitted(
+        self, container: list[object] | dict[str, object], members: int, origin: object
+    ) -> list[int]:
+        """The indices (ascending) of `container`'s members among the first `members` of the
+        breadth-first order from `origin` (the root, or the one item shown less richly);
+        empty when none is (the container is then a marker)."""
+        first_rank = self._admission(origin)[0].get(id(container))
+        if first_rank is None:
+            return []  # not reached from `origin`: only what is kept whole is shown
+        order = self._breadth_order(container)
+        return sorted(order[: max(0, min(members - first_rank, len(order)))])
+
+    def array(self, ordinal: int) -> list[object]:
+        """The array of three items or more that the survey met `ordinal`-th."""
+        return self._arrays[ordinal]
+
+    def root_members(self) -> int:
+        """How many members of the root come first in the breadth-first order."""
+        root = self.root
+        return len(self._breadth_order(root)) if isinstance(root, dict | list) else 0
+
+    def admission_size(self, origin: object) -> int:
+        """How many members the breadth-first order from `origin` has in all."""
+        return self._admission(origin)[1]
+
+    def _admission(self, origin: object) -> tuple[dict[int, int], int]:
+        """The rank of each container's first member in the breadth-first order from
+        `origin` over the document cut to first and last items, and how many members that
+        order has; computed when first needed."""
+        found = self._orders.get(id(origin))
+        if found is None:
+            ranks: dict[int, int] = {}
+            rank = 0
+            queue: deque[object] = deque([origin] if isinstance(origin, dict | list) else [])
+            while queue:
+                container = queue.popleft()
+                ranks[id(container)] = rank
+                order = self._breadth_order(container)  # type: ignore[arg-type]
+                rank += len(order)
+                members = container.values() if isinstance(container, dict) else container
+                listed = list(members)  # type: ignore[call-overload]
+                queue.extend(
+                    listed[index]
+                    for index in order
+                    if isinstance(listed[index], dict | list) and listed[index]
+                )
+            found = self._orders[id(origin)] = (ranks, rank)
+        return found
+
+    def _breadth_order(self, container: list[object] | dict[str, object]) -> list[int]:
+        """The members of `container` in the order they are admitted: an object's task
+        members first, then the rest in order; an array's first and last items."""
+        count = len(container)
+        if isinstance(container, list):
+            return [0, count - 1] if count > 1 else list(range(count))
+        task = self.of(container).task_items
+        if not task:
+            return list(range(count))
+        chosen = set(task)
+        return [*task, *(index for index in range(count) if index not in chosen)]
+
+    def key_length(self, key: str) -> int:
+        """Characters of `key` written as a JSON string (keys repeat: measured once each)."""
+        length = self._key_lengths.get(key)
+        if length is None:
+            length = self._key_lengths[key] = len(encode_string(key))
+        return length
+
+    def _path(self, parent: int, key: str | None) -> int:
+        path = self._paths.get((parent, key))
+        if path is None:
+            path = self._paths[(parent, key)] = len(self._paths) + 1
+        return path
+
+    def _key_mentions_task(self, key: str) -> bool:
+        hit = self._key_matches.get(key)
+        if hit is None:
+            hit = self._key_matches[key] = self._mentions(key)
+        return hit
+
+    def _visit(self, value: dict[str, object] | list[object], path: int) -> Facts:
+        arrays, shapes, tasks = self.arrays, self.shape_items, self.task_items
+        facts = self._object(value, path) if isinstance(value, dict) else self._array(value, path)
+        facts = facts._replace(
+            ranges=(arrays, self.arrays, shapes, self.shape_items, tasks, self.task_items)
+        )
+        self.facts[id(value)] = facts
+        return facts
+
+    # The two loops below run once per member of the whole document: scalars are handled
+    # inline, with local names, because a call per scalar would double the survey's time.
+
+    def _object(self, value: dict[str, object], path: int) -> Facts:
+        count = len(value)
+        if not count:
+            return Facts(2, 2, 0, 0, 0, 0, False)
+        paths, seen, key_lengths = self._paths, self._seen, self._key_lengths
+        mentions = self._mentions if self.terms else None
+        compact = widened = newlines = items = longest = 0
+        keys = count
+        task: list[int] = []
+        for index, (key, item) in enumerate(value.items()):
+            member_path = paths.get((path, key)) or self._path(path, key)
+            key_length = key_lengths.get(key) or self.key_length(key)
+            kind = _KIND_OF.get(type(item))
+            if kind is None:
+                kind = _kind(item)
+            seen.add(member_path * _KINDS + kind)
+            hit = False
+            if kind <= _ARRAY:
+                facts = self._visit(item, member_path)  # type: ignore[arg-type]
+                compact += key_length + facts.compact
+                widened += facts.pretty + 2 * facts.newlines - facts.compact
+                newlines += facts.newlines
+                items = max(items, facts.max_items)
+                longest = max(longest, facts.max_string)
+                keys = max(keys, facts.max_keys)
+                hit = facts.matched
+            elif kind == _STRING:
+                compact += key_length + len(encode_string(item))  # type: ignore[arg-type]
+                longest = max(longest, len(item))  # type: ignore[arg-type]
+                hit = mentions is not None and mentions(item)  # type: ignore[arg-type]
+            else:
+                spelling = scalar_text(item)
+                compact += key_length + len(spelling)
+                hit = mentions is not None and mentions(spelling)
+            if mentions is not None and (hit or self._key_mentions_task(key)):
+                task.append(index)
+        return Facts(
+            compact=compact + 2 * count + 1,  # ':' and ',' per member, the braces
+            pretty=compact + widened + 6 * count + 2,  # ': ', ',', newline and indent per member
+            newlines=newlines + count + 1,
+            max_items=items,
+            max_string=longest,
+            max_keys=keys,
+            matched=bool(task),
+            task_items=tuple(task),
+        )
+
+    def _array(self, value: list[object], path: int) -> Facts:
+        count = len(value)
+        if not count:
+            return Facts(2, 2, 0, 0, 0, 0, False)
+        item_path = self._path(path, _ITEM)
+        ordinal = self._number(value)
+        seen = self._seen
+        mentions = self._mentions if self.terms else None
+        compact = widened = newlines = longest = keys = 0
+        items = 0  # the longest array inside the items
+        shapes: list[tuple[int, int]] = []
+        task: list[tuple[int, int]] = []
+        for index in _first_last_then_middle(count):
+            item = value[index]
+            kind = _KIND_OF.get(type(item))
+            if kind is None:
+                kind = _kind(item)
+            shape = item_path * _KINDS + kind
+            hit = False
+            if kind <= _ARRAY:
+                middle = 0 < index < count - 1
+                facts, rank = self._nested_item(item, item_path, shape, middle)  # type: ignore[arg-type]
+                if rank is not None:
+                    shapes.append((index, rank))
+                compact += facts.compact
+                widened += facts.pretty + 2 * facts.newlines - facts.compact
+                newlines += facts.newlines
+                items = max(items, facts.max_items)
+                longest = max(longest, facts.max_string)
+                keys = max(keys, facts.max_keys)
+                hit = facts.matched
+            else:
+                if shape not in seen:
+                    seen.add(shape)
+                    if 0 < index < count - 1:
+                        shapes.append((index, self.shape_items))
+                        self.shape_items += 1
+                if kind == _STRING:
+                    compact += len(encode_string(item))  # type: ignore[arg-type]
+                    longest = max(longest, len(item))  # type: ignore[arg-type]
+                    hit = mentions is not None and mentions(item)  # type: ignore[arg-type]
+                else:
+                    spelling = scalar_text(item)
+                    compact += len(spelling)
+                    hit = mentions is not None and mentions(spelling)
+            if hit:
+                task.append((index, self.task_items))
+                self.task_items += 1
+        task.sort()
+        self._place(ordinal, shapes, task)
+        return Facts(
+            compact=compact + count + 1,  # ',' per item, the brackets
+            pretty=compact + widened + 4 * count + 2,  # newline and indent per item
+            newlines=newlines + count + 1,
+            max_items=max(items, count),
+            max_string=longest,
+            max_keys=keys,
+            matched=bool(task),
+            shape_items=tuple(index for index, _ in shapes),
+            shape_ranks=tuple(rank for _, rank in shapes),
+            task_items=tuple(index for index, _ in task),
+            task_ranks=tuple(rank for _, rank in task),
+            ordinal=ordinal,
+            inner_items=items,
+        )
+
+    def _number(self, value: list[object]) -> int:
+        """The array's ordinal; -1 for one of one or two items, which is never cut."""
+        if len(value) < 3:
+            return -1
+        self._arrays.append(value)
+        self.arrays += 1
+        return self.arrays - 1
+
+    def _place(
+        self, ordinal: int, shapes: list[tuple[int, int]], task: list[tuple[int, int]]
+    ) -> None:
+        """Where the array's new-shape and task items are, by rank (for showing one of them
+        less richly)."""
+        if ordinal < 0:
+            return
+        for index, rank in shapes:
+            self.shape_places[rank] = (ordinal, index)
+        for index, rank in task:
+            self.task_places[rank] = (ordinal, index)
+
+    def _nested_item(
+        self, item: dict[str, object] | list[object], path: int, shape: int, middle: bool
+    ) -> tuple[Facts, int | None]:
+        """The facts of an array's item that is itself a container, and its rank among the
+        new-shape items when it is one (a middle item showing something not seen before)."""
+        seen = self._seen
+        seen_before = len(seen)
+        seen.add(shape)
+        rank = self.shape_items
+        if middle:  # ranked before the new shapes inside it, which need it shown
+            self.shape_items += 1
+        facts = self._visit(item, path)
+        if not middle:
+            return facts, None
+        if len(seen) > seen_before:
+            return facts, rank
+        self.shape_items -= 1  # nothing new, so nothing new inside either: no rank taken since
+        return facts, None
+
+
+def _first_last_then_middle(count: int) -> Iterator[int]:
+    yield 0
+    if count > 1:
+        yield count - 1
+    yield from range(1, count - 1)
