@@ -14,7 +14,8 @@ from cleveragents.cli.state import state
 
 if TYPE_CHECKING:
     from cleveragents.container import Container
-    from cleveragents.domain.stable_prefix import BuiltPrefix, PrefixDiff
+    from cleveragents.domain.stable_prefix.diff import PrefixDiff
+    from cleveragents.domain.stable_prefix.rendering import BuiltPrefix
 
 app = typer.Typer(
     help="Stable prompt prefixes: build one from a YAML or TOML file, compare two.",

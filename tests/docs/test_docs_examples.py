@@ -166,7 +166,7 @@ def test_every_page_is_read_by_the_convention() -> None:
 def test_yaml_examples_parse() -> None:
     import yaml  # type: ignore[import-untyped, unused-ignore]
 
-    from cleveragents.domain.stable_prefix import parse_prefix_spec
+    from cleveragents.domain.stable_prefix.spec_parsing import parse_prefix_spec
 
     for path in PAGES:
         text = path.read_text(encoding="utf-8")

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from cleveragents.container import Container, build_container
 from cleveragents.domain.event import STABLE_PREFIX_BUILT
-from cleveragents.domain.stable_prefix import parse_prefix_spec
+from cleveragents.domain.stable_prefix.spec_parsing import parse_prefix_spec
 
 SPEC = parse_prefix_spec({"core_rules": "Be careful.", "stable_facts": {"python": "3.11"}})
 

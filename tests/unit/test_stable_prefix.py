@@ -22,15 +22,11 @@ from cleveragents.application.services.prefixes.stable_prefix_builder import Sta
 from cleveragents.domain.classification import ClassificationError, DataClass
 from cleveragents.domain.errors import InvalidInputError
 from cleveragents.domain.secrets import SecretFinding
-from cleveragents.domain.stable_prefix import (
-    PrefixSection,
-    PrefixSpec,
-    PrefixTool,
-    SectionChange,
-    UnstablePrefixError,
-    parse_prefix_spec,
-    render_prefix,
-)
+from cleveragents.domain.stable_prefix.diff import SectionChange
+from cleveragents.domain.stable_prefix.problems import UnstablePrefixError
+from cleveragents.domain.stable_prefix.rendering import render_prefix
+from cleveragents.domain.stable_prefix.spec import PrefixSection, PrefixSpec, PrefixTool
+from cleveragents.domain.stable_prefix.spec_parsing import parse_prefix_spec
 from tests.conftest import REPO_ROOT, TEST_DATA
 from tests.secret_samples import fake_aws_access_key_id
 

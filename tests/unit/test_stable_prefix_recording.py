@@ -9,7 +9,7 @@ from cleveragents.application.services.plans.project_service import ProjectServi
 from cleveragents.application.services.prefixes.stable_prefix_builder import StablePrefixBuilder
 from cleveragents.domain.errors import ProjectNotFoundError
 from cleveragents.domain.event import STABLE_PREFIX_BUILT
-from cleveragents.domain.stable_prefix import parse_prefix_spec
+from cleveragents.domain.stable_prefix.spec_parsing import parse_prefix_spec
 from tests.fakes import FakeEventSink, FakeUnitOfWorkFactory
 
 SPEC = parse_prefix_spec(

@@ -23,7 +23,8 @@ import yaml  # type: ignore[import-untyped, unused-ignore]  # no stubs (types-Py
 
 from cleveragents.application.ports.prefix_spec_reader import PrefixSpecReader
 from cleveragents.domain.errors import InvalidInputError
-from cleveragents.domain.stable_prefix import PrefixSpec, parse_prefix_spec
+from cleveragents.domain.stable_prefix.spec import PrefixSpec
+from cleveragents.domain.stable_prefix.spec_parsing import parse_prefix_spec
 
 _TIMESTAMP_TAG = "tag:yaml.org,2002:timestamp"
 _MERGE_TAG = "tag:yaml.org,2002:merge"

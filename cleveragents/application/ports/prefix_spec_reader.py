@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 
-from cleveragents.domain.stable_prefix import PrefixSpec
+from cleveragents.domain.stable_prefix.spec import PrefixSpec
 
 
 class PrefixSpecReader(ABC):

@@ -22,18 +22,11 @@ from cleveragents.domain.classification import (
     require_allowed,
 )
 from cleveragents.domain.event import STABLE_PREFIX_BUILT, RecordedEvent
-from cleveragents.domain.stable_prefix import (
-    BuiltPrefix,
-    PrefixDiff,
-    PrefixField,
-    PrefixProblem,
-    PrefixSpec,
-    UnstablePrefixError,
-    classified_places,
-    diff_prefixes,
-    prefix_fields,
-    render_prefix,
-)
+from cleveragents.domain.stable_prefix.diff import PrefixDiff, diff_prefixes
+from cleveragents.domain.stable_prefix.fields import PrefixField, classified_places, prefix_fields
+from cleveragents.domain.stable_prefix.problems import PrefixProblem, UnstablePrefixError
+from cleveragents.domain.stable_prefix.rendering import BuiltPrefix, render_prefix
+from cleveragents.domain.stable_prefix.spec import PrefixSpec
 from cleveragents.domain.volatile_content import find_volatile
 
 CLASSIFICATION = "classification"
