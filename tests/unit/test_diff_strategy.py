@@ -15,7 +15,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cleveragents.application.services.artifact_compression.kinds.diff import DiffCompressor
+from cleveragents.application.services.artifact_compression.kinds.diff.compressor import (
+    DiffCompressor,
+)
 from cleveragents.application.services.artifact_compression.kinds.kind_compressor import (
     MalformedCompressionError,
 )

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from cleveragents.application.ports.source_skeleton import SourceSkeletonizer
 from cleveragents.application.services.artifact_compression.detection import Detected
-from cleveragents.application.services.artifact_compression.kinds.diff import DiffCompressor
+from cleveragents.application.services.artifact_compression.kinds.diff.compressor import (
+    DiffCompressor,
+)
 from cleveragents.application.services.artifact_compression.kinds.json_document import (
     JsonCompressor,
 )
