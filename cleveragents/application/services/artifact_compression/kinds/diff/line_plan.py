@@ -1,6 +1,5 @@
 """Code diffs: smart mode's rank of each line.
 
-
 Smart mode packs the diff's own lines by rank (lower is kept first). A judge reviewing a diff
 first needs to know what changed where, then the shape of the change, then the change itself:
 
@@ -23,6 +22,8 @@ first needs to know what changed where, then the shape of the change, then the c
 
 ``\\ No newline at end of file`` takes the rank of the line it qualifies. A deleted file's body
 lines rank one lower than they would (its header already says it went). A line over 2,000
+characters (a minified file) is kept as its first 300 characters at its rank, and whole two ranks
+later. Combined diffs (``@@@``, one marker column per parent) are read with all their columns.
 """
 
 from __future__ import annotations

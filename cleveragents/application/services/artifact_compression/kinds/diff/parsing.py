@@ -1,9 +1,9 @@
 """Code diffs: where each line of a diff stands (outside any file, a file header, a hunk header,
 a hunk's body) and the language of its file.
 
-
 Hunks are delimited by the line counts of their ``@@`` headers, so a removed line that happens to
 read ``--- x`` is body, not a file header; text that is not part of a hunk (a ``format-patch``
+preamble, a commit message, the trailer) is kept as is. One pass, constant work per line.
 """
 
 from __future__ import annotations
