@@ -19,15 +19,15 @@ from cleveragents.cli.output import JsonFlag, console, emit_json, print_fields, 
 from cleveragents.cli.state import state
 
 if TYPE_CHECKING:
-    from cleveragents.application.services.metrics.metrics_service import (
+    from cleveragents.application.services.metrics.metrics_report import (
         Fingerprints,
         MetricsReport,
-        MetricsService,
         Scope,
         UsageImport,
         UsageReport,
         UsageSummary,
     )
+    from cleveragents.application.services.metrics.metrics_service import MetricsService
     from cleveragents.domain.model_catalog import CostFigure
     from cleveragents.domain.usage import TokenFigure
 

@@ -22,8 +22,9 @@ from cleveragents.adapters.model_catalog.genai_prices_catalog import (
     GenaiPricesCatalog,
 )
 from cleveragents.adapters.persistence.usage_repository import SqlUsageLedger
-from cleveragents.application.services.metrics.metrics_service import MetricsService, totals_of
+from cleveragents.application.services.metrics.metrics_service import MetricsService
 from cleveragents.application.services.metrics.usage_normalization import normalize_usage
+from cleveragents.application.services.metrics.usage_totals import totals_of
 from cleveragents.container import Container
 from cleveragents.domain.errors import ConflictError, InvalidInputError, ProjectNotFoundError
 from cleveragents.domain.event import CONTEXT_COMPACTED, STABLE_PREFIX_BUILT
