@@ -12,18 +12,22 @@ from hypothesis import strategies as st
 
 from cleveragents.application.services.artifact_compression.kinds.json.detail import Detail
 from cleveragents.application.services.artifact_compression.kinds.json.ladder import ladder
-from cleveragents.application.services.artifact_compression.kinds.json.survey import Survey
-from cleveragents.application.services.artifact_compression.kinds.json_rendering import (
+from cleveragents.application.services.artifact_compression.kinds.json.line_maps import (
     OneLine,
     Positions,
-    Pruner,
     UsualLayout,
+    structural_line_map,
+)
+from cleveragents.application.services.artifact_compression.kinds.json.positions import (
+    parse_with_positions,
+)
+from cleveragents.application.services.artifact_compression.kinds.json.pruner import Pruner
+from cleveragents.application.services.artifact_compression.kinds.json.survey import Survey
+from cleveragents.application.services.artifact_compression.kinds.json.writing import (
     cut_string,
     items_marker,
     keys_marker,
-    parse_with_positions,
     render,
-    structural_line_map,
 )
 from cleveragents.application.services.artifact_compression.kinds.kind_compressor import Handles
 from cleveragents.application.services.artifact_compression.task_terms import TaskTerms

@@ -16,12 +16,10 @@ from cleveragents.application.services.artifact_compression.kinds.json.detail im
     runs,
 )
 from cleveragents.application.services.artifact_compression.kinds.json.ladder import ladder
+from cleveragents.application.services.artifact_compression.kinds.json.line_maps import OneLine
+from cleveragents.application.services.artifact_compression.kinds.json.pruner import Pruner
 from cleveragents.application.services.artifact_compression.kinds.json.survey import Survey
-from cleveragents.application.services.artifact_compression.kinds.json_rendering import (
-    OneLine,
-    Pruner,
-    render,
-)
+from cleveragents.application.services.artifact_compression.kinds.json.writing import render
 from cleveragents.application.services.artifact_compression.kinds.kind_compressor import Handles
 from cleveragents.application.services.artifact_compression.task_terms import TaskTerms
 

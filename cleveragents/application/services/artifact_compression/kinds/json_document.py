@@ -15,7 +15,7 @@ Decisions the design leaves open, documented here because they are visible in th
   place of the first omitted item; N counts only the items really omitted.
 
 Smart mode (`fit`) never packs the lines of a JSON document, which would not parse: it picks
-the richest level of detail (`json.ladder`) whose rendering (`json_rendering`) fits, counted
+the richest level of detail (`json.ladder`) whose rendering (`json.pruner`) fits, counted
 with the real tokenizer, and uses most of the budget. What its output shows:
 
 - arrays keep their first and last items, the items that mention the task, those that show a
@@ -48,18 +48,22 @@ from cleveragents.application.services.artifact_compression.kinds.json.ladder im
     ladder,
     richest,
 )
-from cleveragents.application.services.artifact_compression.kinds.json.survey import Survey
-from cleveragents.application.services.artifact_compression.kinds.json_rendering import (
-    ELLIPSIS,
+from cleveragents.application.services.artifact_compression.kinds.json.line_maps import (
     LineMap,
     Positions,
-    Pruner,
     UsualLayout,
+    structural_line_map,
+)
+from cleveragents.application.services.artifact_compression.kinds.json.positions import (
+    parse_with_positions,
+)
+from cleveragents.application.services.artifact_compression.kinds.json.pruner import Pruner
+from cleveragents.application.services.artifact_compression.kinds.json.survey import Survey
+from cleveragents.application.services.artifact_compression.kinds.json.writing import (
+    ELLIPSIS,
     items_marker,
     keys_marker,
-    parse_with_positions,
     render,
-    structural_line_map,
 )
 from cleveragents.application.services.artifact_compression.kinds.kind_compressor import (
     FittedText,

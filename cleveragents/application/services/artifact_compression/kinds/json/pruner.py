@@ -8,23 +8,14 @@ It also returns the exact number of characters `json.dumps` will write for that 
 chosen layout, from the survey's recorded sizes, so candidates are measured without being
 serialised.
 
-Where omitted items were: `LineMap`. Pretty-printed input in the usual layout (one member a
-line, closing brackets on their own line, as `json.dumps(indent=...)`, `JSON.stringify`, jq
-and most printers write it) has line numbers that follow from the structure, so they cost
-nothing to find; other multi-line layouts are parsed once more with positions; a one-line
-document is on one line.
+Where omitted items were is a `LineMap` (`line_maps`).
 """
 
 from __future__ import annotations
 
-import json
-import re
-from abc import ABC, abstractmethod
-from bisect import bisect_left, bisect_right
+from bisect import bisect_right
 from collections.abc import Sequence
 from itertools import accumulate
-from json.decoder import scanstring  # type: ignore[attr-defined]
-from json.scanner import NUMBER_RE
 from typing import NamedTuple
 
 from cleveragents.application.services.artifact_compression.kinds.json.detail import (
@@ -37,269 +28,17 @@ from cleveragents.application.services.artifact_compression.kinds.json.facts imp
     encode_string,
     scalar_text,
 )
+from cleveragents.application.services.artifact_compression.kinds.json.line_maps import LineMap
 from cleveragents.application.services.artifact_compression.kinds.json.survey import Survey
+from cleveragents.application.services.artifact_compression.kinds.json.writing import (
+    ELLIPSIS,
+    cut_string,
+    items_marker,
+    keys_marker,
+)
 from cleveragents.application.services.artifact_compression.kinds.kind_compressor import Handles
 
-ELLIPSIS = "…"
 _SMALL_RUN = 16  # a run this short is measured: kept when it is no longer than its marker
-_SURELY_SHORTER = 64  # cutting this many characters saves more than the marker costs
-
-
-def cut_string(value: str, limit: int) -> str:
-    """`value` cut to `limit` characters with ``… (N chars omitted)``; whole when the cut
-    would save less than twice its marker (about as many tokens as the marker costs: the
-    text would be lost for nothing)."""
-    if len(value) <= limit:
-        return value
-    omitted = len(value) - limit
-    marker = f"{ELLIPSIS} ({omitted} chars omitted)"
-    if not limit:
-        return marker  # a root string's last resort: its marker alone
-    if omitted < 2 * len(marker):
-        return value
-    cut = value[:limit] + marker
-    if omitted >= _SURELY_SHORTER:
-        return cut
-    return cut if len(encode_string(cut)) < len(encode_string(value)) else value
-
-
-def items_marker(count: int, where: str) -> str:
-    noun = "item" if count == 1 else "items"
-    return (
-        f"{ELLIPSIS} {count} {noun} omitted ({where})"
-        if where
-        else f"{ELLIPSIS} {count} {noun} omitted"
-    )
-
-
-def keys_marker(count: int, where: str) -> str:
-    noun = "key" if count == 1 else "keys"
-    return f"{count} {noun} omitted ({where})" if where else f"{count} {noun} omitted"
-
-
-def render(value: object, *, pretty: bool) -> str:
-    if pretty:
-        return json.dumps(value, ensure_ascii=False, indent=2)
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-
-
-# --- where things are in the original ---------------------------------------------------------
-
-
-class LineMap(ABC):
-    """The 1-based lines of the original text that hold a container's members."""
-
-    def __init__(self, root_line: int) -> None:
-        self.root_line = root_line
-
-    @abstractmethod
-    def child_line(self, container: object, line: int, index: int) -> int:
-        """The first line of member `index` of `container`, which starts on `line`."""
-
-    @abstractmethod
-    def span(self, container: object, line: int, first: int, last: int) -> tuple[int, int]:
-        """The first line of member `first` and the last line of member `last`."""
-
-
-class OneLine(LineMap):
-    """A document written on one line: everything is on it."""
-
-    def child_line(self, container: object, line: int, index: int) -> int:
-        return self.root_line
-
-    def span(self, container: object, line: int, first: int, last: int) -> tuple[int, int]:
-        return self.root_line, self.root_line
-
-
-class UsualLayout(LineMap):
-    """Pretty-printed the usual way: a member takes as many lines as its pretty rendering
-    (the survey counted its newlines), the container's first line holds only its bracket."""
-
-    def __init__(self, root_line: int, survey: Survey) -> None:
-        super().__init__(root_line)
-        self._survey = survey
-        self._offsets: dict[int, list[int]] = {}
-
-    def child_line(self, container: object, line: int, index: int) -> int:
-        return line + 1 + self._lines_before(container, index)
-
-    def span(self, container: object, line: int, first: int, last: int) -> tuple[int, int]:
-        end = line + self._lines_before(container, last + 1)  # the line before member last+1
-        return self.child_line(container, line, first), end
-
-    def _lines_before(self, container: object, index: int) -> int:
-        facts = self._survey.of(container)
-        count = len(container)  # type: ignore[arg-type]
-        if facts.newlines == count + 1:
-            return index  # every member on one line
-        offsets = self._offsets.get(id(container))
-        if offsets is None:
-            members = container.values() if isinstance(container, dict) else container
-            sizes = (self._lines(member) for member in members)  # type: ignore[attr-defined]
-            offsets = self._offsets[id(container)] = [0, *accumulate(sizes)]
-        return offsets[index]
-
-    def _lines(self, value: object) -> int:
-        if isinstance(value, dict | list):
-            return self._survey.of(value).newlines + 1
-        return 1
-
-
-class Positions(LineMap):
-    """Any other layout: the offsets of every member, found by parsing with positions."""
-
-    def __init__(self, text: str, spans: dict[int, tuple[list[int], list[int]]]) -> None:
-        self._newlines = [match.start() for match in re.finditer("\n", text)]
-        self._spans = spans
-        super().__init__(self.line_of(len(text) - len(text.lstrip())))
-
-    def line_of(self, offset: int) -> int:
-        return bisect_left(self._newlines, offset) + 1
-
-    def child_line(self, container: object, line: int, index: int) -> int:
-        return self.line_of(self._spans[id(container)][0][index])
-
-    def span(self, container: object, line: int, first: int, last: int) -> tuple[int, int]:
-        starts, ends = self._spans[id(container)]
-        return self.line_of(starts[first]), self.line_of(ends[last] - 1)
-
-
-def structural_line_map(text: str, survey: Survey) -> LineMap | None:
-    """The map of a one-line document or of one pretty-printed the usual way (its newlines
-    are exactly those its pretty rendering has); None for any other layout, whose positions
-    must be parsed (`parse_with_positions`)."""
-    start = len(text) - len(text.lstrip())
-    body = text.strip()
-    root_line = text.count("\n", 0, start) + 1
-    if "\n" not in body:
-        return OneLine(root_line)
-    root = survey.root
-    if isinstance(root, dict | list) and body.count("\n") == survey.of(root).newlines:
-        return UsualLayout(root_line, survey)
-    return None
-
-
-def parse_with_positions(text: str) -> tuple[object, dict[int, tuple[list[int], list[int]]]]:
-    """The value `json.loads` gives, and for each of its containers (by `id`) the offsets
-    where its members start and end. Raises ValueError (or IndexError, RecursionError) on
-    input `json.loads` refuses or nesting too deep."""
-    parser = _PositionParser(text)
-    return parser.parse(), parser.found
-
-
-_WHITESPACE = re.compile(r"[ \t\n\r]*")
-
-
-class _PositionParser:
-    """A recursive-descent JSON parser with the semantics of `json.loads` (strings through
-    its own `scanstring`, numbers through its pattern, NaN and infinities, duplicate keys
-    keeping the last value) that records member positions. Only used for layouts whose line
-    numbers do not follow from the structure."""
-
-    def __init__(self, text: str) -> None:
-        self._text = text
-        self.found: dict[int, tuple[list[int], list[int]]] = {}
-
-    def parse(self) -> object:
-        index = _WHITESPACE.match(self._text, 0).end()  # type: ignore[union-attr]
-        value, index = self._value(index)
-        if _WHITESPACE.match(self._text, index).end() != len(self._text):  # type: ignore[union-attr]
-            raise ValueError(f"extra data at {index}")
-        return value
-
-    def _skip(self, index: int) -> int:
-        return _WHITESPACE.match(self._text, index).end()  # type: ignore[union-attr]
-
-    def _value(self, index: int) -> tuple[object, int]:
-        text = self._text
-        char = text[index]
-        if char == '"':
-            return scanstring(text, index + 1)  # type: ignore[no-any-return]
-        if char == "{":
-            return self._object(index + 1)
-        if char == "[":
-            return self._array(index + 1)
-        for literal, meaning in _LITERALS:
-            if text.startswith(literal, index):
-                return meaning, index + len(literal)
-        match = NUMBER_RE.match(text, index)
-        if match is None:
-            raise ValueError(f"expecting a value at {index}")
-        integer, fraction, exponent = match.groups()
-        if fraction or exponent:
-            return float(integer + (fraction or "") + (exponent or "")), match.end()
-        return int(integer), match.end()
-
-    def _object(self, index: int) -> tuple[object, int]:
-        text = self._text
-        result: dict[str, object] = {}
-        starts: list[int] = []
-        ends: list[int] = []
-        where: dict[str, int] = {}
-        self._keep(result, starts, ends)
-        index = self._skip(index)
-        if text[index] == "}":
-            return result, index + 1
-        while True:
-            if text[index] != '"':
-                raise ValueError(f"expecting a key at {index}")
-            start = index
-            key, index = scanstring(text, index + 1)
-            index = self._skip(index)
-            if text[index] != ":":
-                raise ValueError(f"expecting ':' at {index}")
-            value, index = self._value(self._skip(index + 1))
-            if key in where:  # a duplicate: the last value wins, in the first one's place
-                starts[where[key]], ends[where[key]] = start, index
-            else:
-                where[key] = len(starts)
-                starts.append(start)
-                ends.append(index)
-            result[key] = value
-            index = self._skip(index)
-            if text[index] == "}":
-                return result, index + 1
-            if text[index] != ",":
-                raise ValueError(f"expecting ',' at {index}")
-            index = self._skip(index + 1)
-
-    def _array(self, index: int) -> tuple[object, int]:
-        text = self._text
-        result: list[object] = []
-        starts: list[int] = []
-        ends: list[int] = []
-        self._keep(result, starts, ends)
-        index = self._skip(index)
-        if text[index] == "]":
-            return result, index + 1
-        while True:
-            starts.append(index)
-            value, index = self._value(index)
-            ends.append(index)
-            result.append(value)
-            index = self._skip(index)
-            if text[index] == "]":
-                return result, index + 1
-            if text[index] != ",":
-                raise ValueError(f"expecting ',' at {index}")
-            index = self._skip(index + 1)
-
-    def _keep(self, container: object, starts: list[int], ends: list[int]) -> None:
-        # The containers stay alive in the parsed value, so their ids stay unique.
-        self.found[id(container)] = (starts, ends)
-
-
-_LITERALS: tuple[tuple[str, object], ...] = (
-    ("null", None),
-    ("true", True),
-    ("false", False),
-    ("NaN", float("nan")),
-    ("Infinity", float("inf")),
-    ("-Infinity", float("-inf")),
-)
-
-
-# --- building a level of detail ---------------------------------------------------------------
 
 
 class _ObjectPlan(NamedTuple):

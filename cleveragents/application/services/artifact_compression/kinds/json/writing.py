@@ -1,0 +1,49 @@
+"""Smart mode for JSON: how what was left out is said (a cut string's tail, the marker of omitted
+items or keys), and the JSON text of a value in either layout."""
+
+from __future__ import annotations
+
+import json
+
+from cleveragents.application.services.artifact_compression.kinds.json.facts import encode_string
+
+ELLIPSIS = "…"
+_SURELY_SHORTER = 64  # cutting this many characters saves more than the marker costs
+
+
+def cut_string(value: str, limit: int) -> str:
+    """`value` cut to `limit` characters with ``… (N chars omitted)``; whole when the cut
+    would save less than twice its marker (about as many tokens as the marker costs: the
+    text would be lost for nothing)."""
+    if len(value) <= limit:
+        return value
+    omitted = len(value) - limit
+    marker = f"{ELLIPSIS} ({omitted} chars omitted)"
+    if not limit:
+        return marker  # a root string's last resort: its marker alone
+    if omitted < 2 * len(marker):
+        return value
+    cut = value[:limit] + marker
+    if omitted >= _SURELY_SHORTER:
+        return cut
+    return cut if len(encode_string(cut)) < len(encode_string(value)) else value
+
+
+def items_marker(count: int, where: str) -> str:
+    noun = "item" if count == 1 else "items"
+    return (
+        f"{ELLIPSIS} {count} {noun} omitted ({where})"
+        if where
+        else f"{ELLIPSIS} {count} {noun} omitted"
+    )
+
+
+def keys_marker(count: int, where: str) -> str:
+    noun = "key" if count == 1 else "keys"
+    return f"{count} {noun} omitted ({where})" if where else f"{count} {noun} omitted"
+
+
+def render(value: object, *, pretty: bool) -> str:
+    if pretty:
+        return json.dumps(value, ensure_ascii=False, indent=2)
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
