@@ -16,12 +16,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cleveragents.application.services.artifact_store import artifact_store as artifact_store_module
+from cleveragents.application.services.artifact_store import reading as artifact_store_module
 from cleveragents.application.services.artifact_store.artifact_store import (
     ArtifactNotStoredError,
     ArtifactStore,
-    lines_between,
 )
+from cleveragents.application.services.artifact_store.lines import lines_between
 from cleveragents.container import Container, build_container
 from cleveragents.domain.errors import InvalidInputError, NotFoundError
 from tests.secret_samples import fake_aws_access_key_id

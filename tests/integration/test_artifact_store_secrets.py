@@ -10,10 +10,10 @@ import pytest
 
 from cleveragents.application.ports.secret_scanner import ALLOW_MARKER
 from cleveragents.application.services.artifact_store.artifact_store import (
-    NAME_LINE,
     ArtifactStore,
     SecretHandling,
 )
+from cleveragents.application.services.artifact_store.results import NAME_LINE
 from cleveragents.container import Container, build_container
 from cleveragents.domain.errors import InvalidInputError
 from cleveragents.domain.stored_artifact import ArtifactStatus
@@ -181,7 +181,7 @@ def test_a_file_that_changes_between_the_passes_is_blocked(
 ) -> None:
     """The redacted copy is made from a second read; if those bytes are not the ones scanned,
     nothing is stored (what was written in between was never scanned)."""
-    from cleveragents.application.services.artifact_store import artifact_store as module
+    from cleveragents.application.services.artifact_store import importing as module
 
     _output(workspace)
     real_stream = module._stream
