@@ -20,7 +20,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cleveragents.application.services.artifact_compression.kinds.kind_compressor import LinePlan
-from cleveragents.application.services.artifact_compression.kinds.logs import (
+from cleveragents.application.services.artifact_compression.kinds.logs.compressor import (
+    LogCompressor,
+    info_marker,
+)
+from cleveragents.application.services.artifact_compression.kinds.logs.line_plan import (
     ERROR_REPEAT,
     FIRST_ERROR,
     FIRST_ROUTINE,
@@ -30,15 +34,15 @@ from cleveragents.application.services.artifact_compression.kinds.logs import (
     LONG_LINE_CHARS,
     ROUTINE_REPEAT,
     WARNING_REPEAT,
+    short_form,
+)
+from cleveragents.application.services.artifact_compression.kinds.logs.severity import (
     LineKind,
-    LogCompressor,
     Severity,
     classify,
     describe,
-    info_marker,
     is_important,
     line_severity,
-    short_form,
 )
 from cleveragents.application.services.artifact_compression.kinds.streaming_logs import (
     CHARS_PER_TOKEN,

@@ -13,7 +13,9 @@ from cleveragents.application.services.artifact_compression.kinds.json_document 
 from cleveragents.application.services.artifact_compression.kinds.kind_compressor import (
     KindCompressor,
 )
-from cleveragents.application.services.artifact_compression.kinds.logs import LogCompressor
+from cleveragents.application.services.artifact_compression.kinds.logs.compressor import (
+    LogCompressor,
+)
 from cleveragents.application.services.artifact_compression.kinds.markdown import MarkdownCompressor
 from cleveragents.application.services.artifact_compression.kinds.plain_text import (
     PlainTextCompressor,

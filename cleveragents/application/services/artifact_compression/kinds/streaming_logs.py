@@ -21,19 +21,23 @@ from dataclasses import dataclass, field
 from itertools import islice
 
 from cleveragents.application.services.artifact_compression.kinds.kind_compressor import ShortForm
-from cleveragents.application.services.artifact_compression.kinds.logs import (
-    FIRST_ROUTINE,
+from cleveragents.application.services.artifact_compression.kinds.logs.compressor import (
     HEAD_LINES,
+    TAIL_LINES,
+)
+from cleveragents.application.services.artifact_compression.kinds.logs.line_plan import (
+    FIRST_ROUTINE,
     LAST_ERROR,
     LAST_REPEAT,
     LONG_LINE_CHARS,
     LONG_LINE_DEMOTION,
-    TAIL_LINES,
     LineRanker,
-    LogLine,
     RankedLine,
-    describe,
     short_form,
+)
+from cleveragents.application.services.artifact_compression.kinds.logs.severity import (
+    LogLine,
+    describe,
 )
 from cleveragents.application.services.artifact_compression.packing import Line
 from cleveragents.application.services.artifact_compression.task_terms import TaskTerms

@@ -1,4 +1,4 @@
-"""Log files: per-line severity, the Tier 2 compressor, and smart mode's ranks.
+"""Log files: per-line severity, and a line's part in a failure report (tracebacks, stack traces).
 
 The design keeps every ERROR and WARNING line and the first and last 10 lines, and summarizes
 runs of INFO lines. Real logs write their level in many ways, so a line's severity is the
@@ -30,15 +30,6 @@ unlevelled line that reports a failure (OpenSSH's ``Failed password``, ``Invalid
 ``authentication failure``, the kernel's ``EXT4-fs error``; not ``0 failed`` or ``no errors``),
 which counts as a warning.
 
-Smart mode ranks every line by what it adds (lower is kept first; see `LineRanker`): the last
-error of the log; the first occurrence of each error message (its template, see
-`log_templates`), with the first line and the exception lines of its stack trace; the first
-occurrence of each warning and of each line naming the task; the first occurrence of every
-other message and the first and last lines; then the last occurrence of each error and warning;
-then the other repeats: of errors and of lines naming the task, of warnings, of routine lines.
-So a log that repeats one warning a thousand times keeps each of its other messages once before
-the second copy of that warning.
-
 `line_severity` and `is_important` look at one line; `classify` and `describe` add the little
 state that tracebacks need (which frames follow which header), streaming, with one line of look-
 ahead. Everything is one pass with precompiled, backtracking-safe patterns.
@@ -47,71 +38,19 @@ ahead. Everything is one pass with precompiled, backtracking-safe patterns.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator
 from enum import IntEnum
-from operator import attrgetter
 from typing import NamedTuple
 
-from cleveragents.application.services.artifact_compression.kinds.kind_compressor import (
-    KindCompressor,
-    LinePlan,
-    ShortForm,
-)
-from cleveragents.application.services.artifact_compression.kinds.log_templates import TemplateIndex
-from cleveragents.application.services.artifact_compression.task_terms import TaskTerms
-from cleveragents.domain.artifact import ArtifactKind
-
 __all__ = [
-    "ERROR_REPEAT",
-    "FIRST_ERROR",
-    "FIRST_ROUTINE",
-    "FIRST_WARNING",
-    "HEAD_LINES",
-    "LAST_ERROR",
-    "LAST_REPEAT",
-    "LONG_LINE_CHARS",
-    "LONG_LINE_DEMOTION",
-    "ROUTINE_REPEAT",
-    "TAIL_LINES",
-    "WARNING_REPEAT",
     "LineKind",
-    "LineRanker",
-    "LogCompressor",
     "LogLine",
-    "RankedLine",
     "Severity",
     "classify",
     "describe",
     "is_important",
     "line_severity",
-    "short_form",
 ]
-
-HEAD_LINES = 10
-TAIL_LINES = 10
-
-# Smart mode's ranks of log lines (lower is kept first).
-LAST_ERROR = 0  # the last error of the log: how it ended
-FIRST_ERROR = 1  # the first occurrence of each error message, and its trace's key lines
-FIRST_WARNING = 2  # the same for warnings; lines naming the task; frames of a new error trace
-FIRST_ROUTINE = 3  # the first occurrence of every other message; the first and last lines
-LAST_REPEAT = 4  # the last occurrence of each error and warning, the first with another
-# word in its varying place (another user)
-ERROR_REPEAT = 5  # the other repeats of errors, and repeated task lines
-WARNING_REPEAT = 6  # the other repeats of warnings
-ROUTINE_REPEAT = 7  # repeated routine lines, and omission markers of an earlier compression
-
-# Messages and variants of errors and warnings remembered (memory stays bounded; past the limit
-# a new one counts as new each time it shows).
-MESSAGE_LIMIT = 200_000
-VARIANT_LIMIT = 100_000
-TRACE_HEAD_LINES = 10  # frames of a kept error's trace that rank right after it, new or not
-
-LONG_LINE_CHARS = 500
-"""A line longer than this is kept as its head first (see `short_form`), and whole later."""
-SHORT_FORM_CHARS = 300
-LONG_LINE_DEMOTION = 3  # ranks the whole of a long line falls behind its head
 
 
 class Severity(IntEnum):
@@ -230,14 +169,6 @@ _FAILURE = re.compile(  # on the lower-cased line; starts with a character set, 
 )
 _NONE = re.compile(r"(?:^|[^\w.])(?:0|no|zero) $")  # `0 failed`, `no failures`: no failure
 _TRACEBACK = "Traceback (most recent call last):"
-
-
-def info_marker(omitted_lines: int) -> str:
-    """Tier 2 summary of a run of info (and debug, unleveled) lines."""
-    return f"... ({omitted_lines} info lines omitted)"
-
-
-_MARKER = re.compile(r"\.\.\. \((\d+) info lines omitted\)\r?")
 
 
 def _prefix_level(line: str) -> Severity | None:
@@ -378,229 +309,3 @@ def classify(lines: Iterable[str]) -> Iterator[tuple[str, Severity]]:
     """Each line with its severity, in order, streaming: `describe` without the kinds."""
     for line in describe(lines):
         yield line.text, line.severity
-
-
-def _is_marker(line: str) -> bool:
-    """An omission marker of an earlier compression (``... (12 info lines omitted)``, ``...
-    (lines 5-9 omitted)``): it stands for lines that are not here."""
-    return line.startswith("... (") and line.rstrip("\r").endswith(")")
-
-
-def short_form(line: str) -> str:
-    """The head of a long line that is kept before the whole of it."""
-    return line[:SHORT_FORM_CHARS].rstrip() + " …"
-
-
-# Errors and fatal lines are one class for the ranks, info and unlevelled lines another.
-_MESSAGE_CLASS = {
-    Severity.FATAL: Severity.ERROR,
-    Severity.ERROR: Severity.ERROR,
-    Severity.WARNING: Severity.WARNING,
-    Severity.INFO: Severity.INFO,
-    Severity.OTHER: Severity.INFO,
-}
-_FIRST = {Severity.ERROR: FIRST_ERROR, Severity.WARNING: FIRST_WARNING}
-_REPEAT = {Severity.ERROR: ERROR_REPEAT, Severity.WARNING: WARNING_REPEAT}
-
-
-class RankedLine(NamedTuple):
-    """One line's rank as far as the lines before it tell, and what the ranks that need the
-    whole log use: its message (one id per class and template, equal for repeats), whether it
-    is an error statement (a levelled error or an exception line), a levelled error, and a
-    repeat of an error or warning. (A named tuple: there is one per line.)"""
-
-    rank: int
-    message: int
-    error_statement: bool
-    levelled_error: bool
-    repeated_problem: bool
-
-
-@dataclass
-class LineRanker:
-    """Smart mode's ranks, one line after the other (so that a huge log can be streamed).
-
-    `rank_batch` gives what the lines so far decide: the first occurrence of a message (a
-    template of one class: an error and an info line never share one) ranks by its class, a
-    repeat as a repeat, and the lines of a trace by the entry they belong to. What needs the
-    whole log (the last error, the last occurrence of each message, the last lines) is added by
-    `LogCompressor.line_plan` or the streaming collector.
-    """
-
-    terms: TaskTerms
-    _templates: TemplateIndex = field(default_factory=TemplateIndex)
-    _messages: dict[tuple[Severity, int], int] = field(default_factory=dict)
-    _variants: set[tuple[Severity, int]] = field(default_factory=set)
-    _task_messages: set[int] = field(default_factory=set)
-    _message_count: int = 0
-    # The entry the trace lines that follow belong to: its class, whether it was kept as the
-    # first occurrence of its message, and how many trace lines it has had.
-    _trace_class: Severity = Severity.ERROR  # before any entry: a program's bare stderr
-    _trace_kept: bool = False
-    _trace_lines: int = 0
-
-    def rank_batch(self, lines: Sequence[LogLine]) -> list[RankedLine]:
-        """The ranks of the next `lines` (in batches: templates are masked a batch at once)."""
-        assigned = self._templates.assign([line.text for line in lines])
-        return [
-            self._rank(line, template, variant)
-            for line, (template, variant) in zip(lines, assigned, strict=True)
-        ]
-
-    def _rank(self, line: LogLine, template: int, variant: int) -> RankedLine:
-        entry = line.kind is LineKind.ENTRY
-        message_class = _MESSAGE_CLASS[line.severity] if entry else self._trace_class
-        key = (message_class, template)
-        message = self._messages.get(key)
-        first = message is None
-        if message is None:
-            message = self._message_count
-            self._message_count += 1
-            if message < MESSAGE_LIMIT:
-                self._messages[key] = message
-        routine = message_class is Severity.INFO
-        if entry:
-            rank = self._entry_rank(message_class, first, not routine and self._new(key, variant))
-            self._trace_class = Severity.ERROR if routine else message_class
-            self._trace_kept = first and not routine
-            self._trace_lines = 0
-        else:
-            rank = self._trace_rank(line.kind, message_class, first)
-        text = line.text
-        if text.startswith("... (") and _is_marker(text):
-            rank = ROUTINE_REPEAT
-        elif self.terms.terms and self.terms.matches(text):
-            task_first = message not in self._task_messages
-            self._task_messages.add(message)
-            rank = min(rank, FIRST_WARNING if task_first else ERROR_REPEAT)
-        error = message_class is Severity.ERROR
-        detail = line.kind is LineKind.DETAIL
-        return RankedLine(
-            rank, message, error and not detail, error and entry, not (first or routine or detail)
-        )
-
-    def _new(self, key: tuple[Severity, int], variant: int) -> bool:
-        """Whether `variant` of the message is new (another word in its varying place)."""
-        seen = (key[0], variant)
-        if seen in self._variants:
-            return False
-        if len(self._variants) < VARIANT_LIMIT:
-            self._variants.add(seen)
-        return True
-
-    @staticmethod
-    def _entry_rank(message_class: Severity, first: bool, new_variant: bool) -> int:
-        if message_class is Severity.INFO:
-            return FIRST_ROUTINE if first else ROUTINE_REPEAT
-        if first:
-            return _FIRST[message_class]
-        # A message seen before with other words in a place that varies (another user, another
-        # host): kept with the last occurrences, before the other repeats.
-        return LAST_REPEAT if new_variant else _REPEAT[message_class]
-
-    def _trace_rank(self, kind: LineKind, message_class: Severity, first: bool) -> int:
-        opening = self._trace_lines == 0
-        self._trace_lines += 1
-        if kind is LineKind.EXCEPTION or opening:  # what went wrong, and where the trace starts
-            return _FIRST[message_class] if first or self._trace_kept else _REPEAT[message_class]
-        if first or (self._trace_kept and self._trace_lines <= TRACE_HEAD_LINES):
-            return _FIRST[message_class] + 1  # where it went wrong
-        return _REPEAT[message_class]
-
-
-def _split(text: str) -> tuple[list[str], bool]:
-    """The lines of `text` (split on ``\\n`` only, so nothing else is taken for a line break)
-    and whether it ended with a newline."""
-    lines = text.split("\n")
-    if text.endswith("\n"):
-        lines.pop()
-        return lines, True
-    return lines, False
-
-
-def _omitted(line: str) -> int:
-    """How many original lines `line` stands for: its count if it is an earlier marker."""
-    match = _MARKER.fullmatch(line)
-    return int(match.group(1)) if match else 1
-
-
-def _mark_last_occurrences(ranks: list[int], ranked: Sequence[RankedLine]) -> None:
-    """The last occurrence of each repeated error and warning message ranks before the other
-    repeats: the last time a problem showed is as telling as the first."""
-    seen: set[int] = set()
-    for index in range(len(ranked) - 1, -1, -1):
-        line = ranked[index]
-        if line.message in seen:
-            continue
-        seen.add(line.message)
-        if line.repeated_problem:
-            ranks[index] = min(ranks[index], LAST_REPEAT)
-
-
-def _last_index(ranked: Sequence[RankedLine], wanted: Callable[[RankedLine], bool]) -> int | None:
-    for index in range(len(ranked) - 1, -1, -1):
-        if wanted(ranked[index]):
-            return index
-    return None
-
-
-class LogCompressor(KindCompressor):
-    """The design's log compressor: errors, warnings, traces, task lines, head and tail verbatim;
-    every run of other lines becomes ``... (N info lines omitted)``.
-
-    A run whose text is no longer than its marker would be (a blank line, a short `ok`) is kept
-    as it is, so Tier 2 never makes a log longer; earlier markers inside a run are added into the
-    new count, so compressing twice still counts every original line.
-    """
-
-    kind = ArtifactKind.LOG
-
-    def tier2(self, text: str, terms: TaskTerms) -> str:
-        lines, final_newline = _split(text)
-        tail_start = len(lines) - TAIL_LINES
-        out: list[str] = []
-        run: list[str] = []
-
-        def flush() -> None:
-            if not run:
-                return
-            marker = info_marker(sum(_omitted(line) for line in run))
-            marker += "\r" if run[0].endswith("\r") else ""
-            if sum(len(line) + 1 for line in run) - 1 <= len(marker):
-                out.extend(run)  # shorter than its marker: the lines themselves say more
-            else:
-                out.append(marker)
-            run.clear()
-
-        for index, (line, severity) in enumerate(classify(lines)):
-            if (
-                index < HEAD_LINES
-                or index >= tail_start
-                or severity <= Severity.WARNING
-                or terms.matches(line)
-            ):
-                flush()
-                out.append(line)
-            else:
-                run.append(line)
-        flush()
-        return "\n".join(out) + ("\n" if final_newline else "")
-
-    def line_plan(self, lines: list[str], terms: TaskTerms) -> LinePlan:
-        ranked = LineRanker(terms).rank_batch(list(describe(lines)))
-        ranks = [line.rank for line in ranked]
-        _mark_last_occurrences(ranks, ranked)
-        for index in range(min(HEAD_LINES, len(lines))):
-            ranks[index] = min(ranks[index], FIRST_ROUTINE)
-        for index in range(max(len(lines) - TAIL_LINES, 0), len(lines)):
-            ranks[index] = min(ranks[index], FIRST_ROUTINE)
-        for wanted in (attrgetter("error_statement"), attrgetter("levelled_error")):
-            last = _last_index(ranked, wanted)
-            if last is not None:
-                ranks[last] = LAST_ERROR
-        short_forms: dict[int, ShortForm] = {}
-        for index, line in enumerate(lines):
-            if len(line) > LONG_LINE_CHARS:
-                short_forms[index] = ShortForm(short_form(line), ranks[index])
-                ranks[index] += LONG_LINE_DEMOTION
-        return LinePlan(ranks, short_forms, [line.message for line in ranked])

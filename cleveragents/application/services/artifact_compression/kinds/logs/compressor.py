@@ -1,0 +1,128 @@
+"""Log files: the Tier 2 compressor, and the line plan of smart mode.
+
+The design keeps every ERROR and WARNING line and the first and last 10 lines, and summarizes
+runs of INFO lines. A line's severity is `severity`'s; smart mode's ranks are `line_plan`'s.
+"""
+
+from __future__ import annotations
+
+import re
+from operator import attrgetter
+
+from cleveragents.application.services.artifact_compression.kinds.kind_compressor import (
+    KindCompressor,
+    LinePlan,
+    ShortForm,
+)
+from cleveragents.application.services.artifact_compression.kinds.logs.line_plan import (
+    FIRST_ROUTINE,
+    LAST_ERROR,
+    LONG_LINE_CHARS,
+    LONG_LINE_DEMOTION,
+    LineRanker,
+    _last_index,
+    _mark_last_occurrences,
+    short_form,
+)
+from cleveragents.application.services.artifact_compression.kinds.logs.severity import (
+    Severity,
+    classify,
+    describe,
+)
+from cleveragents.application.services.artifact_compression.task_terms import TaskTerms
+from cleveragents.domain.artifact import ArtifactKind
+
+__all__ = [
+    "HEAD_LINES",
+    "TAIL_LINES",
+    "LogCompressor",
+]
+
+HEAD_LINES = 10
+TAIL_LINES = 10
+
+
+def info_marker(omitted_lines: int) -> str:
+    """Tier 2 summary of a run of info (and debug, unleveled) lines."""
+    return f"... ({omitted_lines} info lines omitted)"
+
+
+_MARKER = re.compile(r"\.\.\. \((\d+) info lines omitted\)\r?")
+
+
+def _split(text: str) -> tuple[list[str], bool]:
+    """The lines of `text` (split on ``\\n`` only, so nothing else is taken for a line break)
+    and whether it ended with a newline."""
+    lines = text.split("\n")
+    if text.endswith("\n"):
+        lines.pop()
+        return lines, True
+    return lines, False
+
+
+def _omitted(line: str) -> int:
+    """How many original lines `line` stands for: its count if it is an earlier marker."""
+    match = _MARKER.fullmatch(line)
+    return int(match.group(1)) if match else 1
+
+
+class LogCompressor(KindCompressor):
+    """The design's log compressor: errors, warnings, traces, task lines, head and tail verbatim;
+    every run of other lines becomes ``... (N info lines omitted)``.
+
+    A run whose text is no longer than its marker would be (a blank line, a short `ok`) is kept
+    as it is, so Tier 2 never makes a log longer; earlier markers inside a run are added into the
+    new count, so compressing twice still counts every original line.
+    """
+
+    kind = ArtifactKind.LOG
+
+    def tier2(self, text: str, terms: TaskTerms) -> str:
+        lines, final_newline = _split(text)
+        tail_start = len(lines) - TAIL_LINES
+        out: list[str] = []
+        run: list[str] = []
+
+        def flush() -> None:
+            if not run:
+                return
+            marker = info_marker(sum(_omitted(line) for line in run))
+            marker += "\r" if run[0].endswith("\r") else ""
+            if sum(len(line) + 1 for line in run) - 1 <= len(marker):
+                out.extend(run)  # shorter than its marker: the lines themselves say more
+            else:
+                out.append(marker)
+            run.clear()
+
+        for index, (line, severity) in enumerate(classify(lines)):
+            if (
+                index < HEAD_LINES
+                or index >= tail_start
+                or severity <= Severity.WARNING
+                or terms.matches(line)
+            ):
+                flush()
+                out.append(line)
+            else:
+                run.append(line)
+        flush()
+        return "\n".join(out) + ("\n" if final_newline else "")
+
+    def line_plan(self, lines: list[str], terms: TaskTerms) -> LinePlan:
+        ranked = LineRanker(terms).rank_batch(list(describe(lines)))
+        ranks = [line.rank for line in ranked]
+        _mark_last_occurrences(ranks, ranked)
+        for index in range(min(HEAD_LINES, len(lines))):
+            ranks[index] = min(ranks[index], FIRST_ROUTINE)
+        for index in range(max(len(lines) - TAIL_LINES, 0), len(lines)):
+            ranks[index] = min(ranks[index], FIRST_ROUTINE)
+        for wanted in (attrgetter("error_statement"), attrgetter("levelled_error")):
+            last = _last_index(ranked, wanted)
+            if last is not None:
+                ranks[last] = LAST_ERROR
+        short_forms: dict[int, ShortForm] = {}
+        for index, line in enumerate(lines):
+            if len(line) > LONG_LINE_CHARS:
+                short_forms[index] = ShortForm(short_form(line), ranks[index])
+                ranks[index] += LONG_LINE_DEMOTION
+        return LinePlan(ranks, short_forms, [line.message for line in ranked])
