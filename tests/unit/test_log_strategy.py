@@ -44,7 +44,7 @@ from cleveragents.application.services.artifact_compression.kinds.logs.severity 
     is_important,
     line_severity,
 )
-from cleveragents.application.services.artifact_compression.kinds.streaming_logs import (
+from cleveragents.application.services.artifact_compression.kinds.logs.streaming import (
     CHARS_PER_TOKEN,
     LogCandidates,
     collect_log_candidates,

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cleveragents.application.services.artifact_compression.kinds.log_templates import (
+from cleveragents.application.services.artifact_compression.kinds.logs.templates import (
     TemplateIndex,
     masked_lines,
     template_ids,

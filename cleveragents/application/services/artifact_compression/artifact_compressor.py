@@ -40,10 +40,10 @@ from cleveragents.application.services.artifact_compression.kinds.kind_compresso
     LinePlan,
     MalformedCompressionError,
 )
-from cleveragents.application.services.artifact_compression.kinds.registry import compressor_for
-from cleveragents.application.services.artifact_compression.kinds.streaming_logs import (
+from cleveragents.application.services.artifact_compression.kinds.logs.streaming import (
     collect_log_candidates,
 )
+from cleveragents.application.services.artifact_compression.kinds.registry import compressor_for
 from cleveragents.application.services.artifact_compression.packing import (
     PackRequest,
     line_costs_from_starts,

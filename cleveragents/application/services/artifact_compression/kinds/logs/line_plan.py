@@ -2,7 +2,7 @@
 
 Smart mode ranks every line by what it adds (lower is kept first; see `LineRanker`): the last
 error of the log; the first occurrence of each error message (its template, see
-`log_templates`), with the first line and the exception lines of its stack trace; the first
+`templates`), with the first line and the exception lines of its stack trace; the first
 occurrence of each warning and of each line naming the task; the first occurrence of every
 other message and the first and last lines; then the last occurrence of each error and warning;
 then the other repeats: of errors and of lines naming the task, of warnings, of routine lines.
@@ -16,11 +16,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from cleveragents.application.services.artifact_compression.kinds.log_templates import TemplateIndex
 from cleveragents.application.services.artifact_compression.kinds.logs.severity import (
     LineKind,
     LogLine,
     Severity,
+)
+from cleveragents.application.services.artifact_compression.kinds.logs.templates import (
+    TemplateIndex,
 )
 from cleveragents.application.services.artifact_compression.task_terms import TaskTerms
 
