@@ -50,7 +50,16 @@ def list_projects(ctx: typer.Context, as_json: JsonFlag = False) -> None:
 
     Example: agents project list --json
     """
-    projects = state(ctx).container().project_service().list()
+    # A read: an existing SQLite store is read without the container (no SQLAlchemy to load);
+    # the container's service lists any other store, migrating it first as every command does.
+    from cleveragents.application.services.plans.project_service import list_projects
+    from cleveragents.container.project_listing import read_only_project_listing
+
+    cli_state = state(ctx)
+    projects = list_projects(
+        read_only_project_listing(cli_state.database_url),
+        full=lambda: cli_state.container().project_service(),
+    )
     if as_json:
         emit_json([project_view(project) for project in projects])
         return

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from cleveragents.adapters.persistence.project_columns import POLICY_FIELDS, policy_from_columns
 from cleveragents.adapters.persistence.rows import (
     DecisionRow,
     InheritedFragmentRow,
@@ -14,11 +15,9 @@ from cleveragents.domain.fragment import ContextFragment
 from cleveragents.domain.policy import ContextPolicy
 from cleveragents.domain.skeleton import SkeletonMetadata
 
-POLICY_FIELDS = tuple(ContextPolicy.model_fields)
-
 
 def policy_from_row(row: PolicyColumns) -> ContextPolicy:
-    return ContextPolicy.model_validate({name: getattr(row, name) for name in POLICY_FIELDS})
+    return policy_from_columns({name: getattr(row, name) for name in POLICY_FIELDS})
 
 
 def policy_to_columns(policy: ContextPolicy) -> dict[str, int | float | None]:

@@ -2,15 +2,24 @@
 
 from __future__ import annotations
 
-from cleveragents.application.ports.unit_of_work import UnitOfWork, UnitOfWorkFactory
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from cleveragents.application.ports.project_listing import ListingUnavailableError
 from cleveragents.domain.errors import (
     ConflictError,
     ProjectAlreadyExistsError,
     ProjectNotFoundError,
 )
-from cleveragents.domain.policy import ContextPolicyChanges
 from cleveragents.domain.project import Project
 from cleveragents.domain.validation import build
+
+if TYPE_CHECKING:
+    # Named in annotations only: `list_projects` (a read-only listing) must not load the unit
+    # of work's repositories and every domain model they name.
+    from cleveragents.application.ports.project_listing import ProjectListing
+    from cleveragents.application.ports.unit_of_work import UnitOfWork, UnitOfWorkFactory
+    from cleveragents.domain.policy import ContextPolicyChanges
 
 DEFAULT_PROJECT = "default"
 """What imports and usage records belong to when no project is named: created on first use."""
@@ -76,6 +85,24 @@ class ProjectService:
             uow.projects.save_policy(project.id, policy)
             uow.commit()
         return project.model_copy(update={"policy": policy})
+
+
+def list_projects(
+    read_only: ProjectListing | None, full: Callable[[], ProjectListing]
+) -> list[Project]:
+    """All projects, by name: from the `read_only` listing when there is one and it can read
+    the store as it is, else from `full` (the store with its unit of work, built only then),
+    which first migrates a schema that is behind, or says why the store cannot be read.
+
+    Listing is a read, so it should not need what writing does: a writable file, a migrated
+    schema, the SQL toolkit loaded.
+    """
+    if read_only is not None:
+        try:
+            return read_only.list()
+        except ListingUnavailableError:
+            pass  # e.g. a schema to migrate first: the full store does that
+    return full().list()
 
 
 def _require(project: Project | None, name: str) -> Project:
