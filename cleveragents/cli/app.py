@@ -10,7 +10,9 @@ every noun, for their help texts.
 from __future__ import annotations
 
 import importlib
+import sys
 from collections.abc import Callable, Iterator, MutableMapping
+from types import ModuleType
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -54,6 +56,67 @@ def _flag_without_type(option: typer.core.TyperOption, ctx: Context) -> str | No
 
 typer.core.TyperOption.display_type_rich = _flag_without_type  # type: ignore[method-assign,assignment]
 install_plain_text_coercion()
+
+
+# What Typer's help module imports at its top for features this app never uses: Markdown for
+# the "markdown" markup mode (the app's is "rich") and Traceback for pretty exceptions (off).
+# Loading them (markdown-it, Pygments, attrs) is most of what `agents --help` costs beyond
+# Typer itself; each is imported if it is ever used (`_DeferredClass`).
+_UNUSED_BY_HELP = {"rich.markdown": "Markdown", "rich.traceback": "Traceback"}
+
+
+class _DeferredClass(type):
+    """Stands for a class of a module not imported yet: called, or asked for an attribute
+    (``Traceback.from_exception``), it imports the module and hands over to the real class."""
+
+    _module: str
+    _name: str
+
+    def _real(cls) -> Any:
+        return getattr(importlib.import_module(cls._module), cls._name)
+
+    def __call__(cls, *args: Any, **kwargs: Any) -> Any:
+        return cls._real()(*args, **kwargs)
+
+    def __getattr__(cls, attribute: str) -> Any:
+        return getattr(cls._real(), attribute)
+
+
+def import_help_renderer() -> None:
+    """Import Typer's help module (``typer.rich_utils``), as it would be on the first help
+    shown, but with the classes in `_UNUSED_BY_HELP` deferred: placeholders stand in
+    ``sys.modules`` while it is imported, and are removed then, so that anything that imports
+    those modules later gets the real ones. Already imported (or the modules themselves
+    already are): nothing to save, nothing done."""
+    if "typer.rich_utils" in sys.modules or not sys.modules.keys().isdisjoint(_UNUSED_BY_HELP):
+        return
+    placeholders: dict[str, ModuleType] = {}
+    for module_name, class_name in _UNUSED_BY_HELP.items():
+        placeholder = ModuleType(module_name)
+        deferred = _DeferredClass(class_name, (), {"_module": module_name, "_name": class_name})
+        setattr(placeholder, class_name, deferred)
+        placeholders[module_name] = placeholder
+    sys.modules.update(placeholders)
+    try:
+        importlib.import_module("typer.rich_utils")
+    finally:
+        for module_name, placeholder in placeholders.items():
+            if sys.modules.get(module_name) is placeholder:
+                del sys.modules[module_name]
+
+
+def _help_renderer_first(format_help: Callable[..., None]) -> Callable[..., None]:
+    def format_help_with_lighter_imports(self: Any, ctx: Context, formatter: Any) -> None:
+        import_help_renderer()
+        format_help(self, ctx, formatter)
+
+    return format_help_with_lighter_imports
+
+
+# Every help Typer shows goes through these two (a group's, a command's); the help module is
+# imported only when one runs, as Typer does.
+for _help_class in (typer.core.TyperGroup, typer.core.TyperCommand):
+    _help_class.format_help = _help_renderer_first(_help_class.format_help)  # type: ignore[method-assign]
 
 
 def noun_app(name: str) -> typer.Typer:
