@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -37,8 +38,38 @@ settings.register_profile(
 settings.load_profile("ci" if os.environ.get("CI") else "default")
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-CORPUS = REPO_ROOT.parent / "shared" / "corpus"
 TEST_DATA = REPO_ROOT / "tests" / "data"
+
+# The shared corpus of real files lives beside the repository and is not shipped with it: every
+# test that reads it skips, saying so, when it is absent. The variable points the tests at
+# another copy (or at a missing directory, to check that they skip).
+CORPUS_VARIABLE = "CLEVERAGENTS_TEST_CORPUS"
+CORPUS = Path(os.environ.get(CORPUS_VARIABLE) or REPO_ROOT.parent / "shared" / "corpus")
+CORPUS_ABSENT = f"the shared corpus is absent ({CORPUS}; ${CORPUS_VARIABLE} names another)"
+needs_corpus = pytest.mark.skipif(not CORPUS.is_dir(), reason=CORPUS_ABSENT)
+
+
+def corpus_file(relative: str) -> Path:
+    """A file of the corpus; the calling test skips, naming the file, when it is not there."""
+    path = CORPUS / relative
+    if not path.is_file():
+        pytest.skip(f"{relative} is not in the shared corpus ({CORPUS})")
+    return path
+
+
+def corpus_files(folder: str, pattern: str = "*") -> list[Path]:
+    """The files of a corpus folder, sorted; none when the corpus is absent (to parametrize a
+    test over them, `corpus_cases`)."""
+    directory = CORPUS / folder
+    return sorted(p for p in directory.glob(pattern) if p.is_file()) if directory.is_dir() else []
+
+
+def corpus_cases(folder: str, pattern: str = "*") -> list[Any]:
+    """`corpus_files` as the cases of a parametrized test; when there are none, one case that
+    skips saying why (pytest's own reason for an empty set names no corpus)."""
+    skipped = pytest.mark.skip(reason=CORPUS_ABSENT)
+    absent = pytest.param(CORPUS / folder, marks=skipped, id="corpus-absent")
+    return corpus_files(folder, pattern) or [absent]
 
 
 @pytest.fixture

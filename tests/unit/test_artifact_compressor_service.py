@@ -8,7 +8,6 @@ from collections.abc import Iterable
 import pytest
 
 from cleveragents.adapters.secrets.pattern_scanner import PatternSecretScanner
-from cleveragents.adapters.tokens.tiktoken_counter import TiktokenCounter
 from cleveragents.adapters.workspace.contained_files import FdContainedFiles
 from cleveragents.application.ports.source_skeleton import SourceSkeletonizer
 from cleveragents.application.ports.token_counter import TokenCounter
@@ -20,6 +19,7 @@ from cleveragents.application.services.counting.heuristic_counter import (
 )
 from cleveragents.domain.artifact import CompressionMode
 from cleveragents.domain.errors import TokenCountingError
+from tests.fakes import FakeTokenCounter
 
 
 class BrokenTokenCounter(TokenCounter):
@@ -74,17 +74,17 @@ def test_heuristic_budget_includes_the_warning() -> None:
 
 
 class FailsOnLongTexts(TokenCounter):
-    """The real tokenizer for short texts; long ones fail (as a tokenizer that runs out of
+    """A working counter for short texts; long ones fail (as a tokenizer that runs out of
     memory would). The guess counts a short sample; the raw count then fails."""
 
     limit = 60_000
 
     def __init__(self) -> None:
-        self._real = TiktokenCounter("cl100k_base")
+        self._real = FakeTokenCounter()
 
     @property
     def encoding_name(self) -> str:
-        return "cl100k_base"
+        return self._real.encoding_name
 
     def _check(self, text: str) -> None:
         if len(text) > self.limit:
@@ -120,7 +120,7 @@ def test_a_count_failing_on_a_long_text_falls_back() -> None:
 
 
 class FailsAfterTheRawCount(FailsOnLongTexts):
-    """The real tokenizer for the first encode (the raw count); every later one fails."""
+    """A working counter for the first encode (the raw count); every later one fails."""
 
     def __init__(self) -> None:
         super().__init__()

@@ -1,4 +1,5 @@
-"""The shipped per-line weights are the ones measured on the corpus with the real tokenizer."""
+"""How the per-line weights are derived from their measurements; tests/integration/
+test_context_budget_corpus.py checks the shipped ones against the corpus."""
 
 from __future__ import annotations
 
@@ -7,18 +8,9 @@ from decimal import Decimal
 import pytest
 
 from benchmarks.budget_weights import (
-    ENCODING,
     MEASURED_FOLDERS,
-    derived_weights,
-    measure,
     weight_of,
-    weights_table,
 )
-from cleveragents.adapters.budget_weights.heuristics_file import (
-    default_heuristics,
-    default_weights_text,
-)
-from cleveragents.adapters.tokens.tiktoken_counter import TiktokenCounter
 from cleveragents.domain.context_budget import ArtifactKind
 
 
@@ -40,10 +32,3 @@ def test_weights_round_up_to_the_next_tenth(tokens: int, lines: int, weight: str
 def test_every_kind_is_measured_by_exactly_one_corpus_folder() -> None:
     kinds = [kind for kinds in MEASURED_FOLDERS.values() for kind in kinds]
     assert sorted(kinds) == sorted(ArtifactKind)
-
-
-def test_the_shipped_weights_are_the_measured_ones() -> None:
-    measured = derived_weights(measure(TiktokenCounter(ENCODING)))
-    assert measured == default_heuristics().weights
-    # The file holds the table exactly as the script prints it.
-    assert weights_table(measured) + "\n" in default_weights_text()

@@ -1,6 +1,7 @@
-"""ContextCompactor: trigger, cut, failure and events, with fakes for the summarizer and the
-event sink and the real tokenizer; plus a property over random transcripts with parallel,
-failed and interrupted tool calls."""
+"""ContextCompactor: trigger, cut, failure and events, with fakes for the tokenizer (a word
+counter), the summarizer and the event sink; plus a property over random transcripts with
+parallel, failed and interrupted tool calls. tests/integration/test_compaction_fit.py runs the
+compactor with the real tokenizer."""
 
 from __future__ import annotations
 
@@ -12,7 +13,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cleveragents.adapters.secrets.pattern_scanner import PatternSecretScanner
-from cleveragents.adapters.tokens.tiktoken_counter import TiktokenCounter
 from cleveragents.application.services.compaction.context_compactor import ContextCompactor
 from cleveragents.application.services.compaction.message_tokens import message_tokens
 from cleveragents.application.services.compaction.outcome import CompactionSettings
@@ -33,7 +33,7 @@ from cleveragents.domain.transcript import (
 from cleveragents.domain.transcript_rules import is_valid
 from tests.fakes import FakeEventSink, FakeSummarizer, FakeTokenCounter
 
-COUNTER = TiktokenCounter()
+COUNTER = FakeTokenCounter()
 WIDE = CompactionSettings(context_window=200_000, reserve_tokens=16_384, keep_recent_tokens=60)
 
 

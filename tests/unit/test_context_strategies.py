@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from cleveragents.adapters.tokens.tiktoken_counter import TiktokenCounter
 from cleveragents.application.services.compaction.outcome import CompactionSettings
 from cleveragents.application.services.compaction.recovery import FactCategory
 from cleveragents.application.services.compaction.strategy_comparison import (
@@ -15,8 +14,9 @@ from cleveragents.application.services.compaction.summary.deterministic_summariz
     DeterministicSummarizer,
 )
 from cleveragents.domain.transcript import Message, Role, TextBlock, ToolCall, ToolResult
+from tests.fakes import FakeTokenCounter
 
-COUNTER = TiktokenCounter()
+COUNTER = FakeTokenCounter()
 
 
 def session(turns: int) -> list[Message]:

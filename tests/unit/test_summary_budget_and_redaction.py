@@ -7,7 +7,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cleveragents.adapters.secrets.pattern_scanner import PatternSecretScanner
-from cleveragents.adapters.tokens.tiktoken_counter import TiktokenCounter
 from cleveragents.application.services.compaction.summary.budget import ITEM_CHARS, fit_summary
 from cleveragents.application.services.compaction.summary.paths import (
     absolute_paths,
@@ -25,8 +24,9 @@ from cleveragents.domain.compaction_summary import (
     render_summary,
 )
 from cleveragents.domain.secrets import SecretKind
+from tests.fakes import FakeTokenCounter
 
-COUNTER = TiktokenCounter()
+COUNTER = FakeTokenCounter()
 SCANNER = PatternSecretScanner()
 GITHUB = "ghp_" + "Z9y8X7w6V5u4T3s2R1q0" * 2
 AWS = "AKIA" + "QWERTYUIOPASDFGH"

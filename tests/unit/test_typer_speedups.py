@@ -3,8 +3,6 @@ still go through Typer, with its messages."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from typing import Annotated
 
 import pytest
@@ -81,20 +79,3 @@ def test_a_bad_number_gets_typers_own_message() -> None:
         build_runtime_param(parameter.type_descriptor).coerce("many", param=parameter, ctx=ctx)
     assert refused.value.message == by_typer.value.message
     assert "valid integer" in refused.value.message  # pydantic's wording, through Typer
-
-
-def test_a_text_only_command_loads_no_pydantic_adapter() -> None:
-    probe = (
-        "import sys\n"
-        "from cleveragents.cli.main import main\n"
-        "try:\n"
-        "    main(['tokens', 'count', '-', '--encoding', 'cl100k_base'])\n"
-        "except SystemExit as exit_:\n"
-        "    assert exit_.code in (0, None), exit_.code\n"
-        "print('typer._adapters' in sys.modules)\n"
-    )
-    result = subprocess.run(
-        [sys.executable, "-c", probe], input="hello\n", capture_output=True, text=True, check=True
-    )
-    assert result.stdout.strip().splitlines()[-1] == "False"
-    assert '"input_tokens": 2' in result.stdout
