@@ -13,12 +13,15 @@ the artifact is in the store, `agents artifact read ID --lines A-B` gives the ra
 
 Before anything, credentials in the artifact are redacted (kind named, value never), so a
 judge never sees a key.
+
+The tiers read here; their machinery is beside this module: `compression_run` (the state the
+tiers share), `raw_counts` (the raw count and its fallback), `smart_mode` (the ranking, the
+type's own fit, the packing) and `streamed_artifacts` (files too large to hold).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from contextlib import closing
 from dataclasses import dataclass
 from functools import partial
 
@@ -32,34 +35,37 @@ from cleveragents.application.services.artifact_compression.artifact_reading imp
     binary_refusal,
     open_artifact,
 )
+from cleveragents.application.services.artifact_compression.compression_run import (
+    _Body,
+    _Counted,
+    _Run,
+)
 from cleveragents.application.services.artifact_compression.detection import detect_as
 from cleveragents.application.services.artifact_compression.kinds.kind_compressor import (
-    FittedText,
     Handles,
-    KindCompressor,
-    LinePlan,
     MalformedCompressionError,
 )
-from cleveragents.application.services.artifact_compression.kinds.logs.streaming import (
-    collect_log_candidates,
-)
 from cleveragents.application.services.artifact_compression.kinds.registry import compressor_for
-from cleveragents.application.services.artifact_compression.packing import (
-    PackRequest,
-    line_costs_from_starts,
-    pack,
-    pack_lines,
-    repeat_runs,
+from cleveragents.application.services.artifact_compression.raw_counts import (
+    _as_tokenized,
+    _count,
+    _count_later,
+    _with_preamble,
 )
-from cleveragents.application.services.artifact_compression.redaction import (
-    redact_artifact,
-    without_key_bodies,
+from cleveragents.application.services.artifact_compression.redaction import redact_artifact
+from cleveragents.application.services.artifact_compression.smart_mode import (
+    _fit_redacted,
+    _packed_by_rank,
+    _probably_over,
+    _ranked_lines,
+)
+from cleveragents.application.services.artifact_compression.streamed_artifacts import (
+    _head,
+    _packed_log,
+    _redacted_head,
 )
 from cleveragents.application.services.artifact_compression.task_terms import TaskTerms
-from cleveragents.application.services.artifact_compression.truncation import (
-    HEURISTIC_CHARS_PER_TOKEN,
-    truncate_to_budget,
-)
+from cleveragents.application.services.artifact_compression.truncation import truncate_to_budget
 from cleveragents.application.services.artifact_store.artifact_store import ArtifactStore
 from cleveragents.application.services.counting.heuristic_counter import (
     HEURISTIC_WARNING,
@@ -76,13 +82,6 @@ LARGE_ARTIFACT_BYTES = 32 << 20
 """Above this size an artifact is streamed: counted in chunks, and only what the output needs
 is held (a head for Tier 3; bounded candidate buffers for smart-mode logs)."""
 SNIFF_CHARS = 16_384
-LIKELY_CHARS_PER_TOKEN = 4
-REFIT_MARGIN = 8
-"""Tokens a fit is given back below the budget when its redacted rendering overflowed."""
-HEAD_LINE_LIMIT = 1 << 16
-"""How far a streamed head may run past its cut to end its last line."""
-PACKABLE_MIN_LINES = 3
-"""Fewer lines than this are cut like Tier 3: there is nothing to choose between."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,24 +92,6 @@ class CompressionOutcome:
     result: CompressedArtifact
     error: str | None = None
     notice: str | None = None  # something the user should know (e.g. the store refused it)
-
-
-@dataclass(frozen=True, slots=True)
-class _Counted:
-    """The raw text counted: by which counter (the heuristic after a tokenizer failure, with
-    the warning that says so), how many tokens, and where they start when asked for."""
-
-    counter: TokenCounter
-    preamble: str
-    tokens: int
-    starts: list[int] | None
-
-
-@dataclass(frozen=True, slots=True)
-class _Body:
-    content: str
-    truncated: bool
-    tokens: int  # the real count of `content`
 
 
 class ArtifactCompressorService:
@@ -276,13 +257,13 @@ class ArtifactCompressorService:
             # The lines are ranked while the tokenizer counts (on its own threads when it has
             # them), when the text is probably over the budget; otherwise only once the count
             # says so. Either way only the count decides.
-            counting = self._count_later(text)
+            counting = _count_later(self._counter, text)
             ahead = _probably_over(text, budget)
             ranked = _ranked_lines(text, compressor, terms) if ahead else None
             counted = counting()
         else:
             ranked = None
-            counted = self._count(text)
+            counted = _count(self._counter, text)
         smart = mode is CompressionMode.SMART
         redact = partial(redact_artifact, scanner=self._scanner)
         run = _Run(text, compressor, terms, handles or Handles(), smart, ranked, redact)
@@ -320,35 +301,6 @@ class ArtifactCompressorService:
             content=content,
         )
 
-    def _count(self, text: str) -> _Counted:
-        """The raw count with the real tokenizer; after a tokenizer failure, the
-        heuristic's, with the warning."""
-        try:
-            return _Counted(self._counter, "", self._counter.count(text), None)
-        except TokenCountingError:
-            heuristic = HeuristicTokenCounter()
-            return _Counted(heuristic, HEURISTIC_WARNING, heuristic.count(text), None)
-
-    def _count_later(self, text: str) -> Callable[[], _Counted]:
-        """The raw count and where its tokens start (one encode), begun now; after a
-        tokenizer failure, the heuristic's, with the warning."""
-        pending = self._counter.token_starts_later(text)
-
-        def counted() -> _Counted:
-            try:
-                starts = pending()
-            except TokenCountingError:
-                heuristic = HeuristicTokenCounter()
-                return _Counted(
-                    heuristic,
-                    HEURISTIC_WARNING,
-                    heuristic.count(text),
-                    heuristic.token_starts(text),
-                )
-            return _Counted(self._counter, "", len(starts), starts)
-
-        return counted
-
     # -- large files and the store ---------------------------------------------------------------
 
     def _compress_large(
@@ -380,32 +332,11 @@ class ArtifactCompressorService:
         if body_budget <= 0:
             content = ""
         elif mode is CompressionMode.SMART and compressor.kind is ArtifactKind.LOG:
-            candidates = collect_log_candidates(
-                without_key_bodies(artifact.iter_lines()), TaskTerms.from_task(task), body_budget
+            content = _packed_log(
+                artifact, task, body_budget, raw_tokens, counter, compressor, handles, self._scanner
             )
-            lines = [
-                line._replace(text=redact_artifact(line.text, self._scanner))
-                for line in candidates.lines
-            ]
-            packed = pack_lines(
-                lines,
-                candidates.total_lines,
-                body_budget,
-                raw_tokens,
-                counter,
-                compressor.marker,
-                handles,
-                short_forms=candidates.short_forms,
-                run_ends=candidates.run_ends,
-                heads_only=candidates.heads_only,
-            )
-            content = packed.content
         else:
-            # The head runs on to the end of its last line before it is redacted: a
-            # credential cut in two by the head's end would no longer be recognised.
-            head = _head(artifact, body_budget * HEURISTIC_CHARS_PER_TOKEN, whole_lines=True)
-            head = redact_artifact(head, self._scanner)
-            content = truncate_to_budget(head, body_budget, raw_tokens, counter).content
+            content = _redacted_head(artifact, body_budget, raw_tokens, counter, self._scanner)
         content = _with_preamble(preamble, content, budget, counter)
         return CompressedArtifact(
             artifact_name=name,
@@ -441,73 +372,6 @@ def _tier3(text: str, budget: int, counted: _Counted) -> _Body:
     return _Body(cut.content, True, cut.tokens)
 
 
-@dataclass(frozen=True, slots=True)
-class _Ranked:
-    """The artifact's lines (without the final newline's empty one) and their ranks."""
-
-    lines: list[str]
-    plan: LinePlan
-
-
-@dataclass(frozen=True, slots=True)
-class _Run:
-    """One compression's input: the text, its kind's compressor, the task, the markers'
-    handles and, in smart mode, its ranked lines (None for a text that surely fits, and for
-    a type that fits itself)."""
-
-    text: str
-    compressor: KindCompressor
-    terms: TaskTerms
-    handles: Handles
-    smart: bool
-    ranked: _Ranked | None
-    redact: Callable[[str], str]  # credentials out of a text that was rewritten (JSON)
-
-
-def _probably_over(text: str, budget: int) -> bool:
-    """Whether `text` is probably more than `budget` tokens: text rarely holds fewer than
-    `LIKELY_CHARS_PER_TOKEN` characters a token. A wrong guess costs time, not the result."""
-    return len(text) > budget * LIKELY_CHARS_PER_TOKEN
-
-
-def _ranked_lines(
-    text: str, compressor: KindCompressor, terms: TaskTerms, *, json_too: bool = False
-) -> _Ranked | None:
-    """The lines smart mode packs, ranked; None for texts too short to pack, and for JSON
-    unless `json_too` (it fits itself; a document that does not parse is ranked when that
-    turns out)."""
-    if compressor.kind is ArtifactKind.JSON and not json_too:
-        return None
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()  # the final newline ends the last line; it starts no other
-    if len(lines) < PACKABLE_MIN_LINES:
-        return None
-    return _Ranked(lines, compressor.line_plan([line.removesuffix("\r") for line in lines], terms))
-
-
-def _fit_redacted(run: _Run, budget: int, counter: TokenCounter) -> FittedText | None:
-    """The type's own fit, with the credentials its rendering revealed redacted: a JSON
-    string written with escapes (``AKIA\\u0051...``) is decoded when the document is
-    rendered again, and only then recognisable. When the placeholders make it longer than
-    the budget, it is fitted again to a smaller one."""
-    room = budget
-    for _ in range(3):
-        fitted = run.compressor.fit(run.text, run.terms, room, counter, run.handles)
-        if fitted is None:
-            return None
-        clean = run.redact(fitted.text)
-        if clean == fitted.text:
-            return fitted
-        tokens = counter.count(clean)
-        if tokens <= budget:
-            return FittedText(clean, tokens)
-        room -= tokens - budget + REFIT_MARGIN
-        if room < 1:
-            return None
-    return None
-
-
 def _smart(run: _Run, budget: int, counted: _Counted) -> _Body:
     """The type's own fit when it has one and it fits; else the lines packed by rank."""
     counter = counted.counter
@@ -521,44 +385,7 @@ def _smart(run: _Run, budget: int, counted: _Counted) -> _Body:
     ranked = run.ranked or _ranked_lines(text, run.compressor, run.terms, json_too=True)
     if ranked is None:
         return _tier3(text, budget, counted)
-    lines, plan = ranked.lines, ranked.plan
-    starts = counted.starts if counted.starts is not None else counter.token_starts(text)
-    request = PackRequest(
-        positions=range(len(lines)),
-        texts=lines,
-        ranks=plan.priorities,
-        costs=line_costs_from_starts(lines, starts),
-        total_lines=len(lines),
-        short_forms=plan.short_forms,
-        run_ends=repeat_runs(plan.templates) if plan.templates is not None else {},
-    )
-    packed = pack(request, budget, counted.tokens, counter, run.compressor.marker, run.handles)
-    return _Body(packed.content, True, packed.tokens)
-
-
-def _with_preamble(preamble: str, content: str, budget: int, counter: TokenCounter) -> str:
-    """The heuristic warning before the content; a budget smaller than the warning itself gets
-    as much of the warning as fits (the budget is never exceeded)."""
-    if not preamble:
-        return content
-    if counter.count(preamble) > budget:
-        return counter.prefix_within(preamble, budget)
-    return preamble + content
-
-
-def _as_tokenized(text: str) -> str:
-    """`text` as the tokenizer encodes it. A Python string can hold surrogates, which UTF-8
-    cannot: tiktoken then joins each surrogate pair into the character it stands for and turns
-    a lone surrogate into U+FFFD before encoding. Byte offsets of tokens (line costs, Tier 3
-    cuts) are only right for that text, so the service works on it throughout. `isascii` is
-    O(1) in CPython, so ordinary text pays nothing."""
-    if text.isascii():
-        return text
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
-    return text
+    return _packed_by_rank(run, ranked, budget, counted)
 
 
 def _check_budget(budget: int) -> None:
@@ -575,24 +402,3 @@ def _error_result(name: str, content: str) -> CompressedArtifact:
 def _binary(name: str, location: str) -> CompressionOutcome:
     refusal, message = binary_refusal(name, location)
     return CompressionOutcome(refusal, message)
-
-
-def _head(artifact: ReadableArtifact, characters: int, *, whole_lines: bool = False) -> str:
-    """The first `characters` of the artifact; with `whole_lines`, on to the end of the last
-    line begun (up to `HEAD_LINE_LIMIT` more)."""
-    parts: list[str] = []
-    held = 0
-    limit = characters + (HEAD_LINE_LIMIT if whole_lines else 0)
-    with closing(artifact.iter_text(min(max(characters, 1), 1 << 20))) as chunks:
-        for chunk in chunks:
-            parts.append(chunk)
-            held += len(chunk)
-            if held >= limit or (held >= characters and not whole_lines):
-                break
-            if held >= characters and "".join(parts).find("\n", characters) >= 0:
-                break
-    head = "".join(parts)
-    if not whole_lines:
-        return head[:characters]
-    end = head.find("\n", characters)
-    return head[: end + 1] if end >= 0 else head[:limit]
