@@ -9,7 +9,7 @@ loses every change, as the `UnitOfWork` contract says.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from types import TracebackType
 from typing import Any
@@ -17,9 +17,12 @@ from typing import Any
 from cleveragents.application.ports.clock import Clock
 from cleveragents.application.ports.events import EventSink
 from cleveragents.application.ports.repositories import (
+    ArtifactRepository,
     PlanRepository,
     PlanSummary,
     ProjectRepository,
+    TempOutputRecord,
+    TempOutputRepository,
 )
 from cleveragents.application.ports.summarizer import Summarizer
 from cleveragents.application.ports.token_counter import TokenCounter
@@ -30,6 +33,7 @@ from cleveragents.domain.event import RecordedEvent
 from cleveragents.domain.plan import Decision, Plan
 from cleveragents.domain.policy import ContextPolicy
 from cleveragents.domain.project import Project
+from cleveragents.domain.stored_artifact import ArtifactStatus, StoredArtifact
 from cleveragents.domain.transcript import Message
 
 
@@ -40,12 +44,17 @@ class FakeState:
     projects: dict[str, Project] = field(default_factory=dict)
     plans: dict[str, Plan] = field(default_factory=dict)
     decisions: dict[str, Decision] = field(default_factory=dict)
+    artifacts: dict[str, StoredArtifact] = field(default_factory=dict)
+    # Each issued reference with when it was issued (the row's created_at).
+    temp_outputs: dict[str, tuple[TempOutputRecord, datetime]] = field(default_factory=dict)
 
     def copy(self) -> FakeState:
         return FakeState(
             projects=dict(self.projects),
             plans=dict(self.plans),
             decisions=dict(self.decisions),
+            artifacts=dict(self.artifacts),
+            temp_outputs=dict(self.temp_outputs),
         )
 
 
@@ -135,6 +144,88 @@ class FakePlanRepository(PlanRepository):
         ]
 
 
+class FakeArtifactRepository(ArtifactRepository):
+    """Rows keyed by id; like the SQL one, `save` changes only status, retention and expiry."""
+
+    def __init__(self, state: FakeState) -> None:
+        self._state = state
+
+    def add(self, artifact: StoredArtifact) -> None:
+        if artifact.id in self._state.artifacts:
+            raise ValueError(f"artifact {artifact.id} already stored")
+        if artifact.project_id not in self._state.projects:
+            raise ValueError(f"artifact {artifact.id} refers to unknown project")
+        self._state.artifacts[artifact.id] = artifact
+
+    def get(self, artifact_id: str) -> StoredArtifact | None:
+        return self._state.artifacts.get(artifact_id)
+
+    def save(self, artifact: StoredArtifact) -> None:
+        stored = self._state.artifacts.get(artifact.id)
+        if stored is None:
+            return  # an UPDATE that matches no row
+        self._state.artifacts[artifact.id] = stored.model_copy(
+            update={
+                "status": artifact.status,
+                "retention_class": artifact.retention_class,
+                "expires_at": artifact.expires_at,
+                "expired_at": artifact.expired_at,
+            }
+        )
+
+    def list(
+        self, project_id: str | None = None, status: ArtifactStatus | None = None
+    ) -> list[StoredArtifact]:
+        return sorted(
+            (
+                artifact
+                for artifact in self._state.artifacts.values()
+                if (project_id is None or artifact.project_id == project_id)
+                and (status is None or artifact.status is status)
+            ),
+            key=lambda artifact: (artifact.created_at, artifact.id),
+        )
+
+    def find_stored(self, sha256: str) -> StoredArtifact | None:
+        stored = self.list(status=ArtifactStatus.STORED)
+        return next((artifact for artifact in stored if artifact.sha256 == sha256), None)
+
+
+class FakeTempOutputRepository(TempOutputRepository):
+    def __init__(self, state: FakeState) -> None:
+        self._state = state
+
+    def add(self, record: TempOutputRecord, created_at: datetime) -> None:
+        if record.selector in self._state.temp_outputs:
+            raise ValueError(f"temporary output {record.selector} already issued")
+        self._state.temp_outputs[record.selector] = (record, created_at)
+
+    def get(self, selector: str) -> TempOutputRecord | None:
+        entry = self._state.temp_outputs.get(selector)
+        return None if entry is None else entry[0]
+
+    def expired(self, now: datetime) -> list[TempOutputRecord]:
+        return [
+            record
+            for record, _ in self._state.temp_outputs.values()
+            if record.used_at is None and record.expires_at <= now
+        ]
+
+    def delete(self, selector: str) -> None:
+        self._state.temp_outputs.pop(selector, None)
+
+    def mark_used(self, selector: str, now: datetime) -> bool:
+        entry = self._state.temp_outputs.get(selector)
+        if entry is None:
+            return False
+        record, created_at = entry
+        if record.used_at is not None or record.expires_at <= now:
+            return False
+        used = replace(record, used_at=now)
+        self._state.temp_outputs[selector] = (used, created_at)
+        return True
+
+
 class FakeUnitOfWork(UnitOfWork):
     """One transaction over a private copy of the store's state.
 
@@ -146,6 +237,8 @@ class FakeUnitOfWork(UnitOfWork):
         self._working = store.state.copy()
         self.projects = FakeProjectRepository(self._working)
         self.plans = FakePlanRepository(self._working)
+        self.artifacts = FakeArtifactRepository(self._working)
+        self.temp_outputs = FakeTempOutputRepository(self._working)
         self.committed = False
         self.entered = False
         self.exited = False
@@ -178,6 +271,8 @@ class FakeUnitOfWork(UnitOfWork):
         self._working = state
         self.projects = FakeProjectRepository(state)
         self.plans = FakePlanRepository(state)
+        self.artifacts = FakeArtifactRepository(state)
+        self.temp_outputs = FakeTempOutputRepository(state)
 
 
 class FakeUnitOfWorkFactory:
