@@ -53,9 +53,9 @@ def _generated_log(lines: int, seed: int) -> str:
 
 
 def _reassemble(
-    content: str, strategy: KindCompressor, store: ArtifactStore, artifact_id: str
+    content: str, compressor: KindCompressor, store: ArtifactStore, artifact_id: str
 ) -> bytes:
-    prefix, suffix = strategy.marker("\0").split("\0")
+    prefix, suffix = compressor.marker("\0").split("\0")
     repeats = r"(?:\u00d7\d+ like the line above: )?"
     gap = re.compile(re.escape(prefix) + repeats + RANGE + re.escape(suffix))
     cut = re.compile(" " + re.escape(prefix) + "rest of " + RANGE + re.escape(suffix) + "$")
@@ -117,8 +117,8 @@ def test_kept_lines_and_read_back_ranges_reassemble_the_original(
     assert result.compacted_tokens <= budget
     store: ArtifactStore = store_container.artifact_store()
     [stored] = [a for a in store.list() if a.workspace_path == name]
-    strategy = compressor_for(detect(name, text[:16_384]), store_container.source_skeletonizer())
-    rebuilt = _reassemble(result.content, strategy, store, stored.id)
+    compressor = compressor_for(detect(name, text[:16_384]), store_container.source_skeletonizer())
+    rebuilt = _reassemble(result.content, compressor, store, stored.id)
     if not text.endswith("\n"):  # a kept last line cannot say that it had no newline
         rebuilt = rebuilt.removesuffix(b"\n")
     assert rebuilt == text.encode("utf-8")

@@ -40,7 +40,7 @@ JSON_FILES = [
 ]
 SHARES = (0.02, 0.1, 0.3, 0.5, 0.7, 0.9)
 COUNTER = TiktokenCounter("cl100k_base")
-STRATEGY = JsonCompressor()
+COMPRESSOR = JsonCompressor()
 NO_TERMS = TaskTerms()
 HANDLES = Handles()
 ITEMS_MARKER = re.compile(r"^… (\d+) items? omitted \((lines? \d+(?:-\d+)?[^)]*)\)$")
@@ -49,7 +49,7 @@ CUT_STRING = re.compile(r"… \((\d+) chars omitted\)$")
 
 
 def fit(text: str, budget: int, terms: TaskTerms = NO_TERMS, handles: Handles = HANDLES) -> str:
-    out = STRATEGY.fit(text, terms, budget, COUNTER, handles)
+    out = COMPRESSOR.fit(text, terms, budget, COUNTER, handles)
     assert out is not None
     assert out.tokens == COUNTER.count(out.text)  # the count it hands back is exact
     return out.text
@@ -263,7 +263,7 @@ def test_below_the_skeleton_the_root_marker_then_nothing() -> None:
     assert isinstance(out, list)
     assert len(out) == 1
     assert "100 items omitted" in out[0]
-    assert STRATEGY.fit(text, NO_TERMS, 1, COUNTER, HANDLES) is None
+    assert COMPRESSOR.fit(text, NO_TERMS, 1, COUNTER, HANDLES) is None
 
 
 def test_layout_follows_the_input() -> None:
@@ -292,7 +292,7 @@ def test_non_ascii_is_kept_as_it_is() -> None:
 
 def test_invalid_json_is_left_to_the_line_packer() -> None:
     for text in ("{", "[1,]", '{"a": 1} trailing', "{'a': 1}", "[" * 50_000 + "]" * 50_000):
-        assert STRATEGY.fit(text, NO_TERMS, 10, COUNTER, HANDLES) is None
+        assert COMPRESSOR.fit(text, NO_TERMS, 10, COUNTER, HANDLES) is None
 
 
 def test_a_layout_of_its_own_gets_its_lines_from_the_positions() -> None:
@@ -334,13 +334,13 @@ def test_any_document_at_any_budget_gives_valid_json_within_it(
     text = json.dumps(value, indent=2 if pretty else None, ensure_ascii=False)
     budget = max(1, int(COUNTER.count(text) * share))
     terms = TaskTerms.from_task("needle 0 true") if with_task else NO_TERMS
-    out = STRATEGY.fit(text, terms, budget, COUNTER, HANDLES)
+    out = COMPRESSOR.fit(text, terms, budget, COUNTER, HANDLES)
     if out is None:  # only when not even the root's marker fits
         assert budget < 12
         return
     json.loads(out.text)
     assert out.tokens == COUNTER.count(out.text) <= budget
-    assert out == STRATEGY.fit(text, terms, budget, COUNTER, HANDLES)
+    assert out == COMPRESSOR.fit(text, terms, budget, COUNTER, HANDLES)
 
 
 # Text as documents hold it (letters, digits, punctuation, spaces): arbitrary code points cost
@@ -404,6 +404,6 @@ def test_a_document_too_deep_to_walk_still_gives_valid_json() -> None:
 @pytest.mark.parametrize("depth", [300, 600, 900])
 def test_a_document_too_deep_to_survey_is_its_roots_marker(depth: int) -> None:
     text = "[" * depth + '"' + "w " * 3000 + '"' + "]" * depth
-    out = STRATEGY.fit(text, NO_TERMS, 2_000, COUNTER, HANDLES)
+    out = COMPRESSOR.fit(text, NO_TERMS, 2_000, COUNTER, HANDLES)
     assert out is not None
     assert json.loads(out.text) == ["… 1 item omitted (line 1)"]

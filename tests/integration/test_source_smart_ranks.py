@@ -24,8 +24,8 @@ NAME, SIGNATURE, ERROR_OR_DOC, TASK, OUTLINE, BODY, QUIET = range(7)
 
 
 def plan_ranks(source: str, language: str, task: str | None = None) -> list[int]:
-    strategy = SourceCompressor(TreeSitterSkeletonizer(), language)
-    return list(strategy.line_plan(source.split("\n"), TaskTerms.from_task(task)).priorities)
+    compressor = SourceCompressor(TreeSitterSkeletonizer(), language)
+    return list(compressor.line_plan(source.split("\n"), TaskTerms.from_task(task)).priorities)
 
 
 def _headers(source: str) -> tuple[set[int], set[int]]:

@@ -1,4 +1,4 @@
-"""The artifact compressor's tier logic with a tokenizer that fails (the seed's fallback)."""
+"""The artifact compressor's tier logic with a tokenizer that fails (the heuristic fallback)."""
 
 from __future__ import annotations
 

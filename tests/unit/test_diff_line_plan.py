@@ -28,7 +28,7 @@ from cleveragents.application.services.artifact_compression.task_terms import Ta
 DATA = Path(__file__).resolve().parents[1] / "data"
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "diffs"
 NO_TASK = TaskTerms()
-STRATEGY = DiffCompressor()
+COMPRESSOR = DiffCompressor()
 HUNK = re.compile(r"@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@")
 PY_DEF = re.compile(r"\s*(?:async\s+)?(?:def|class)\s")
 HEADER_STARTS = ("diff --git ", "index ", "--- ", "+++ ", "new file mode ", "deleted file mode ")
@@ -71,7 +71,7 @@ def read_git_diff(text: str) -> list[tuple[str, str, str]]:
 
 def plan_of(text: str, terms: TaskTerms = NO_TASK) -> tuple[list[str], LinePlan]:
     lines = text.split("\n")
-    plan = STRATEGY.line_plan(lines, terms)
+    plan = COMPRESSOR.line_plan(lines, terms)
     assert len(plan.priorities) == len(lines)
     return lines, plan
 
@@ -526,17 +526,17 @@ DIFF_LINES = st.sampled_from(
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.one_of(DIFF_LINES, st.text(max_size=30)), max_size=40))
 def test_any_text_gets_one_rank_per_line(lines: list[str]) -> None:
-    plan = STRATEGY.line_plan(lines, TaskTerms.from_task("return value"))
+    plan = COMPRESSOR.line_plan(lines, TaskTerms.from_task("return value"))
     assert len(plan.priorities) == len(lines)
     assert all(NAMES <= rank <= NOISE + 2 for rank in plan.priorities)
     for index, short in plan.short_forms.items():
         assert len(lines[index]) > 2_000
         assert plan.priorities[index] == short.priority + 2
-    assert plan == STRATEGY.line_plan(lines, TaskTerms.from_task("return value"))
+    assert plan == COMPRESSOR.line_plan(lines, TaskTerms.from_task("return value"))
 
 
 @pytest.mark.parametrize("text", [FORMAT_PATCH, GIT_LOG, COMBINED, DIFF_R])
 def test_crlf_lines_rank_as_lf_lines(text: str) -> None:
-    lf = STRATEGY.line_plan(text.split("\n"), NO_TASK)
-    crlf = STRATEGY.line_plan(text.replace("\n", "\r\n").split("\n"), NO_TASK)
+    lf = COMPRESSOR.line_plan(text.split("\n"), NO_TASK)
+    crlf = COMPRESSOR.line_plan(text.replace("\n", "\r\n").split("\n"), NO_TASK)
     assert list(crlf.priorities) == list(lf.priorities)

@@ -1,7 +1,7 @@
 """Unit tests of log message templates (issue 13: templates before repeats).
 
 The sample lines are written for these tests in the real formats; the loghub samples in
-`tests/data/*_head.log` (see `test_log_strategy.py`) check that real logs fall into few
+`tests/data/*_head.log` (see `test_log_compressor.py`) check that real logs fall into few
 templates, without tuning the masking to any one of them.
 """
 

@@ -1,4 +1,4 @@
-"""Unit tests of the code-diff strategy (SPEC C4, seeds/artifact-type-tailored-context.md).
+"""Unit tests of the code-diff compressor, `DiffCompressor`: its Tier 2 and its line plan.
 
 Real data: `tests/data/click-*.diff` are unmodified commits of pallets/click (BSD-3-Clause), copied
 from `shared/corpus/diffs/`; the whole shared corpus is also used when it is present.
@@ -28,7 +28,7 @@ from cleveragents.domain.languages import IMPLEMENTATION_OMITTED
 DATA = Path(__file__).resolve().parents[1] / "data"
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "diffs"
 NO_TASK = TaskTerms()
-STRATEGY = DiffCompressor()
+COMPRESSOR = DiffCompressor()
 
 
 def _corpus() -> list[Path]:
@@ -85,14 +85,14 @@ def output_body(text: str) -> Iterator[tuple[str, str]]:
 
 
 def test_kind_and_marker() -> None:
-    assert STRATEGY.kind is ArtifactKind.DIFF
-    assert STRATEGY.marker("lines 120-340") == "[… lines 120-340]"
+    assert COMPRESSOR.kind is ArtifactKind.DIFF
+    assert COMPRESSOR.marker("lines 120-340") == "[… lines 120-340]"
 
 
 @pytest.mark.parametrize("path", CORPUS, ids=lambda p: p.name)
 def test_corpus_keeps_headers_and_python_declarations(path: Path) -> None:
     text = path.read_text()
-    out = STRATEGY.tier2(text, NO_TASK)
+    out = COMPRESSOR.tier2(text, NO_TASK)
     out_lines = out.split("\n")
     parsed = list(body_lines(text))
     headers = [line for _, line, kind in parsed if kind in ("header", "hunk")]
@@ -105,12 +105,12 @@ def test_corpus_keeps_headers_and_python_declarations(path: Path) -> None:
     ]
     assert is_subsequence(declarations, out_lines)
     assert len(out) < len(text)
-    assert out == STRATEGY.tier2(text, NO_TASK)
+    assert out == COMPRESSOR.tier2(text, NO_TASK)
 
 
 @pytest.mark.parametrize("path", CORPUS, ids=lambda p: p.name)
 def test_corpus_drops_comments_and_blank_lines(path: Path) -> None:
-    out = STRATEGY.tier2(path.read_text(), NO_TASK)
+    out = COMPRESSOR.tier2(path.read_text(), NO_TASK)
     placeholders = 0
     for file, line in output_body(out):
         code = line[1:].strip()
@@ -134,16 +134,16 @@ def test_placeholder_marker_and_indentation() -> None:
         "+    rounded = round_to_cents(adjusted)\n"
         "     return rounded\n"
     )
-    body = STRATEGY.tier2(diff, NO_TASK).split("\n")[4:]
+    body = COMPRESSOR.tier2(diff, NO_TASK).split("\n")[4:]
     assert body == [" def f():", f"     # {IMPLEMENTATION_OMITTED}", ""]
     added_only = diff.replace("\n     ", "\n+    ")
-    body = STRATEGY.tier2(added_only, NO_TASK).split("\n")[4:]
+    body = COMPRESSOR.tier2(added_only, NO_TASK).split("\n")[4:]
     assert body == [" def f():", f"+    # {IMPLEMENTATION_OMITTED}", ""]
 
 
 def test_a_run_shorter_than_its_placeholder_stays() -> None:
     diff = "--- a/m.py\n+++ b/m.py\n@@ -1,3 +1,3 @@\n def f():\n-    return 1\n+    return 2\n"
-    assert STRATEGY.tier2(diff, NO_TASK) == diff
+    assert COMPRESSOR.tier2(diff, NO_TASK) == diff
 
 
 SYNTHETIC = {
@@ -265,7 +265,7 @@ def test_other_languages(path: str) -> None:
     count = body.count("\n")
     diff = f"diff --git a/{path} b/{path}\nnew file mode 100644\n--- /dev/null\n+++ b/{path}\n"
     diff += f"@@ -0,0 +1,{count} @@\n{body}"
-    out = STRATEGY.tier2(diff, NO_TASK)
+    out = COMPRESSOR.tier2(diff, NO_TASK)
     lines = out.split("\n")
     assert lines[:5] == diff.split("\n")[:5]
     assert is_subsequence(expected, lines)
@@ -288,7 +288,7 @@ def test_removed_line_that_looks_like_a_header_is_body() -> None:
         "+++ this is not a header: SELECT name FROM users WHERE id = 1;\n"
         " SELECT name, email FROM accounts;\n"
     )
-    out = STRATEGY.tier2(diff, NO_TASK).split("\n")
+    out = COMPRESSOR.tier2(diff, NO_TASK).split("\n")
     assert "--- old comment" not in out  # a SQL comment, removed
     assert out[4:] == [f" -- {IMPLEMENTATION_OMITTED}", ""]
 
@@ -297,8 +297,8 @@ def test_task_term_keeps_a_body_line() -> None:
     text = (DATA / "click-4ffa1ef3.diff").read_text()
     line = "         elif isinstance(text, (bytes, bytearray)):"
     assert line in text.split("\n")
-    assert line not in STRATEGY.tier2(text, NO_TASK).split("\n")
-    assert line in STRATEGY.tier2(text, TaskTerms.from_task("isinstance checks")).split("\n")
+    assert line not in COMPRESSOR.tier2(text, NO_TASK).split("\n")
+    assert line in COMPRESSOR.tier2(text, TaskTerms.from_task("isinstance checks")).split("\n")
 
 
 def test_preamble_and_no_newline_marker_are_kept() -> None:
@@ -308,7 +308,7 @@ def test_preamble_and_no_newline_marker_are_kept() -> None:
         "-a = 1\n\\ No newline at end of file\n+a = 2\n\\ No newline at end of file\n"
         "-- \n2.39.0\n"
     )
-    out = STRATEGY.tier2(diff, NO_TASK)
+    out = COMPRESSOR.tier2(diff, NO_TASK)
     assert out.startswith("From abc\nSubject: [PATCH] fix\n\n---\n x.py | 1 +\n\n")
     assert out.count("\\ No newline at end of file") == 2
     assert out.endswith("-- \n2.39.0\n")
@@ -316,9 +316,9 @@ def test_preamble_and_no_newline_marker_are_kept() -> None:
 
 def test_newline_at_end_is_preserved() -> None:
     text = (DATA / "click-b7e5fd4c.diff").read_text()
-    assert STRATEGY.tier2(text, NO_TASK).endswith("\n")
-    assert not STRATEGY.tier2(text.rstrip("\n"), NO_TASK).endswith("\n")
-    assert STRATEGY.tier2("", NO_TASK) == ""
+    assert COMPRESSOR.tier2(text, NO_TASK).endswith("\n")
+    assert not COMPRESSOR.tier2(text.rstrip("\n"), NO_TASK).endswith("\n")
+    assert COMPRESSOR.tier2("", NO_TASK) == ""
 
 
 DIFFISH = st.sampled_from(
@@ -352,9 +352,9 @@ def test_arbitrary_text_never_breaks(parts: list[str], final_newline: bool) -> N
     text = "\n".join(parts) + ("\n" if final_newline and parts else "")
     terms = TaskTerms.from_task("return value")
     lines = text.split("\n")
-    assert len(STRATEGY.line_plan(lines, terms).priorities) == len(lines)
+    assert len(COMPRESSOR.line_plan(lines, terms).priorities) == len(lines)
     try:
-        out = STRATEGY.tier2(text, terms)
+        out = COMPRESSOR.tier2(text, terms)
     except MalformedCompressionError:
         return
     assert out.endswith("\n") == text.endswith("\n")

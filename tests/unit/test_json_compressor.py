@@ -1,5 +1,5 @@
-"""Unit tests of the JSON strategy's Tier 2 (SPEC C4; seed Tier 2 "JSON files" row) and of its
-line plan for text that is not valid JSON. Smart mode's `fit`: test_json_fit.py.
+"""Unit tests of the JSON compressor, `JsonCompressor`: its Tier 2 and its line plan for text
+that is not valid JSON. Smart mode's `fit`: tests/integration/test_json_fit.py.
 
 Real data: the GitHub API fixtures of octokit/fixtures (MIT) in `../shared/corpus/json/`, and
 `tests/data/github-labels-excerpt.json`, the second recorded request of
@@ -32,7 +32,7 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 CORPUS = REPO_ROOT.parent / "shared" / "corpus"
 TEST_DATA = REPO_ROOT / "tests" / "data"
 NO_TERMS = TaskTerms()
-STRATEGY = JsonCompressor()
+COMPRESSOR = JsonCompressor()
 JSON_FILES = [
     *sorted((CORPUS / "json").glob("*.json")),
     TEST_DATA / "github-labels-excerpt.json",
@@ -88,13 +88,13 @@ def assert_tier2_shape(original: object, compressed: object) -> None:
 
 
 @pytest.mark.parametrize("path", JSON_FILES, ids=lambda path: path.name)
-def test_tier2_on_real_json_keeps_every_key_and_the_seed_shape(path: Path) -> None:
-    """The seed asks to "keep all keys and structure". Omitting array items can in principle
+def test_tier2_on_real_json_keeps_every_key_and_the_shape(path: Path) -> None:
+    """Tier 2 is to "keep all keys and structure". Omitting array items can in principle
     lose a key that only an omitted item has; so the per-item guarantee is the shape walk
     below, and the set of key paths (keys by the path of keys that leads to them, indices
     ignored) is asserted equal on the real data, whose arrays are homogeneous."""
     text = path.read_text(encoding="utf-8")
-    out = STRATEGY.tier2(text, NO_TERMS)
+    out = COMPRESSOR.tier2(text, NO_TERMS)
     original, compressed = json.loads(text), json.loads(out)
     assert_tier2_shape(original, compressed)
     assert without_markers(key_paths(compressed)) == key_paths(original)
@@ -105,7 +105,7 @@ def test_tier2_on_real_json_keeps_every_key_and_the_seed_shape(path: Path) -> No
 @pytest.mark.parametrize("path", JSON_FILES, ids=lambda path: path.name)
 def test_tier2_is_deterministic(path: Path) -> None:
     text = path.read_text(encoding="utf-8")
-    assert STRATEGY.tier2(text, NO_TERMS) == STRATEGY.tier2(text, NO_TERMS)
+    assert COMPRESSOR.tier2(text, NO_TERMS) == COMPRESSOR.tier2(text, NO_TERMS)
 
 
 def test_real_json_with_a_task_keeps_the_matching_array_item() -> None:
@@ -113,40 +113,40 @@ def test_real_json_with_a_task_keeps_the_matching_array_item() -> None:
     headers = json.loads(text)["rawHeaders"]
     assert headers.index("X-GitHub-Request-Id") not in {*range(5), len(headers) - 2}
     terms = TaskTerms.from_task("check the X-GitHub-Request-Id header")
-    kept = json.loads(STRATEGY.tier2(text, terms))["rawHeaders"]
+    kept = json.loads(COMPRESSOR.tier2(text, terms))["rawHeaders"]
     assert "X-GitHub-Request-Id" in kept
-    assert "X-GitHub-Request-Id" not in json.loads(STRATEGY.tier2(text, NO_TERMS))["rawHeaders"]
+    assert "X-GitHub-Request-Id" not in json.loads(COMPRESSOR.tier2(text, NO_TERMS))["rawHeaders"]
 
 
 # --- the rules on small documents -------------------------------------------------------------
 
 
 def test_arrays_of_ten_are_kept_and_of_eleven_cut() -> None:
-    assert json.loads(STRATEGY.tier2(json.dumps(list(range(10))), NO_TERMS)) == list(range(10))
-    cut = json.loads(STRATEGY.tier2(json.dumps(list(range(11))), NO_TERMS))
+    assert json.loads(COMPRESSOR.tier2(json.dumps(list(range(10))), NO_TERMS)) == list(range(10))
+    cut = json.loads(COMPRESSOR.tier2(json.dumps(list(range(11))), NO_TERMS))
     assert cut == [0, 1, 2, 3, 4, marker(4), 9, 10]
 
 
 def test_strings_are_cut_at_200_and_keys_never() -> None:
     key, value = "k" * 300, "v" * 250
-    out = json.loads(STRATEGY.tier2(json.dumps({key: value, "short": "x" * 200}), NO_TERMS))
+    out = json.loads(COMPRESSOR.tier2(json.dumps({key: value, "short": "x" * 200}), NO_TERMS))
     assert out == {key: "v" * 200 + "... (50 chars omitted)", "short": "x" * 200}
 
 
 def test_layout_follows_the_input_and_key_order_is_kept() -> None:
-    assert STRATEGY.tier2('{"b": 1, "a": [true, null]}', NO_TERMS) == '{"b":1,"a":[true,null]}'
-    assert STRATEGY.tier2('{"b": 1,\n "a": "é"}', NO_TERMS) == '{\n  "b": 1,\n  "a": "é"\n}'
+    assert COMPRESSOR.tier2('{"b": 1, "a": [true, null]}', NO_TERMS) == '{"b":1,"a":[true,null]}'
+    assert COMPRESSOR.tier2('{"b": 1,\n "a": "é"}', NO_TERMS) == '{\n  "b": 1,\n  "a": "é"\n}'
 
 
 def test_top_level_scalars_nan_and_duplicate_keys() -> None:
     assert (
-        STRATEGY.tier2('"' + "x" * 205 + '"', NO_TERMS)
+        COMPRESSOR.tier2('"' + "x" * 205 + '"', NO_TERMS)
         == '"' + "x" * 200 + '... (5 chars omitted)"'
     )
-    assert STRATEGY.tier2("42", NO_TERMS) == "42"
-    out = STRATEGY.tier2('{"a": NaN, "b": -Infinity}', NO_TERMS)
+    assert COMPRESSOR.tier2("42", NO_TERMS) == "42"
+    out = COMPRESSOR.tier2('{"a": NaN, "b": -Infinity}', NO_TERMS)
     assert out == '{"a":NaN,"b":-Infinity}'
-    assert STRATEGY.tier2('{"a": 1, "a": 2}', NO_TERMS) == '{"a":2}'  # json.loads: last wins
+    assert COMPRESSOR.tier2('{"a": 1, "a": 2}', NO_TERMS) == '{"a":2}'  # json.loads: last wins
 
 
 @pytest.mark.parametrize(
@@ -155,29 +155,29 @@ def test_top_level_scalars_nan_and_duplicate_keys() -> None:
 )
 def test_invalid_or_too_deep_json_is_malformed(text: str) -> None:
     with pytest.raises(MalformedCompressionError):
-        STRATEGY.tier2(text, NO_TERMS)
+        COMPRESSOR.tier2(text, NO_TERMS)
 
 
 def test_task_terms_keep_middle_items_between_head_and_tail() -> None:
     items = [{"id": index, "name": f"item{index}"} for index in range(20)]
     items[9]["name"] = "needle"
-    out = json.loads(STRATEGY.tier2(json.dumps(items), TaskTerms.from_task("find the needle")))
+    out = json.loads(COMPRESSOR.tier2(json.dumps(items), TaskTerms.from_task("find the needle")))
     assert out == [*items[:5], marker(12), items[9], *items[18:]]
     everything = TaskTerms.from_task("item name")  # every item has a `name` key
-    assert json.loads(STRATEGY.tier2(json.dumps(items), everything)) == items
+    assert json.loads(COMPRESSOR.tier2(json.dumps(items), everything)) == items
 
 
 def test_a_term_inside_a_nested_omitted_array_keeps_the_outer_item() -> None:
     items: list[object] = [[index] for index in range(15)]
     items[7] = ["x"] * 11 + ["needle"]
-    out = json.loads(STRATEGY.tier2(json.dumps(items), TaskTerms.from_task("needle")))
+    out = json.loads(COMPRESSOR.tier2(json.dumps(items), TaskTerms.from_task("needle")))
     assert out[5] == marker(7)
     assert out[6] == ["x"] * 5 + [marker(5), "x", "needle"]
 
 
 def test_line_plan_and_marker_for_text_that_is_not_json() -> None:
     lines = ["{", '  "name": "x",', '  "tags": [', '    "needle",', '    "other"', "  ]", "}"]
-    assert STRATEGY.line_plan(lines, TaskTerms.from_task("needle")).priorities == [
+    assert COMPRESSOR.line_plan(lines, TaskTerms.from_task("needle")).priorities == [
         Priority.CONTEXT,
         Priority.ESSENTIAL,
         Priority.ESSENTIAL,
@@ -186,8 +186,8 @@ def test_line_plan_and_marker_for_text_that_is_not_json() -> None:
         Priority.CONTEXT,
         Priority.CONTEXT,
     ]
-    assert STRATEGY.marker("lines 3-9 omitted") == "... (lines 3-9 omitted)"
-    assert STRATEGY.kind is ArtifactKind.JSON
+    assert COMPRESSOR.marker("lines 3-9 omitted") == "... (lines 3-9 omitted)"
+    assert COMPRESSOR.kind is ArtifactKind.JSON
 
 
 # --- properties -------------------------------------------------------------------------------
@@ -204,7 +204,7 @@ JSON_VALUES = st.recursive(
 @given(st.text())
 def test_arbitrary_text_gives_json_or_a_malformed_error(text: str) -> None:
     try:
-        out = STRATEGY.tier2(text, TaskTerms.from_task("needle 0"))
+        out = COMPRESSOR.tier2(text, TaskTerms.from_task("needle 0"))
     except MalformedCompressionError:
         return
     json.loads(out)
@@ -213,11 +213,11 @@ def test_arbitrary_text_gives_json_or_a_malformed_error(text: str) -> None:
 @given(JSON_VALUES, st.booleans())
 def test_any_json_value_gives_valid_json_with_its_keys(value: object, pretty: bool) -> None:
     text = json.dumps(value, indent=2 if pretty else None)
-    out = json.loads(STRATEGY.tier2(text, NO_TERMS))
+    out = json.loads(COMPRESSOR.tier2(text, NO_TERMS))
     assert without_markers(key_paths(out)) <= key_paths(value)
 
 
 @given(st.floats(allow_nan=True))
 def test_special_floats_survive(number: float) -> None:
-    out = json.loads(STRATEGY.tier2(json.dumps([number]), NO_TERMS))
+    out = json.loads(COMPRESSOR.tier2(json.dumps([number]), NO_TERMS))
     assert out[0] == number or (math.isnan(number) and math.isnan(out[0]))

@@ -1,4 +1,4 @@
-"""Unit tests of the source strategy's smart-mode plan: the ranks it gives the roles of the
+"""Unit tests of the source compressor's smart-mode plan: the ranks it gives the roles of the
 lines, the pattern-based roles of files without a tree, and its omission markers."""
 
 from __future__ import annotations
@@ -37,8 +37,8 @@ class FixedRoles(SourceSkeletonizer):
 
 def ranks(source: str, language: str, task: str | None = None) -> list[int]:
     """The ranks of `source`'s lines from the patterns (no tree)."""
-    strategy = SourceCompressor(FixedRoles(), language)
-    return list(strategy.line_plan(source.split("\n"), TaskTerms.from_task(task)).priorities)
+    compressor = SourceCompressor(FixedRoles(), language)
+    return list(compressor.line_plan(source.split("\n"), TaskTerms.from_task(task)).priorities)
 
 
 def ranked(source: str, language: str) -> dict[str, int]:
@@ -66,8 +66,8 @@ def test_the_roles_from_the_port_rank_in_their_order() -> None:
         comments=frozenset({6, 7}),
     )
     skeletonizer = FixedRoles(roles)
-    strategy = SourceCompressor(skeletonizer, "python")
-    plan = strategy.line_plan(lines, TaskTerms.from_task("cache"))
+    compressor = SourceCompressor(skeletonizer, "python")
+    plan = compressor.line_plan(lines, TaskTerms.from_task("cache"))
     assert list(plan.priorities) == [
         NAME,
         SIGNATURE,  # a signature before an error
@@ -83,7 +83,7 @@ def test_the_roles_from_the_port_rank_in_their_order() -> None:
         TASK,
     ]
     assert skeletonizer.asked == [("\n".join(lines), "python")]
-    assert list(strategy.line_plan(lines, NO_TERMS).priorities)[6:] == [
+    assert list(compressor.line_plan(lines, NO_TERMS).priorities)[6:] == [
         QUIET,
         QUIET,
         BODY,
@@ -281,25 +281,25 @@ def test_task_lines_come_after_signatures_and_errors() -> None:
     ],
 )
 def test_the_marker_is_a_comment_of_the_language(language: str, comment: str) -> None:
-    strategy = SourceCompressor(FixedRoles(), language)
-    assert strategy.marker("lines 5-9") == f"{comment} … lines 5-9"
-    assert strategy.kind is ArtifactKind.SOURCE
+    compressor = SourceCompressor(FixedRoles(), language)
+    assert compressor.marker("lines 5-9") == f"{comment} … lines 5-9"
+    assert compressor.kind is ArtifactKind.SOURCE
 
 
 def test_the_marker_is_indented_like_the_first_omitted_line_that_is_not_blank() -> None:
     lines = ["class A:", "    def f(self):", "", "        return 1", "    x = 2"]
-    strategy = SourceCompressor(FixedRoles(), "python")
-    strategy.line_plan(lines, NO_TERMS)
+    compressor = SourceCompressor(FixedRoles(), "python")
+    compressor.line_plan(lines, NO_TERMS)
     stored = "lines 2-4 of 01ARTIFACT"
-    assert strategy.marker("lines 3-4") == "        # … lines 3-4"
-    assert strategy.marker("line 5") == "    # … line 5"
-    assert strategy.marker(stored) == f"    # … {stored}"
+    assert compressor.marker("lines 3-4") == "        # … lines 3-4"
+    assert compressor.marker("line 5") == "    # … line 5"
+    assert compressor.marker(stored) == f"    # … {stored}"
     repeats = "×3 like the line above: lines 4-5"
-    assert strategy.marker(repeats) == f"        # … {repeats}"
+    assert compressor.marker(repeats) == f"        # … {repeats}"
     # A marker after a cut line stands on that line: no indentation of its own.
-    assert strategy.marker("rest of line 4") == "# … rest of line 4"
-    assert strategy.marker("line 3") == "# … line 3"  # only a blank line
-    assert strategy.marker("lines 90-99") == "# … lines 90-99"
+    assert compressor.marker("rest of line 4") == "# … rest of line 4"
+    assert compressor.marker("line 3") == "# … line 3"  # only a blank line
+    assert compressor.marker("lines 90-99") == "# … lines 90-99"
 
 
 @settings(max_examples=150, deadline=None)

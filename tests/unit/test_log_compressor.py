@@ -1,4 +1,4 @@
-"""Unit tests of the log strategy (SPEC C4, seeds/artifact-type-tailored-context.md; issue 13).
+"""Unit tests of the log compressor, `LogCompressor`: its Tier 2, streaming and line plan.
 
 Real data from the loghub collection (logpai/loghub, for research use; Zhu et al., "Loghub: A
 Large Collection of System Log Datasets for AI-driven Log Analytics", ISSRE 2023), copied from
@@ -55,10 +55,10 @@ from cleveragents.domain.artifact import ArtifactKind
 DATA = Path(__file__).resolve().parents[1] / "data"
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "logs"
 NO_TASK = TaskTerms()
-STRATEGY = LogCompressor()
+COMPRESSOR = LogCompressor()
 MARKER = re.compile(r"\.\.\. \((\d+) info lines omitted\)")
 
-# One simple, independent pattern per format for the lines the seed must keep.
+# One simple, independent pattern per format for the lines Tier 2 must keep.
 MUST_KEEP = {
     "Apache": re.compile(r"^\[[^]]+\] \[(?:error|warn|crit|alert|emerg)\]"),
     "HDFS": re.compile(r"^\d{6} \d{6} \d+ (?:WARN|ERROR|FATAL) "),
@@ -89,8 +89,8 @@ def _lines(text: str) -> list[str]:
 
 
 def test_kind_and_markers() -> None:
-    assert STRATEGY.kind is ArtifactKind.LOG
-    assert STRATEGY.marker("lines 120-340") == "[… lines 120-340]"
+    assert COMPRESSOR.kind is ArtifactKind.LOG
+    assert COMPRESSOR.marker("lines 120-340") == "[… lines 120-340]"
     assert info_marker(12) == "... (12 info lines omitted)"
 
 
@@ -98,7 +98,7 @@ def test_kind_and_markers() -> None:
 def test_corpus(path: Path) -> None:
     text = path.read_text()
     lines = _lines(text)
-    out = STRATEGY.tier2(text, NO_TASK)
+    out = COMPRESSOR.tier2(text, NO_TASK)
     out_lines = _lines(out)
     must_keep = Counter(line for line in lines if MUST_KEEP[_format(path)].search(line))
     assert not must_keep - Counter(out_lines)  # every one of them, as often as it occurs
@@ -116,13 +116,13 @@ def test_corpus(path: Path) -> None:
     assert represented == len(lines)
     assert len(out) < len(text)
     assert out.endswith("\n") == text.endswith("\n")
-    assert STRATEGY.tier2(text, NO_TASK) == out
+    assert COMPRESSOR.tier2(text, NO_TASK) == out
 
 
 def test_corpus_markers_replace_only_routine_lines() -> None:
     text = (DATA / "HDFS_head.log").read_text()
     lines = _lines(text)
-    out_lines = _lines(STRATEGY.tier2(text, NO_TASK))
+    out_lines = _lines(COMPRESSOR.tier2(text, NO_TASK))
     position = 0
     for line in out_lines:
         match = MARKER.fullmatch(line)
@@ -173,7 +173,7 @@ JAVA_STACK = [
 @pytest.mark.parametrize("trace", [PYTHON_TRACEBACK, JAVA_STACK], ids=["python", "java"])
 def test_traces_are_kept_whole(trace: list[str]) -> None:
     lines = routine(30) + trace + routine(30, start=30)
-    out_lines = _lines(STRATEGY.tier2("\n".join(lines) + "\n", NO_TASK))
+    out_lines = _lines(COMPRESSOR.tier2("\n".join(lines) + "\n", NO_TASK))
     assert out_lines[11 : 11 + len(trace)] == trace
     assert out_lines[10] == "... (20 info lines omitted)"
     assert out_lines[11 + len(trace)] == "... (20 info lines omitted)"
@@ -188,8 +188,8 @@ def test_task_terms_keep_routine_lines() -> None:
     block = re.search(r"blk_-?\d+", line)
     assert block is not None
     assert " INFO " in line
-    assert line not in _lines(STRATEGY.tier2(text, NO_TASK))
-    kept = _lines(STRATEGY.tier2(text, TaskTerms.from_task(block.group(0))))
+    assert line not in _lines(COMPRESSOR.tier2(text, NO_TASK))
+    kept = _lines(COMPRESSOR.tier2(text, TaskTerms.from_task(block.group(0))))
     assert line in kept
     assert all(block.group(0) in kept_line for kept_line in kept[10:-10] if " INFO " in kept_line)
 
@@ -197,14 +197,14 @@ def test_task_terms_keep_routine_lines() -> None:
 def test_single_routine_line_is_kept_when_shorter_than_a_marker() -> None:
     head = [f"WARN {i}" for i in range(10)]
     lines = [*head, "ok", "WARN x", "INFO " + "a long routine line" * 3, "WARN y", *head]
-    out = _lines(STRATEGY.tier2("\n".join(lines), NO_TASK))
+    out = _lines(COMPRESSOR.tier2("\n".join(lines), NO_TASK))
     assert out == [*head, "ok", "WARN x", "... (1 info lines omitted)", "WARN y", *head]
 
 
 def test_compressing_twice_keeps_the_counts() -> None:
     text = (DATA / "Zookeeper_head.log").read_text()
-    once = STRATEGY.tier2(text, NO_TASK)
-    twice = STRATEGY.tier2(once, NO_TASK)
+    once = COMPRESSOR.tier2(text, NO_TASK)
+    twice = COMPRESSOR.tier2(once, NO_TASK)
     total = sum(int(m.group(1)) if (m := MARKER.fullmatch(line)) else 1 for line in _lines(twice))
     assert total == len(_lines(text))
 
@@ -262,16 +262,16 @@ def test_line_severity(line: str, severity: Severity) -> None:
 def test_arbitrary_text(parts: list[str], final_newline: bool) -> None:
     text = "\n".join(parts) + ("\n" if final_newline and parts else "")
     terms = TaskTerms.from_task("job0007 worker")
-    out = STRATEGY.tier2(text, terms)
+    out = COMPRESSOR.tier2(text, terms)
     assert out.endswith("\n") == text.endswith("\n")
     assert out.count("\n") <= text.count("\n")
     assert len(out) <= len(text)
-    plan = STRATEGY.line_plan(_lines(text), terms)
+    plan = COMPRESSOR.line_plan(_lines(text), terms)
     assert len(plan.priorities) == len(_lines(text))
     assert plan.templates is not None
     assert len(plan.templates) == len(_lines(text))
     assert all(rank >= LAST_ERROR for rank in plan.priorities)
-    assert STRATEGY.line_plan(_lines(text), terms) == plan
+    assert COMPRESSOR.line_plan(_lines(text), terms) == plan
 
 
 # --- Levels in the common formats (smart mode and Tier 2 alike) ------------------------------
@@ -537,7 +537,7 @@ def test_kinds_of_trace_lines() -> None:
 
 
 def _plan(lines: list[str], task: str | None = None) -> LinePlan:
-    return STRATEGY.line_plan(lines, TaskTerms.from_task(task))
+    return COMPRESSOR.line_plan(lines, TaskTerms.from_task(task))
 
 
 def _info(count: int, start: int = 0) -> list[str]:

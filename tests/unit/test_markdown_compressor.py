@@ -1,5 +1,5 @@
-"""Unit tests of the Plan/PRD markdown strategy (SPEC C4; seed Tier 2 "Plan/PRD markdown" row)
-and of smart mode's ranks for its original lines (headings, requirements, first sentences).
+"""Unit tests of the markdown compressor, `MarkdownCompressor`, for plans and PRDs: its Tier 2,
+and smart mode's ranks for its original lines (headings, requirements, first sentences).
 
 Real data: Rust RFCs (rust-lang/rfcs, MIT/Apache-2.0) in `../shared/corpus/markdown/`, and
 `tests/data/rfc-2394-async_await-excerpt.md`, the first 130 lines of RFC 2394 (async/await).
@@ -26,7 +26,7 @@ EXCERPT = REPO_ROOT / "tests" / "data" / "rfc-2394-async_await-excerpt.md"
 MARKDOWN_FILES = [*sorted((CORPUS / "markdown").glob("*.md")), EXCERPT]
 
 NO_TERMS = TaskTerms()
-STRATEGY = MarkdownCompressor()
+COMPRESSOR = MarkdownCompressor()
 FENCE = re.compile(r"\s*(`{3,}|~{3,})")
 
 
@@ -61,23 +61,23 @@ def structure(text: str) -> tuple[list[str], list[str], list[tuple[str, ...]]]:
 @pytest.mark.parametrize("path", MARKDOWN_FILES, ids=lambda path: path.name)
 def test_tier2_keeps_headings_tables_and_code_verbatim(path: Path) -> None:
     text = path.read_text(encoding="utf-8")
-    out = STRATEGY.tier2(text, NO_TERMS)
+    out = COMPRESSOR.tier2(text, NO_TERMS)
     headings, tables, blocks = structure(text)
     assert headings, "the RFCs have headings"
     assert structure(out) == (headings, tables, blocks)  # all of them, verbatim, in order
     assert len(out) < len(text)
-    assert out == STRATEGY.tier2(text, NO_TERMS)
+    assert out == COMPRESSOR.tier2(text, NO_TERMS)
 
 
 def test_a_task_term_keeps_a_sentence_that_is_dropped_otherwise() -> None:
     text = EXCERPT.read_text(encoding="utf-8")
     sentence = "it does not enter body immediately"  # "...enter the body immediately."
-    assert sentence not in STRATEGY.tier2(text, NO_TERMS)
-    assert sentence in STRATEGY.tier2(text, TaskTerms.from_task("what runs immediately?"))
+    assert sentence not in COMPRESSOR.tier2(text, NO_TERMS)
+    assert sentence in COMPRESSOR.tier2(text, TaskTerms.from_task("what runs immediately?"))
 
 
 def test_real_prose_is_condensed_to_first_sentences_without_filler() -> None:
-    out = STRATEGY.tier2(EXCERPT.read_text(encoding="utf-8"), NO_TERMS)
+    out = COMPRESSOR.tier2(EXCERPT.read_text(encoding="utf-8"), NO_TERMS)
     # "The development of asynchronous IO in Rust has gone through multiple phases."
     assert "\nDevelopment of asynchronous IO in Rust has gone through multiple phases.\n" in out
     # A later sentence with a number stays: "Prior to 1.0, we experimented with having a ..."
@@ -94,7 +94,7 @@ def test_later_sentences_are_kept_for_code_numbers_requirements_and_terms() -> N
         "The parser reads the input. It is quite slow. It uses `mmap`. It takes 3 passes. "
         "The output MUST be sorted. Users really like it. It handles the cache too.\n"
     )
-    assert STRATEGY.tier2(text, TaskTerms.from_task("cache")) == (
+    assert COMPRESSOR.tier2(text, TaskTerms.from_task("cache")) == (
         "Parser reads input.\nIt uses `mmap`.\nIt takes 3 passes.\nOutput MUST be sorted.\n"
         "It handles cache too.\n"
     )
@@ -105,7 +105,7 @@ def test_filler_is_removed_outside_code_and_links() -> None:
         "In order to build the tree, it is really very simple: call `the a an` "
         "on [the docs](https://example.com/the-a) rather than the guide.\n"
     )
-    assert STRATEGY.tier2(text, NO_TERMS) == (
+    assert COMPRESSOR.tier2(text, NO_TERMS) == (
         "To build tree, it is simple: call `the a an` on [docs](https://example.com/the-a) "
         "rather than guide.\n"
     )
@@ -113,14 +113,14 @@ def test_filler_is_removed_outside_code_and_links() -> None:
 
 def test_examples_are_dropped_unless_they_name_a_term() -> None:
     text = "# Title\n\nIntro.\n\nFor example, a cache.\n\n- E.g. the tree.\n\nEnd.\n"
-    assert STRATEGY.tier2(text, NO_TERMS) == "# Title\n\nIntro.\n\nEnd.\n"
-    kept = STRATEGY.tier2(text, TaskTerms.from_task("cache"))
+    assert COMPRESSOR.tier2(text, NO_TERMS) == "# Title\n\nIntro.\n\nEnd.\n"
+    kept = COMPRESSOR.tier2(text, TaskTerms.from_task("cache"))
     assert kept == "# Title\n\nIntro.\n\nFor example, cache.\n\nEnd.\n"
 
 
 def test_list_items_keep_their_markers_and_indent_later_sentences() -> None:
     text = "- The first item. It has 2 parts.\n  1. A nested item.\n* Plain. Dropped here.\n"
-    assert STRATEGY.tier2(text, NO_TERMS) == (
+    assert COMPRESSOR.tier2(text, NO_TERMS) == (
         "- First item.\n  It has 2 parts.\n  1. Nested item.\n* Plain.\n"
     )
 
@@ -130,7 +130,7 @@ def test_setext_headings_front_matter_html_and_link_definitions_are_verbatim() -
         "---\ntitle: The plan\n---\n\nThe Title\n=========\n\n<!-- the note -->\n"
         "[the ref]: https://example.com\n\nA paragraph. Another one.\n"
     )
-    assert STRATEGY.tier2(text, NO_TERMS) == (
+    assert COMPRESSOR.tier2(text, NO_TERMS) == (
         "---\ntitle: The plan\n---\n\nThe Title\n=========\n\n<!-- the note -->\n"
         "[the ref]: https://example.com\n\nParagraph.\n"
     )
@@ -138,17 +138,17 @@ def test_setext_headings_front_matter_html_and_link_definitions_are_verbatim() -
 
 def test_an_unclosed_fence_keeps_the_rest_as_code() -> None:
     text = "Intro. More.\n\n~~~\nThe code. More code.\n\n\n# not a heading\n"
-    assert STRATEGY.tier2(text, NO_TERMS) == "Intro.\n\n" + text.split("\n\n", 1)[1]
+    assert COMPRESSOR.tier2(text, NO_TERMS) == "Intro.\n\n" + text.split("\n\n", 1)[1]
 
 
 def test_blank_lines_collapse_and_the_final_newline_follows_the_input() -> None:
-    assert STRATEGY.tier2("\n\n# A\n\n\n\nB.\n\n\n", NO_TERMS) == "# A\n\nB.\n"
-    assert STRATEGY.tier2("# A\n\n\nB.", NO_TERMS) == "# A\n\nB."
+    assert COMPRESSOR.tier2("\n\n# A\n\n\n\nB.\n\n\n", NO_TERMS) == "# A\n\nB.\n"
+    assert COMPRESSOR.tier2("# A\n\n\nB.", NO_TERMS) == "# A\n\nB."
 
 
 def test_pipe_less_tables_and_indented_code_are_verbatim() -> None:
     text = "a | the b\n--|--\n1 | 2\n\nText. Dropped.\n\n    the code. Kept.\n"
-    assert STRATEGY.tier2(text, NO_TERMS) == (
+    assert COMPRESSOR.tier2(text, NO_TERMS) == (
         "a | the b\n--|--\n1 | 2\n\nText.\n\n    the code. Kept.\n"
     )
 
@@ -160,14 +160,14 @@ MARKDOWNISH = st.text(alphabet="#`~|->*1.= \t\nAaTe:<![]()", max_size=300)
 
 @given(st.one_of(st.text(), MARKDOWNISH))
 def test_any_text_compresses_and_keeps_the_final_newline(text: str) -> None:
-    out = STRATEGY.tier2(text, TaskTerms.from_task("tea"))
+    out = COMPRESSOR.tier2(text, TaskTerms.from_task("tea"))
     assert out.endswith("\n") == text.endswith("\n")
 
 
 @given(st.one_of(st.text(), MARKDOWNISH, st.text(alphabet="Ab .,`1MUST must\n-#|", max_size=600)))
 def test_any_lines_get_one_rank_each_and_verbatim_short_forms(text: str) -> None:
     lines = text.split("\n")
-    plan = STRATEGY.line_plan(lines, TaskTerms.from_task("tea"))
+    plan = COMPRESSOR.line_plan(lines, TaskTerms.from_task("tea"))
     assert len(plan.priorities) == len(lines)
     assert all(0 <= rank <= 6 for rank in plan.priorities)
     for index, short in plan.short_forms.items():
@@ -203,7 +203,7 @@ def assert_verbatim_piece(short: str, line: str) -> None:
 
 
 def plan_of(text: str, task: str | None = None) -> tuple[list[int], dict[int, tuple[str, int]]]:
-    plan = STRATEGY.line_plan(text.split("\n"), TaskTerms.from_task(task))
+    plan = COMPRESSOR.line_plan(text.split("\n"), TaskTerms.from_task(task))
     shorts = {index: (short.text, short.priority) for index, short in plan.short_forms.items()}
     return list(plan.priorities), shorts
 
@@ -414,15 +414,15 @@ def test_quoted_and_indented_continuation_lines_keep_their_markers() -> None:
 
 
 def test_marker_and_kind() -> None:
-    assert STRATEGY.marker("lines 120-340") == "[… lines 120-340]"
-    assert STRATEGY.kind is ArtifactKind.MARKDOWN
+    assert COMPRESSOR.marker("lines 120-340") == "[… lines 120-340]"
+    assert COMPRESSOR.kind is ArtifactKind.MARKDOWN
 
 
 @pytest.mark.parametrize("path", MARKDOWN_FILES, ids=lambda path: path.name)
 def test_real_documents_rank_every_heading_first_and_cut_verbatim(path: Path) -> None:
     text = path.read_text(encoding="utf-8")
     lines = text.split("\n")
-    plan = STRATEGY.line_plan(lines, NO_TERMS)
+    plan = COMPRESSOR.line_plan(lines, NO_TERMS)
     assert len(plan.priorities) == len(lines)
     headings = {index for index, line in enumerate(lines) if line in structure(text)[0]}
     assert headings
@@ -430,13 +430,13 @@ def test_real_documents_rank_every_heading_first_and_cut_verbatim(path: Path) ->
     for index, short in plan.short_forms.items():
         assert_verbatim_piece(short.text, lines[index])
         assert short.priority < plan.priorities[index]
-    assert plan == STRATEGY.line_plan(lines, NO_TERMS)
+    assert plan == COMPRESSOR.line_plan(lines, NO_TERMS)
 
 
 def test_every_requirement_of_a_real_rfc_is_ranked_before_first_sentences() -> None:
     # RFC 3392 writes a paragraph per line: its requirements must come out of long lines alone.
     lines = (CORPUS / "markdown" / "rfc-3392-leadership-council.md").read_text().split("\n")
-    plan = STRATEGY.line_plan(lines, NO_TERMS)
+    plan = COMPRESSOR.line_plan(lines, NO_TERMS)
     sentence = 'The Council must review subteam membership in the "launching pad" every 6 months'
     (index,) = [index for index, line in enumerate(lines) if sentence in line]
     assert plan.short_forms[index].priority == REQUIREMENT
