@@ -17,6 +17,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cleveragents.adapters.tokens.tiktoken_counter import TiktokenCounter
+from cleveragents.application.services.artifact_compression.kinds.json.compressor import (
+    JsonCompressor,
+)
 from cleveragents.application.services.artifact_compression.kinds.json.ladder import ladder
 from cleveragents.application.services.artifact_compression.kinds.json.line_maps import Positions
 from cleveragents.application.services.artifact_compression.kinds.json.positions import (
@@ -25,9 +28,6 @@ from cleveragents.application.services.artifact_compression.kinds.json.positions
 from cleveragents.application.services.artifact_compression.kinds.json.pruner import Pruner
 from cleveragents.application.services.artifact_compression.kinds.json.survey import Survey
 from cleveragents.application.services.artifact_compression.kinds.json.writing import render
-from cleveragents.application.services.artifact_compression.kinds.json_document import (
-    JsonCompressor,
-)
 from cleveragents.application.services.artifact_compression.kinds.kind_compressor import Handles
 from cleveragents.application.services.artifact_compression.task_terms import TaskTerms
 

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cleveragents.application.services.artifact_compression.kinds.json_document import (
+from cleveragents.application.services.artifact_compression.kinds.json.compressor import (
     JsonCompressor,
 )
 from cleveragents.application.services.artifact_compression.kinds.kind_compressor import (
@@ -25,16 +25,12 @@ from cleveragents.application.services.artifact_compression.kinds.kind_compresso
 )
 from cleveragents.application.services.artifact_compression.task_terms import TaskTerms
 from cleveragents.domain.artifact import ArtifactKind
+from tests.conftest import TEST_DATA, corpus_files
 
-# The same places as tests/conftest.py names; not imported from there, so that these unit tests
-# do not load the application container.
-REPO_ROOT = Path(__file__).resolve().parents[2]
-CORPUS = REPO_ROOT.parent / "shared" / "corpus"
-TEST_DATA = REPO_ROOT / "tests" / "data"
 NO_TERMS = TaskTerms()
 COMPRESSOR = JsonCompressor()
 JSON_FILES = [
-    *sorted((CORPUS / "json").glob("*.json")),
+    *corpus_files("json", "*.json"),
     TEST_DATA / "github-labels-excerpt.json",
 ]
 

@@ -7,7 +7,7 @@ from cleveragents.application.services.artifact_compression.detection import Det
 from cleveragents.application.services.artifact_compression.kinds.diff.compressor import (
     DiffCompressor,
 )
-from cleveragents.application.services.artifact_compression.kinds.json_document import (
+from cleveragents.application.services.artifact_compression.kinds.json.compressor import (
     JsonCompressor,
 )
 from cleveragents.application.services.artifact_compression.kinds.kind_compressor import (

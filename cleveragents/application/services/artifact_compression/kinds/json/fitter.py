@@ -1,42 +1,10 @@
-"""JSON artifacts: Tier 2 (all keys and structure, long arrays and strings cut), and
-smart mode's `fit`, a valid JSON document that uses most of any budget.
-
-Decisions the design leaves open, documented here because they are visible in the output:
-
-- Parsing is Python's `json.loads`: `NaN`/`Infinity` literals are accepted and written back as
-  they were; for duplicate keys the last value wins (so the output has one key where the input
-  had two); numbers are re-serialised by Python (`1.0e5` becomes `100000.0`).
-- Nesting deeper than Python's recursion limit is treated as malformed (Tier 3 then
-  takes over) instead of crashing.
-- `--task` guidance: an omitted array item is kept after all when one of its keys or scalar
-  values mentions a task term. The match is computed bottom-up in the same pass that transforms
-  the item, so the whole transformation stays linear in the size of the document.
-- Omitted items are announced by one marker `{"_truncated": "N items omitted"}` per array, at the
-  place of the first omitted item; N counts only the items really omitted.
-
-Smart mode (`fit`) never packs the lines of a JSON document, which would not parse: it picks
-the richest level of detail (`json.ladder`) whose rendering (`json.pruner`) fits, counted
-with the real tokenizer, and uses most of the budget. What its output shows:
-
-- arrays keep their first and last items, the items that mention the task, those that show a
-  key path or a kind of value not seen before, then more from both ends inwards; each run of
-  omitted items is one string item, ``"… 35 items omitted (lines 120-340)"`` (the lines of
-  the original that hold them, ``of ID`` after them when the artifact is stored);
-- a long string keeps its head: ``"the first part… (1234 chars omitted)"``;
-- object members go last (after arrays are down to first and last items), breadth-first from
-  the root, the task's first; the rest of an object is one member,
-  ``"…": "12 keys omitted (lines 40-90)"``, and an object or array with nothing left is that
-  marker alone;
-- the layout is the input's (pretty with 2 spaces when it spans lines, else compact); a pretty
-  document that fits whole once compact is returned compact, and compact output is also
-  chosen when it keeps more once members must go (or pretty steps are too coarse).
-"""
+"""JSON artifacts, smart mode's fit: the richest level of detail whose rendering fits the budget,
+found by size in characters and confirmed by exact counts (`_Fitter`, `_LayoutSearch`)."""
 
 from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from cleveragents.application.ports.token_counter import TokenCounter
@@ -59,6 +27,10 @@ from cleveragents.application.services.artifact_compression.kinds.json.positions
 )
 from cleveragents.application.services.artifact_compression.kinds.json.pruner import Pruner
 from cleveragents.application.services.artifact_compression.kinds.json.survey import Survey
+from cleveragents.application.services.artifact_compression.kinds.json.token_ratios import (
+    _LayoutRatios,
+    _sample_ratio,
+)
 from cleveragents.application.services.artifact_compression.kinds.json.writing import (
     ELLIPSIS,
     items_marker,
@@ -68,162 +40,8 @@ from cleveragents.application.services.artifact_compression.kinds.json.writing i
 from cleveragents.application.services.artifact_compression.kinds.kind_compressor import (
     FittedText,
     Handles,
-    KindCompressor,
-    LinePlan,
-    MalformedCompressionError,
-    Priority,
 )
 from cleveragents.application.services.artifact_compression.task_terms import TaskTerms
-from cleveragents.domain.artifact import ArtifactKind
-
-_MARKER_KEY = "_truncated"
-# A line of pretty-printed JSON that starts with an object key.
-_KEY_LINE = re.compile(r'\s*"(?:[^"\\]|\\.)*"\s*:')
-
-
-@dataclass(frozen=True, slots=True)
-class _Limits:
-    """How much Tier 2 keeps."""
-
-    threshold: int  # arrays longer than this are cut
-    head: int
-    tail: int
-    string_limit: int
-
-
-_TIER2 = _Limits(threshold=10, head=5, tail=2, string_limit=200)
-
-
-def _cut_string(value: str, limit: int) -> str:
-    if len(value) <= limit:
-        return value
-    return f"{value[:limit]}... ({len(value) - limit} chars omitted)"
-
-
-class _Transformer:
-    """One recursive pass over a parsed document. Each node is visited once, so the pass is
-    linear; `transform` returns the new value and whether the original mentions a task term."""
-
-    def __init__(self, limits: _Limits, terms: TaskTerms) -> None:
-        self._limits = limits
-        self._terms = terms
-
-    def transform(self, value: object, depth: int = 1) -> tuple[object, bool]:
-        if isinstance(value, dict):
-            return self._object(value, depth)
-        if isinstance(value, list):
-            return self._array(value, depth)
-        if isinstance(value, str):
-            return _cut_string(value, self._limits.string_limit), self._terms.matches(value)
-        # Numbers, booleans and null: match on the JSON spelling (`true`, `42`).
-        return value, bool(self._terms) and self._terms.matches(json.dumps(value))
-
-    def _object(self, value: dict[str, object], depth: int) -> tuple[object, bool]:
-        result: dict[str, object] = {}
-        matched = False
-        for key, item in value.items():
-            result[key], item_matched = self.transform(item, depth + 1)
-            matched = matched or item_matched or self._terms.matches(key)
-        return result, matched
-
-    def _array(self, items: list[object], depth: int) -> tuple[object, bool]:
-        limits = self._limits
-        if len(items) <= limits.threshold:
-            pairs = [self.transform(item, depth + 1) for item in items]
-            return [new for new, _ in pairs], any(hit for _, hit in pairs)
-        tail_start = len(items) - limits.tail
-        result: list[object] = []
-        matched = False
-        omitted = 0
-        marker_at: int | None = None
-        for index, item in enumerate(items):
-            in_middle = limits.head <= index < tail_start
-            if in_middle and not self._terms:
-                omitted += 1  # without terms a middle item is never kept: skip its subtree
-                marker_at = len(result) if marker_at is None else marker_at
-                continue
-            new, hit = self.transform(item, depth + 1)
-            matched = matched or hit
-            if in_middle and not hit:
-                omitted += 1
-                marker_at = len(result) if marker_at is None else marker_at
-                continue
-            result.append(new)
-        if marker_at is not None:
-            result.insert(marker_at, {_MARKER_KEY: f"{omitted} items omitted"})
-        return result, matched
-
-
-def _parse(text: str) -> object:
-    try:
-        return json.loads(text)
-    except (ValueError, RecursionError) as exc:
-        raise MalformedCompressionError(f"not valid JSON: {exc}") from exc
-
-
-def _render(value: object, limits: _Limits, terms: TaskTerms, *, pretty: bool) -> str:
-    """Transform and serialise, then prove the result parses (the design's validation)."""
-    try:
-        new, _ = _Transformer(limits, terms).transform(value)
-        if pretty:
-            out = json.dumps(new, ensure_ascii=False, indent=2)
-        else:
-            out = json.dumps(new, ensure_ascii=False, separators=(",", ":"))
-        json.loads(out)
-    except (ValueError, RecursionError) as exc:
-        raise MalformedCompressionError(f"compressed JSON does not parse: {exc}") from exc
-    return out
-
-
-class JsonCompressor(KindCompressor):
-    """The design's JSON compressor (every key and the structure kept, long arrays and strings cut)
-    and a smart fit that keeps the output valid JSON at any budget."""
-
-    kind = ArtifactKind.JSON
-
-    def tier2(self, text: str, terms: TaskTerms) -> str:
-        """Keep the layout the author chose: pretty when the input spans lines, else compact."""
-        return _render(_parse(text), _TIER2, terms, pretty="\n" in text)
-
-    def line_plan(self, lines: list[str], terms: TaskTerms) -> LinePlan:
-        """Only for text that is not valid JSON (`fit` gave up): keys are the structure, task
-        lines next, braces and items last."""
-        ranks: list[int] = []
-        for line in lines:
-            if _KEY_LINE.match(line):
-                ranks.append(Priority.ESSENTIAL)
-            elif terms.matches(line):
-                ranks.append(Priority.IMPORTANT)
-            else:
-                ranks.append(Priority.CONTEXT)
-        return LinePlan(ranks)
-
-    def marker(self, inner: str) -> str:
-        return f"... ({inner})"
-
-    def fit(
-        self,
-        text: str,
-        terms: TaskTerms,
-        budget: int,
-        counter: TokenCounter,
-        handles: Handles,
-    ) -> FittedText | None:
-        """The richest valid rendering of the document within `budget` (`_Fitter`), with its
-        exact count; None when
-        `text` is not valid JSON or not even the root's marker fits (the lines are then
-        packed). A document too deep to walk level by level gets its root's marker."""
-        try:
-            document = _read(text, terms)
-            if document is None:
-                return None
-            return _Fitter(text, document, budget, counter, handles).fit()
-        except RecursionError:
-            marker = _root_marker(text, budget, counter, handles)
-            return FittedText(marker, counter.count(marker)) if marker is not None else None
-
-
-# --- smart mode -------------------------------------------------------------------------------
 
 _AIM = 0.96
 """A candidate is chosen so that its estimated count is this share of the budget."""
@@ -235,13 +53,10 @@ _SAFE = 0.985
 """A sampled estimate above this share of the budget is not worth an exact count."""
 _SAMPLE_FROM = 1 << 17
 """Candidates longer than this (characters) are estimated from samples before being counted."""
-_SAMPLE_WINDOWS = 8
-_MAX_SAMPLE_WINDOWS = 32
 _COMPACT_RATIO_FLOOR = 0.75
 """A compact rendering has at least this share of the pretty one's tokens per character
 (indentation runs are cheap, but so are the short lines of small values they start)."""
 _CLAIMS_CHECKED = 16
-_SAMPLE_CHARS = 2048
 _MAX_SAMPLINGS = 3
 _MAX_COUNTS = 6
 """Exact counts of candidates per layout once one of them fits."""
@@ -520,72 +335,3 @@ class _LayoutSearch:
             return False
         self._ratio = ratio
         return True
-
-
-def _sample_ratio(counter: TokenCounter, text: str) -> float:
-    """Tokens per character of `text`: exact for a short text, else from evenly spread
-    windows."""
-    if not text:
-        return 1.0
-    if len(text) <= 2 * _SAMPLE_WINDOWS * _SAMPLE_CHARS:
-        return counter.count(text) / len(text)
-    return _ratio_of(counter, _windows(text, lines=False))
-
-
-class _LayoutRatios:
-    """Tokens per character of the document written pretty and compact, from windows of the
-    input, each counted when first needed: a pretty input's windows are whole lines, whose
-    strings are whole, so dropping their whitespace outside strings shows the compact ratio."""
-
-    def __init__(self, counter: TokenCounter, text: str, *, pretty: bool) -> None:
-        self._counter = counter
-        self._text = text
-        self._pretty_input = pretty
-        self._windows: list[str] | None = None
-        self._ratios: dict[bool, float] = {}
-
-    def __getitem__(self, pretty: bool) -> float:
-        if pretty not in self._ratios:
-            self._ratios[pretty] = self._measure(pretty=pretty)
-        return self._ratios[pretty]
-
-    def _measure(self, *, pretty: bool) -> float:
-        if not self._pretty_input:
-            return _sample_ratio(self._counter, self._text)
-        if self._windows is None:
-            self._windows = _windows(self._text, lines=True)
-        if pretty:
-            return _ratio_of(self._counter, self._windows)
-        compacted = [_INSIGNIFICANT.sub(_keep_strings, window) for window in self._windows]
-        return _ratio_of(self._counter, compacted)
-
-
-_INSIGNIFICANT = re.compile(r'("(?:[^"\\]|\\.)*")|[ \t\n\r]+')
-
-
-def _keep_strings(match: re.Match[str]) -> str:
-    return match.group(1) or ""
-
-
-def _windows(text: str, *, lines: bool) -> list[str]:
-    """Pieces of about `_SAMPLE_CHARS` evenly spread over `text` (all of it when short):
-    `_SAMPLE_WINDOWS`, or one every 128 KiB of a long text (`_MAX_SAMPLE_WINDOWS` at most),
-    cut at line ends when `lines`."""
-    if len(text) <= 2 * _SAMPLE_WINDOWS * _SAMPLE_CHARS:
-        return [text]
-    count = min(_MAX_SAMPLE_WINDOWS, max(_SAMPLE_WINDOWS, len(text) >> 17))
-    step = (len(text) - _SAMPLE_CHARS) // (count - 1)
-    windows = []
-    for index in range(count):
-        start, end = index * step, index * step + _SAMPLE_CHARS
-        if lines:
-            start = text.find("\n", start) + 1 if index else 0
-            found = text.find("\n", end)
-            end = found if found != -1 else len(text)
-        windows.append(text[start:end])
-    return [window for window in windows if window]
-
-
-def _ratio_of(counter: TokenCounter, windows: list[str]) -> float:
-    chars = sum(map(len, windows))
-    return sum(map(counter.count, windows)) / chars if chars else 1.0

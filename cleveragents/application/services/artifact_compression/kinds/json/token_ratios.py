@@ -1,0 +1,81 @@
+"""JSON artifacts, smart mode: tokens per character of the document in either layout, from
+evenly spread windows of the input, so candidates are sized before they are counted."""
+
+from __future__ import annotations
+
+import re
+
+from cleveragents.application.ports.token_counter import TokenCounter
+
+_SAMPLE_WINDOWS = 8
+_MAX_SAMPLE_WINDOWS = 32
+_SAMPLE_CHARS = 2048
+
+
+def _sample_ratio(counter: TokenCounter, text: str) -> float:
+    """Tokens per character of `text`: exact for a short text, else from evenly spread
+    windows."""
+    if not text:
+        return 1.0
+    if len(text) <= 2 * _SAMPLE_WINDOWS * _SAMPLE_CHARS:
+        return counter.count(text) / len(text)
+    return _ratio_of(counter, _windows(text, lines=False))
+
+
+class _LayoutRatios:
+    """Tokens per character of the document written pretty and compact, from windows of the
+    input, each counted when first needed: a pretty input's windows are whole lines, whose
+    strings are whole, so dropping their whitespace outside strings shows the compact ratio."""
+
+    def __init__(self, counter: TokenCounter, text: str, *, pretty: bool) -> None:
+        self._counter = counter
+        self._text = text
+        self._pretty_input = pretty
+        self._windows: list[str] | None = None
+        self._ratios: dict[bool, float] = {}
+
+    def __getitem__(self, pretty: bool) -> float:
+        if pretty not in self._ratios:
+            self._ratios[pretty] = self._measure(pretty=pretty)
+        return self._ratios[pretty]
+
+    def _measure(self, *, pretty: bool) -> float:
+        if not self._pretty_input:
+            return _sample_ratio(self._counter, self._text)
+        if self._windows is None:
+            self._windows = _windows(self._text, lines=True)
+        if pretty:
+            return _ratio_of(self._counter, self._windows)
+        compacted = [_INSIGNIFICANT.sub(_keep_strings, window) for window in self._windows]
+        return _ratio_of(self._counter, compacted)
+
+
+_INSIGNIFICANT = re.compile(r'("(?:[^"\\]|\\.)*")|[ \t\n\r]+')
+
+
+def _keep_strings(match: re.Match[str]) -> str:
+    return match.group(1) or ""
+
+
+def _windows(text: str, *, lines: bool) -> list[str]:
+    """Pieces of about `_SAMPLE_CHARS` evenly spread over `text` (all of it when short):
+    `_SAMPLE_WINDOWS`, or one every 128 KiB of a long text (`_MAX_SAMPLE_WINDOWS` at most),
+    cut at line ends when `lines`."""
+    if len(text) <= 2 * _SAMPLE_WINDOWS * _SAMPLE_CHARS:
+        return [text]
+    count = min(_MAX_SAMPLE_WINDOWS, max(_SAMPLE_WINDOWS, len(text) >> 17))
+    step = (len(text) - _SAMPLE_CHARS) // (count - 1)
+    windows = []
+    for index in range(count):
+        start, end = index * step, index * step + _SAMPLE_CHARS
+        if lines:
+            start = text.find("\n", start) + 1 if index else 0
+            found = text.find("\n", end)
+            end = found if found != -1 else len(text)
+        windows.append(text[start:end])
+    return [window for window in windows if window]
+
+
+def _ratio_of(counter: TokenCounter, windows: list[str]) -> float:
+    chars = sum(map(len, windows))
+    return sum(map(counter.count, windows)) / chars if chars else 1.0
