@@ -29,9 +29,9 @@ from cleveragents.domain.transcript import (
     ToolCall,
     ToolResult,
 )
+from tests.conftest import corpus_file
 
 S = SummarySection
-CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "transcripts"
 REJECTED = (
     "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it "
     "was a file edit, the new_string was NOT written to the file). STOP what you are doing and "
@@ -656,9 +656,7 @@ def _read_claude_code(path: Path) -> list[Message]:
 
 
 def test_the_claude_code_tool_heavy_corpus_transcript() -> None:
-    path = CORPUS / "claude-code-tool_heavy.jsonl"
-    if not path.exists():
-        pytest.skip("the shared corpus is not available")
+    path = corpus_file("transcripts/claude-code-tool_heavy.jsonl")
     messages = _read_claude_code(path)
     summary = DeterministicSummarizer().summarize(messages, None)
     request = (
@@ -687,9 +685,7 @@ def test_the_claude_code_tool_heavy_corpus_transcript() -> None:
     ],
 )
 def test_every_corpus_transcript_summarises_within_the_item_cap(name: str) -> None:
-    path = CORPUS / name
-    if not path.exists():
-        pytest.skip("the shared corpus is not available")
+    path = corpus_file(f"transcripts/{name}")
     summary = DeterministicSummarizer().summarize(_read_claude_code(path), None)
     assert summary.latest_request
     for section in SummarySection:

@@ -24,17 +24,16 @@ from cleveragents.application.services.artifact_compression.kinds.kind_compresso
 from cleveragents.application.services.artifact_compression.task_terms import TaskTerms
 from cleveragents.domain.artifact import ArtifactKind
 from cleveragents.domain.languages import IMPLEMENTATION_OMITTED
+from tests.conftest import corpus_files
 
 DATA = Path(__file__).resolve().parents[1] / "data"
-SHARED = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "diffs"
 NO_TASK = TaskTerms()
 COMPRESSOR = DiffCompressor()
 
 
 def _corpus() -> list[Path]:
     by_name = {path.name: path for path in sorted(DATA.glob("click-*.diff"))}
-    if SHARED.is_dir():
-        by_name.update({path.name: path for path in sorted(SHARED.glob("*.diff"))})
+    by_name.update({path.name: path for path in corpus_files("diffs", "*.diff")})
     return [by_name[name] for name in sorted(by_name)]
 
 

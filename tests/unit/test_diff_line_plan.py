@@ -24,9 +24,9 @@ from cleveragents.application.services.artifact_compression.kinds.kind_compresso
     ShortForm,
 )
 from cleveragents.application.services.artifact_compression.task_terms import TaskTerms
+from tests.conftest import corpus_files
 
 DATA = Path(__file__).resolve().parents[1] / "data"
-SHARED = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "diffs"
 NO_TASK = TaskTerms()
 COMPRESSOR = DiffCompressor()
 HUNK = re.compile(r"@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@")
@@ -39,8 +39,7 @@ NAMES, SHAPE, ALERT, OPENING, CHANGE, CONTEXT, NOISE = range(7)
 
 def _corpus() -> list[Path]:
     by_name = {path.name: path for path in sorted(DATA.glob("click-*.diff"))}
-    if SHARED.is_dir():
-        by_name.update({path.name: path for path in sorted(SHARED.glob("*.diff"))})
+    by_name.update({path.name: path for path in corpus_files("diffs", "*.diff")})
     return [by_name[name] for name in sorted(by_name)]
 
 

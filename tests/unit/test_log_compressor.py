@@ -51,9 +51,9 @@ from cleveragents.application.services.artifact_compression.kinds.logs.streaming
 )
 from cleveragents.application.services.artifact_compression.task_terms import TaskTerms
 from cleveragents.domain.artifact import ArtifactKind
+from tests.conftest import corpus_files
 
 DATA = Path(__file__).resolve().parents[1] / "data"
-SHARED = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "logs"
 NO_TASK = TaskTerms()
 COMPRESSOR = LogCompressor()
 MARKER = re.compile(r"\.\.\. \((\d+) info lines omitted\)")
@@ -70,10 +70,7 @@ MUST_KEEP = {
 
 
 def _corpus() -> list[Path]:
-    paths = sorted(DATA.glob("*.log"))
-    if SHARED.is_dir():
-        paths += sorted(SHARED.glob("*.log"))
-    return paths
+    return [*sorted(DATA.glob("*.log")), *corpus_files("logs", "*.log")]
 
 
 CORPUS = _corpus()

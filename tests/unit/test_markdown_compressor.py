@@ -17,13 +17,10 @@ from hypothesis import strategies as st
 from cleveragents.application.services.artifact_compression.kinds.markdown import MarkdownCompressor
 from cleveragents.application.services.artifact_compression.task_terms import TaskTerms
 from cleveragents.domain.artifact import ArtifactKind
+from tests.conftest import TEST_DATA, corpus_file, corpus_files
 
-# The same places as tests/conftest.py names; not imported from there, so that these unit tests
-# do not load the application container.
-REPO_ROOT = Path(__file__).resolve().parents[2]
-CORPUS = REPO_ROOT.parent / "shared" / "corpus"
-EXCERPT = REPO_ROOT / "tests" / "data" / "rfc-2394-async_await-excerpt.md"
-MARKDOWN_FILES = [*sorted((CORPUS / "markdown").glob("*.md")), EXCERPT]
+EXCERPT = TEST_DATA / "rfc-2394-async_await-excerpt.md"
+MARKDOWN_FILES = [*corpus_files("markdown", "*.md"), EXCERPT]
 
 NO_TERMS = TaskTerms()
 COMPRESSOR = MarkdownCompressor()
@@ -435,7 +432,7 @@ def test_real_documents_rank_every_heading_first_and_cut_verbatim(path: Path) ->
 
 def test_every_requirement_of_a_real_rfc_is_ranked_before_first_sentences() -> None:
     # RFC 3392 writes a paragraph per line: its requirements must come out of long lines alone.
-    lines = (CORPUS / "markdown" / "rfc-3392-leadership-council.md").read_text().split("\n")
+    lines = corpus_file("markdown/rfc-3392-leadership-council.md").read_text().split("\n")
     plan = COMPRESSOR.line_plan(lines, NO_TERMS)
     sentence = 'The Council must review subteam membership in the "launching pad" every 6 months'
     (index,) = [index for index, line in enumerate(lines) if sentence in line]

@@ -34,9 +34,9 @@ from cleveragents.domain.transcript import (
     ToolCall,
     ToolResult,
 )
+from tests.conftest import CORPUS
 
-CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "transcripts"
-MAIN = CORPUS / "claude-code-258c7280-ae70-4798-800f-63464d01a85d.jsonl"
+MAIN = CORPUS / "transcripts" / "claude-code-258c7280-ae70-4798-800f-63464d01a85d.jsonl"
 ACOMPACT = MAIN.with_name(f"{MAIN.stem}__subagents__agent-acompact-fffbd0.jsonl")
 
 
@@ -723,7 +723,9 @@ def read_claude_code(path: Path) -> tuple[list[dict[str, Any]], list[Message]]:
     return records, list(JsonTranscriptCodec().read(text).messages)
 
 
-needs_corpus = pytest.mark.skipif(not MAIN.exists(), reason="shared corpus is absent")
+needs_corpus = pytest.mark.skipif(
+    not MAIN.is_file(), reason=f"{MAIN.name} is not in the shared corpus ({CORPUS})"
+)
 
 
 @needs_corpus

@@ -19,15 +19,9 @@ from cleveragents.application.services.artifact_compression.kinds.plain_text imp
 )
 from cleveragents.application.services.artifact_compression.task_terms import TaskTerms
 from cleveragents.domain.artifact import ArtifactKind
+from tests.conftest import TEST_DATA, corpus_files
 
-# The same places as tests/conftest.py names; not imported from there, so that these unit tests
-# do not load the application container.
-REPO_ROOT = Path(__file__).resolve().parents[2]
-CORPUS = REPO_ROOT.parent / "shared" / "corpus"
-TEXT_FILES = [
-    REPO_ROOT / "tests" / "data" / "HDFS_head.log",
-    *sorted((CORPUS / "markdown").glob("*.md")),
-]
+TEXT_FILES = [TEST_DATA / "HDFS_head.log", *corpus_files("markdown", "*.md")]
 
 NO_TERMS = TaskTerms()
 COMPRESSOR = PlainTextCompressor()

@@ -34,13 +34,12 @@ from cleveragents.domain.transcript import (
     TranscriptFormat,
 )
 from cleveragents.domain.transcript_rules import violations
+from tests.conftest import TEST_DATA, corpus_cases, corpus_file
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-CORPUS = REPO_ROOT.parent / "shared" / "corpus" / "transcripts"
-EXAMPLES = REPO_ROOT / "tests" / "data" / "transcripts"
+EXAMPLES = TEST_DATA / "transcripts"
 ANTHROPIC_EXAMPLE = EXAMPLES / "anthropic-messages.json"
 OPENAI_EXAMPLE = EXAMPLES / "openai-chat.json"
-CORPUS_FILES = sorted(CORPUS.glob("*.jsonl")) if CORPUS.is_dir() else []
+CORPUS_FILES = corpus_cases("transcripts", "*.jsonl")
 CODEC = JsonTranscriptCodec()
 MAIN_SESSION = "claude-code-258c7280-ae70-4798-800f-63464d01a85d.jsonl"
 ANTHROPIC, OPENAI, CLAUDE_CODE = (
@@ -49,14 +48,10 @@ ANTHROPIC, OPENAI, CLAUDE_CODE = (
     TranscriptFormat.CLAUDE_CODE,
 )
 
-needs_corpus = pytest.mark.skipif(not CORPUS_FILES, reason="../shared/corpus is absent")
 
-
-def corpus_file(name: str) -> Path:
-    path = CORPUS / name
-    if not path.is_file():
-        pytest.skip(f"{name} is absent from the corpus")
-    return path
+def session(name: str) -> Path:
+    """A Claude Code session of the corpus; the test skips when it is not there."""
+    return corpus_file(f"transcripts/{name}")
 
 
 def conversation_records(path: Path) -> list[dict[str, Any]]:
@@ -258,7 +253,6 @@ def test_anthropic_example_converts_to_openai_with_tool_pairs_intact() -> None:
 # -- Claude Code session JSONL -------------------------------------------------------------
 
 
-@needs_corpus
 @pytest.mark.parametrize("path", CORPUS_FILES, ids=lambda path: path.name)
 def test_claude_code_corpus_round_trips_and_keeps_the_rules(path: Path) -> None:
     text = path.read_text()
@@ -270,7 +264,6 @@ def test_claude_code_corpus_round_trips_and_keeps_the_rules(path: Path) -> None:
     assert violations(transcript.messages) == []
 
 
-@needs_corpus
 @pytest.mark.parametrize("path", CORPUS_FILES, ids=lambda path: path.name)
 def test_claude_code_corpus_merges_block_records_by_message_id(path: Path) -> None:
     records = conversation_records(path)
@@ -295,11 +288,10 @@ def queued(message: Message) -> bool:
     return bool(message.extra.get("claude_code", {}).get("record", {}).get("queuedPrompt"))
 
 
-@needs_corpus
 def test_queued_prompts_become_user_messages_where_the_model_received_them() -> None:
     # The user typed two prompts while the agent worked; Claude Code logs them only as
     # queue-operation records (enqueue, then remove when handed to the model).
-    transcript = CODEC.read(corpus_file(MAIN_SESSION).read_text())
+    transcript = CODEC.read(session(MAIN_SESSION).read_text())
     prompts = [(i, m) for i, m in enumerate(transcript.messages) if queued(m)]
     assert [m.text for _, m in prompts] == [
         "check again",
@@ -349,9 +341,8 @@ def test_queued_task_notifications_and_undelivered_prompts_are_left_out() -> Non
     ]
 
 
-@needs_corpus
 def test_claude_code_short_session() -> None:
-    path = corpus_file("claude-code-short.jsonl")
+    path = session("claude-code-short.jsonl")
     transcript = CODEC.read(path.read_text())
     roles = [m.role.value for m in transcript.messages]
     assistant = transcript.messages[1]
@@ -380,9 +371,8 @@ def test_claude_code_short_session() -> None:
     )
 
 
-@needs_corpus
 def test_tool_results_streamed_between_block_records_follow_the_merged_message() -> None:
-    transcript = CODEC.read(corpus_file("claude-code-tool_heavy.jsonl").read_text())
+    transcript = CODEC.read(session("claude-code-tool_heavy.jsonl").read_text())
     index = next(
         i
         for i, m in enumerate(transcript.messages)

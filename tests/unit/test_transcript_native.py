@@ -17,11 +17,11 @@ import pytest
 from cleveragents.adapters.transcripts import JsonTranscriptCodec
 from cleveragents.domain.errors import InvalidInputError
 from cleveragents.domain.transcript import TranscriptFormat
-from tests.conftest import CORPUS, TEST_DATA
+from tests.conftest import TEST_DATA, corpus_cases
 
 CODEC = JsonTranscriptCodec()
 EXAMPLES = TEST_DATA / "transcripts"
-SESSIONS = sorted((CORPUS / "transcripts").glob("*.jsonl")) if CORPUS.is_dir() else []
+SESSIONS = corpus_cases("transcripts", "*.jsonl")
 ANTHROPIC, OPENAI, CLAUDE_CODE = (
     TranscriptFormat.ANTHROPIC,
     TranscriptFormat.OPENAI,
@@ -61,8 +61,7 @@ def test_a_bare_list_of_messages_comes_back_a_list() -> None:
     assert written == messages
 
 
-@pytest.mark.skipif(not SESSIONS, reason="the shared corpus is absent")
-@pytest.mark.parametrize("path", SESSIONS, ids=[path.name for path in SESSIONS])
+@pytest.mark.parametrize("path", SESSIONS, ids=lambda path: path.name)
 def test_claude_code_records_read_as_the_file_does(path: Path) -> None:
     records = _records(path)
     text = path.read_text(encoding="utf-8")

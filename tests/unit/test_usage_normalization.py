@@ -32,12 +32,12 @@ from cleveragents.domain.model_catalog import (
 from cleveragents.domain.tokens import MAX_TOKEN_COUNT
 from cleveragents.domain.transcript import TranscriptFormat
 from cleveragents.domain.usage import TokenFigure, TokenUsage, UsageFormat
-from tests.conftest import CORPUS, TEST_DATA
+from tests.conftest import TEST_DATA, corpus_cases
 
 USAGE_DATA = TEST_DATA / "usage"
 GOLDEN: dict[str, Any] = json.loads((USAGE_DATA / "golden.json").read_text())
 PAYLOADS = sorted(name for name in GOLDEN if not name.startswith("_"))
-SESSIONS = sorted((CORPUS / "transcripts").glob("claude-code-*.jsonl"))
+SESSIONS = corpus_cases("transcripts", "claude-code-*.jsonl")
 CODEC = JsonTranscriptCodec()
 
 
@@ -321,7 +321,6 @@ def test_openai_transcript_usage_is_read_from_the_message_keys() -> None:
     assert request.requested_at == datetime.fromtimestamp(1741569952, UTC)
 
 
-@pytest.mark.skipif(not SESSIONS, reason="../shared/corpus is absent")
 @pytest.mark.parametrize("path", SESSIONS, ids=lambda path: path.name)
 def test_corpus_sessions_count_each_api_message_once(path: Path) -> None:
     """An oracle written apart from the readers: the last usage of every message id."""
