@@ -4,14 +4,16 @@ same run.
 * ``agents --help`` against ``python -c pass``: difference < 0.3 s.
 * ``agents tokens count`` of a small file against a plain tiktoken script that loads the same
   vocabulary the same offline way the adapter does and counts the same file: ratio <= 1.3.
-* ``agents project list`` on an existing store: median <= 0.5 s (``python -c pass`` shown for
-  reference).
+* ``agents project list`` on an existing SQLite store at the current schema, holding a few
+  projects: median <= 0.5 s (``python -c pass`` shown for reference). Such a store is read with
+  sqlite3 alone; a store to create or migrate goes through the container and is not what this
+  measures.
 
 Each command runs in a fresh interpreter; a command and its baseline are interleaved so that
 drift in the machine's load affects both alike. Targets are on wall-clock medians; the CPU time
 (user + system) of each run is printed and kept too, to tell a loaded machine from a slow
 command. One untimed run of each first writes any
-missing bytecode caches (and creates the store that ``project list`` reads).
+missing bytecode caches; the store that ``project list`` reads is created before, untimed.
 """
 
 from __future__ import annotations
@@ -173,9 +175,14 @@ def tokens_count_startup(env: dict[str, str], workdir: Path) -> Result:
     )
 
 
+LISTED_PROJECTS = ("checkout-service", "search", "billing")
+
+
 def project_list_startup(env: dict[str, str]) -> Result:
+    for name in LISTED_PROJECTS:  # the store, with something to list
+        _run_once((*_agents(), "project", "create", name), env)
     command = (*_agents(), "project", "list")
-    measured, baseline = _interleaved(command, PYTHON_PASS, env)  # the first run makes the store
+    measured, baseline = _interleaved(command, PYTHON_PASS, env)
     measured_median, baseline_median = median(measured.wall), median(baseline.wall)
     print_line(
         f"{_medians('agents project list: median', measured)} vs "

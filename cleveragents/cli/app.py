@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib
 import sys
 from collections.abc import Callable, Iterator, MutableMapping
+from contextlib import contextmanager
 from types import ModuleType
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -139,6 +140,23 @@ def _noun_command(name: str) -> Command:
     )
 
 
+def _noun_summary(name: str) -> Command:
+    """What the root's help lists of noun `name` (its name, help, panel, flags) without its
+    commands: building those reads every command's signature and type hints, most of what the
+    root's help would otherwise cost. Never run: only listed."""
+    registrar = typer.Typer()
+    registrar.add_typer(noun_app(name), name=name)
+    solved = typer.main.solve_typer_info_defaults(registrar.registered_groups[0])
+    return typer.core.TyperGroup(
+        name=solved.name or name,
+        help=solved.help,
+        short_help=solved.short_help,
+        hidden=solved.hidden,
+        deprecated=solved.deprecated,
+        rich_help_panel=solved.rich_help_panel,
+    )
+
+
 def _root_command(name: str) -> Command:
     module, function = ROOT_COMMANDS[name]
     registrar = typer.Typer()
@@ -152,13 +170,30 @@ def _root_command(name: str) -> Command:
 
 class _CommandsOnDemand(MutableMapping[str, "Command"]):
     """A group's commands by name, each built on first lookup; iterating gives the names
-    without building anything."""
+    without building anything. Inside `summaries_only()`, a command that has a summary (see
+    `_noun_summary`) and is not built yet is looked up as its summary, for a help to list."""
 
-    def __init__(self, builders: dict[str, Callable[[str], Command]]) -> None:
+    def __init__(
+        self,
+        builders: dict[str, Callable[[str], Command]],
+        summaries: dict[str, Callable[[str], Command]],
+    ) -> None:
         self._builders = builders
+        self._summaries = summaries
         self._built: dict[str, Command] = {}
+        self._summaries_only = False
+
+    @contextmanager
+    def summaries_only(self) -> Iterator[None]:
+        self._summaries_only = True
+        try:
+            yield
+        finally:
+            self._summaries_only = False
 
     def __getitem__(self, name: str) -> Command:
+        if self._summaries_only and name in self._summaries and name not in self._built:
+            return self._summaries[name](name)
         if name not in self._built:
             if name not in self._builders:
                 raise KeyError(name)
@@ -187,13 +222,18 @@ class LazyRootGroup(typer.core.TyperGroup):
         super().__init__(**kwargs)
         builders: dict[str, Callable[[str], Command]] = dict.fromkeys(ROOT_COMMANDS, _root_command)
         builders.update(dict.fromkeys(NOUNS, _noun_command))
-        on_demand = _CommandsOnDemand(builders)
+        self._on_demand = _CommandsOnDemand(builders, dict.fromkeys(NOUNS, _noun_summary))
         for name, command in self.commands.items():  # any registered on `app` the usual way
-            on_demand[name] = command
-        self.commands = on_demand
+            self._on_demand[name] = command
+        self.commands = self._on_demand
 
     def list_commands(self, ctx: Context) -> list[str]:
         return list(self.commands)  # the names only: nothing is imported
+
+    def format_help(self, ctx: Context, formatter: Any) -> None:
+        # The root's help lists each noun by its help text: their commands are not needed.
+        with self._on_demand.summaries_only():
+            super().format_help(ctx, formatter)
 
 
 app = typer.Typer(
