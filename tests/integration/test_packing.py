@@ -15,12 +15,11 @@ from cleveragents.application.services.artifact_compression.kinds.kind_compresso
     Priority,
     ShortForm,
 )
-from cleveragents.application.services.artifact_compression.packing import (
+from cleveragents.application.services.artifact_compression.packing.packer import pack, pack_lines
+from cleveragents.application.services.artifact_compression.packing.request import (
     Line,
     PackRequest,
     line_costs_from_starts,
-    pack,
-    pack_lines,
     repeat_runs,
 )
 

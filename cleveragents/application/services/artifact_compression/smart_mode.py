@@ -15,10 +15,10 @@ from cleveragents.application.services.artifact_compression.kinds.kind_compresso
     FittedText,
     KindCompressor,
 )
-from cleveragents.application.services.artifact_compression.packing import (
+from cleveragents.application.services.artifact_compression.packing.packer import pack
+from cleveragents.application.services.artifact_compression.packing.request import (
     PackRequest,
     line_costs_from_starts,
-    pack,
     repeat_runs,
 )
 from cleveragents.application.services.artifact_compression.task_terms import TaskTerms

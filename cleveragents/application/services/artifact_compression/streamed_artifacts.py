@@ -15,7 +15,7 @@ from cleveragents.application.services.artifact_compression.kinds.kind_compresso
 from cleveragents.application.services.artifact_compression.kinds.logs.streaming import (
     collect_log_candidates,
 )
-from cleveragents.application.services.artifact_compression.packing import pack_lines
+from cleveragents.application.services.artifact_compression.packing.packer import pack_lines
 from cleveragents.application.services.artifact_compression.redaction import (
     redact_artifact,
     without_key_bodies,

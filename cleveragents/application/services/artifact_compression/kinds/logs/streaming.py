@@ -39,7 +39,7 @@ from cleveragents.application.services.artifact_compression.kinds.logs.severity 
     LogLine,
     describe,
 )
-from cleveragents.application.services.artifact_compression.packing import Line
+from cleveragents.application.services.artifact_compression.packing.request import Line
 from cleveragents.application.services.artifact_compression.task_terms import TaskTerms
 
 BATCH_LINES = 4096

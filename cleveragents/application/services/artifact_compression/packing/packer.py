@@ -17,18 +17,20 @@ lines are given back.
 
 from __future__ import annotations
 
-from bisect import bisect_left
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import accumulate, repeat
-from operator import sub
 from typing import NamedTuple
 
 from cleveragents.application.ports.token_counter import TokenCounter
 from cleveragents.application.services.artifact_compression.kinds.kind_compressor import (
     Handles,
-    Priority,
     ShortForm,
+)
+from cleveragents.application.services.artifact_compression.packing.order import _ordered_units
+from cleveragents.application.services.artifact_compression.packing.request import (
+    Line,
+    Packed,
+    PackRequest,
 )
 from cleveragents.application.services.artifact_compression.truncation import (
     MARKERS,
@@ -40,41 +42,6 @@ LONG_LINE_SHARE = 10
 gave it none: one huge line must not take the budget, nor be lost whole."""
 MIN_SHORT_TOKENS = 48
 """A head shorter than this (or than an eighth of a small budget) is not worth its line."""
-ANCHOR_RANK = Priority.IMPORTANT
-"""Lines ranked this or better are what context is measured from."""
-
-
-class Line(NamedTuple):
-    """A candidate line of a sparse selection (a streamed log): its 0-based position in the
-    artifact, its text, its rank and its message template (-1: none)."""
-
-    position: int
-    text: str
-    priority: int
-    template: int = -1
-
-
-@dataclass(frozen=True, slots=True)
-class PackRequest:
-    """What to pack: the candidate lines (positions ascending, a subset when streaming), their
-    texts, ranks, costs (tokens of the line and its newline) and short forms. `run_ends[p]` is
-    the last line of the run of lines after `p` that repeat its message (see `repeat_runs`).
-    `heads_only` lines are known only by their short form (a streamed line too long to hold)."""
-
-    positions: Sequence[int]
-    texts: Mapping[int, str] | Sequence[str]
-    ranks: Mapping[int, int] | Sequence[int]
-    costs: Mapping[int, int] | Sequence[int]
-    total_lines: int
-    short_forms: Mapping[int, ShortForm]
-    run_ends: Mapping[int, int] = field(default_factory=dict)
-    heads_only: frozenset[int] = frozenset()
-
-
-@dataclass(frozen=True, slots=True)
-class Packed:
-    content: str
-    tokens: int  # the real count of `content`
 
 
 class _Choice(NamedTuple):
@@ -372,128 +339,6 @@ def pack_lines(
         heads_only=heads_only,
     )
     return pack(request, budget, raw_tokens, counter, marker, handles)
-
-
-def _ordered_units(request: PackRequest, shorts: Mapping[int, ShortForm]) -> list[int]:
-    """The units in the order they are offered, each ``position * 2 + whole``: by rank; within
-    a rank from both ends inwards, except context ranks, which go by distance to the nearest
-    important line. A short form is offered at its own rank, just before the whole line when
-    they share one. (Plain ints: there are as many units as lines.)"""
-    by_rank = _entries_by_rank(request, shorts)
-    distance = _distance_to_anchors(request)
-    ordered: list[int] = []
-    for rank in sorted(by_rank):
-        group = by_rank[rank]
-        if rank >= Priority.CONTEXT:
-            # By distance, then position: one int per entry sorts fastest.
-            shift = (request.total_lines * 4 + 4).bit_length()
-            keyed = sorted((distance[entry >> 2] << shift) | entry for entry in group)
-            group = [key & ((1 << shift) - 1) for key in keyed]
-        else:
-            group = _both_ends_inwards(group)
-        for entry in group:
-            position, kind = entry >> 2, entry & 3
-            if kind == _WHOLE_ONLY:
-                ordered.append(position * 2 + 1)
-            elif kind == _SHORT_ONLY:
-                ordered.append(position * 2)
-            else:
-                ordered.extend((position * 2, position * 2 + 1))
-    return ordered
-
-
-def _entries_by_rank(request: PackRequest, shorts: Mapping[int, ShortForm]) -> dict[int, list[int]]:
-    """Each rank's entries, ``position * 4 + kind`` (`_WHOLE_ONLY`, `_SHORT_ONLY` or
-    `_SHORT_THEN_WHOLE`), in position order."""
-    by_rank: dict[int, list[int]] = {}
-    ranks = request.ranks
-    heads_only = request.heads_only
-    for position in request.positions:
-        rank = ranks[position]
-        short = shorts.get(position) if shorts else None
-        if short is None:
-            group = by_rank.get(rank)
-            if group is None:
-                group = by_rank[rank] = []
-            group.append(position * 4 + _WHOLE_ONLY)
-        elif position in heads_only:
-            by_rank.setdefault(short.priority, []).append(position * 4 + _SHORT_ONLY)
-        elif short.priority == rank:
-            by_rank.setdefault(rank, []).append(position * 4 + _SHORT_THEN_WHOLE)
-        else:
-            by_rank.setdefault(short.priority, []).append(position * 4 + _SHORT_ONLY)
-            by_rank.setdefault(rank, []).append(position * 4 + _WHOLE_ONLY)
-    return by_rank
-
-
-_WHOLE_ONLY = 0
-_SHORT_ONLY = 1
-_SHORT_THEN_WHOLE = 2
-
-
-def _both_ends_inwards(group: list[int]) -> list[int]:
-    """first, last, second, second-to-last, ...: the front half interleaved with the back
-    half reversed (the middle one last when the group is odd)."""
-    middle = (len(group) + 1) // 2
-    ordered = [0] * len(group)
-    ordered[0::2] = group[:middle]
-    ordered[1::2] = group[middle:][::-1]
-    return ordered
-
-
-def _distance_to_anchors(request: PackRequest) -> dict[int, int] | list[int]:
-    """For each candidate, how many positions away the nearest line ranked `ANCHOR_RANK` or
-    better is (more than the artifact's length when there is none): two sweeps. A list when
-    every line is a candidate, else a dict."""
-    positions = request.positions
-    ranks = request.ranks
-    far = 2 * request.total_lines + 2
-    dense = isinstance(positions, range)
-    distance: dict[int, int] | list[int] = [0] * request.total_lines if dense else {}
-    last_anchor = -far
-    for position in positions:
-        if ranks[position] <= ANCHOR_RANK:
-            last_anchor = position
-        distance[position] = position - last_anchor
-    next_anchor = far + request.total_lines
-    for position in reversed(positions):
-        if ranks[position] <= ANCHOR_RANK:
-            next_anchor = position
-        gap = next_anchor - position
-        distance[position] = min(distance[position], gap)
-    return distance
-
-
-def repeat_runs(templates: Sequence[int]) -> dict[int, int]:
-    """For each line starting a run of lines with its template (-1: none), the run's last
-    line: a dropped stretch inside it repeats the kept line above it."""
-    ends: dict[int, int] = {}
-    start = 0
-    for index in range(1, len(templates) + 1):
-        if index == len(templates) or templates[index] != templates[start]:
-            if index - 1 > start and templates[start] >= 0:
-                end = index - 1
-                for position in range(start, end):
-                    ends[position] = end
-            start = index
-    return ends
-
-
-def line_costs_from_starts(lines: Sequence[str], starts: Sequence[int]) -> list[int]:
-    """Tokens per line: the tokens starting in it, from the byte offsets at which the tokens
-    of the lines joined by "\n" start (at least 1 per line, for its newline). The loops run
-    in C (`map`): this is done once for every line of the artifact."""
-    lengths: Iterable[int]
-    if all(map(str.isascii, lines)):
-        lengths = map(len, lines)  # a character is a byte
-    else:
-        lengths = (len(line.encode("utf-8", errors="surrogatepass")) for line in lines)
-    ends = accumulate(map(_PLUS_ONE, lengths))  # each line with its newline
-    upto = list(map(bisect_left, repeat(starts), ends))
-    return list(map(max, map(sub, upto, [0, *upto[:-1]]), repeat(1)))
-
-
-_PLUS_ONE = (1).__add__
 
 
 def _markers_only(raw_tokens: int, budget: int, counter: TokenCounter) -> Packed:

@@ -1,0 +1,80 @@
+"""Smart mode's packer, its input: the candidate lines with their ranks, costs and short forms,
+and the helpers that compute the costs and the runs of repeated messages."""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import accumulate, repeat
+from operator import sub
+from typing import NamedTuple
+
+from cleveragents.application.services.artifact_compression.kinds.kind_compressor import (
+    ShortForm,
+)
+
+
+class Line(NamedTuple):
+    """A candidate line of a sparse selection (a streamed log): its 0-based position in the
+    artifact, its text, its rank and its message template (-1: none)."""
+
+    position: int
+    text: str
+    priority: int
+    template: int = -1
+
+
+@dataclass(frozen=True, slots=True)
+class PackRequest:
+    """What to pack: the candidate lines (positions ascending, a subset when streaming), their
+    texts, ranks, costs (tokens of the line and its newline) and short forms. `run_ends[p]` is
+    the last line of the run of lines after `p` that repeat its message (see `repeat_runs`).
+    `heads_only` lines are known only by their short form (a streamed line too long to hold)."""
+
+    positions: Sequence[int]
+    texts: Mapping[int, str] | Sequence[str]
+    ranks: Mapping[int, int] | Sequence[int]
+    costs: Mapping[int, int] | Sequence[int]
+    total_lines: int
+    short_forms: Mapping[int, ShortForm]
+    run_ends: Mapping[int, int] = field(default_factory=dict)
+    heads_only: frozenset[int] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class Packed:
+    content: str
+    tokens: int  # the real count of `content`
+
+
+def repeat_runs(templates: Sequence[int]) -> dict[int, int]:
+    """For each line starting a run of lines with its template (-1: none), the run's last
+    line: a dropped stretch inside it repeats the kept line above it."""
+    ends: dict[int, int] = {}
+    start = 0
+    for index in range(1, len(templates) + 1):
+        if index == len(templates) or templates[index] != templates[start]:
+            if index - 1 > start and templates[start] >= 0:
+                end = index - 1
+                for position in range(start, end):
+                    ends[position] = end
+            start = index
+    return ends
+
+
+def line_costs_from_starts(lines: Sequence[str], starts: Sequence[int]) -> list[int]:
+    """Tokens per line: the tokens starting in it, from the byte offsets at which the tokens
+    of the lines joined by "\n" start (at least 1 per line, for its newline). The loops run
+    in C (`map`): this is done once for every line of the artifact."""
+    lengths: Iterable[int]
+    if all(map(str.isascii, lines)):
+        lengths = map(len, lines)  # a character is a byte
+    else:
+        lengths = (len(line.encode("utf-8", errors="surrogatepass")) for line in lines)
+    ends = accumulate(map(_PLUS_ONE, lengths))  # each line with its newline
+    upto = list(map(bisect_left, repeat(starts), ends))
+    return list(map(max, map(sub, upto, [0, *upto[:-1]]), repeat(1)))
+
+
+_PLUS_ONE = (1).__add__
