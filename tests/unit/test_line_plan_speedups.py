@@ -14,10 +14,19 @@ import re
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from cleveragents.application.services.artifact_compression.kinds import diff
 from cleveragents.application.services.artifact_compression.kinds import markdown_line_plan as plan
 from cleveragents.application.services.artifact_compression.kinds import (
     markdown_sentences as sentences,
+)
+from cleveragents.application.services.artifact_compression.kinds.diff import (
+    line_plan as diff_line_plan,
+)
+from cleveragents.application.services.artifact_compression.kinds.diff import (
+    parsing as diff_parsing,
+)
+from cleveragents.application.services.artifact_compression.kinds.diff import roles as diff_roles
+from cleveragents.application.services.artifact_compression.kinds.diff import (
+    signatures as diff_signatures,
 )
 from cleveragents.application.services.artifact_compression.kinds.kind_compressor import ShortForm
 from cleveragents.application.services.artifact_compression.kinds.markdown_blocks import (
@@ -264,32 +273,38 @@ BODY_LINE = st.tuples(st.sampled_from(["+", "-", " ", "", "\\", "++", "+-", " -"
 @settings(max_examples=500)
 @given(CODE)
 def test_the_error_pattern_finds_the_lines_the_plain_one_finds(code: str) -> None:
-    assert bool(diff._ERROR.search(code)) == bool(PLAIN_ERROR.search(code))
+    assert bool(diff_signatures._ERROR.search(code)) == bool(PLAIN_ERROR.search(code))
 
 
 @settings(max_examples=200)
 @given(st.lists(BODY_LINE, min_size=1, max_size=20), st.integers(1, 3))
 def test_the_error_words_of_a_hunk_are_those_of_each_line(lines: list[str], columns: int) -> None:
     expected = {
-        index for index, line in enumerate(lines) if diff._ERROR_HINT.search(line[columns:].lower())
+        index
+        for index, line in enumerate(lines)
+        if diff_signatures._ERROR_HINT.search(line[columns:].lower())
     }
-    assert diff._hinted_lines(lines, 0, len(lines), columns) == expected
+    assert diff_line_plan._hinted_lines(lines, 0, len(lines), columns) == expected
 
 
 @settings(max_examples=300)
-@given(CODE, st.sampled_from(sorted(diff._READERS, key=str)))
+@given(CODE, st.sampled_from(sorted(diff_roles._READERS, key=str)))
 def test_a_line_told_plain_by_its_ends_is_plain_to_the_reader(
     code: str, family: str | None
 ) -> None:
-    reader = diff._READERS[family]
+    reader = diff_roles._READERS[family]
     stripped = code.strip()
-    hinted = diff._ERROR_HINT.search(code.lower()) is not None
+    hinted = diff_signatures._ERROR_HINT.search(code.lower()) is not None
     heads = reader.special_heads
     if not stripped or heads is None or hinted:
         return
-    if stripped[0] not in heads and stripped[-1] != diff._OMITTED_END:
-        role = reader.role(code, stripped, "+", diff._Comments(), hinted)
-        assert role in (diff._Role.PLAIN, diff._Role.COMMENT, diff._Role.PLACEHOLDER)
+    if stripped[0] not in heads and stripped[-1] != diff_roles._OMITTED_END:
+        role = reader.role(code, stripped, "+", diff_roles._Comments(), hinted)
+        assert role in (
+            diff_roles._Role.PLAIN,
+            diff_roles._Role.COMMENT,
+            diff_roles._Role.PLACEHOLDER,
+        )
 
 
 @settings(max_examples=300)
@@ -297,8 +312,8 @@ def test_a_line_told_plain_by_its_ends_is_plain_to_the_reader(
 @example("    def f(x):")
 @example("async def g():")
 def test_a_declaration_starts_as_its_family_says(code: str) -> None:
-    for family, starts in diff._DECLARATION_STARTS.items():
-        if diff._DECLARATIONS[family].match(code):
+    for family, starts in diff_signatures._DECLARATION_STARTS.items():
+        if diff_signatures._DECLARATIONS[family].match(code):
             assert code.strip().startswith(starts)
 
 
@@ -326,4 +341,4 @@ def test_a_counted_hunk_ends_where_a_walk_line_by_line_ends_it(
             if lines[index][:1] not in (" ", "+", "-", "\\", ""):
                 return index, old_left, new_left
 
-    assert diff._body_end(lines, 0, old, new, True) == walk()
+    assert diff_parsing._body_end(lines, 0, old, new, True) == walk()
