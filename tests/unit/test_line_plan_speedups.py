@@ -14,10 +14,6 @@ import re
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from cleveragents.application.services.artifact_compression.kinds import markdown_line_plan as plan
-from cleveragents.application.services.artifact_compression.kinds import (
-    markdown_sentences as sentences,
-)
 from cleveragents.application.services.artifact_compression.kinds.diff import (
     line_plan as diff_line_plan,
 )
@@ -29,7 +25,9 @@ from cleveragents.application.services.artifact_compression.kinds.diff import (
     signatures as diff_signatures,
 )
 from cleveragents.application.services.artifact_compression.kinds.kind_compressor import ShortForm
-from cleveragents.application.services.artifact_compression.kinds.markdown_blocks import (
+from cleveragents.application.services.artifact_compression.kinds.markdown import line_plan as plan
+from cleveragents.application.services.artifact_compression.kinds.markdown import sentences
+from cleveragents.application.services.artifact_compression.kinds.markdown.blocks import (
     Kind,
     parse,
     scan,

@@ -14,7 +14,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cleveragents.application.services.artifact_compression.kinds.markdown import MarkdownCompressor
+from cleveragents.application.services.artifact_compression.kinds.markdown.compressor import (
+    MarkdownCompressor,
+)
 from cleveragents.application.services.artifact_compression.task_terms import TaskTerms
 from cleveragents.domain.artifact import ArtifactKind
 from tests.conftest import TEST_DATA, corpus_file, corpus_files

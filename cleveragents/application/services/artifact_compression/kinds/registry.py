@@ -16,7 +16,9 @@ from cleveragents.application.services.artifact_compression.kinds.kind_compresso
 from cleveragents.application.services.artifact_compression.kinds.logs.compressor import (
     LogCompressor,
 )
-from cleveragents.application.services.artifact_compression.kinds.markdown import MarkdownCompressor
+from cleveragents.application.services.artifact_compression.kinds.markdown.compressor import (
+    MarkdownCompressor,
+)
 from cleveragents.application.services.artifact_compression.kinds.plain_text import (
     PlainTextCompressor,
 )
@@ -25,8 +27,8 @@ from cleveragents.domain.artifact import ArtifactKind
 
 
 def compressor_for(detected: Detected, skeletonizer: SourceSkeletonizer) -> KindCompressor:
-    """The compressor of a detected kind. To add a kind: a module beside this one implementing
-    `KindCompressor`, a line here, and its suffix or sniffing rule in `detection`."""
+    """The compressor of a detected kind. To add a kind: a module or package beside this one
+    implementing `KindCompressor`, a line here, and its suffix or sniffing rule in `detection`."""
     if detected.kind is ArtifactKind.DIFF:
         return DiffCompressor()
     if detected.kind is ArtifactKind.JSON:

@@ -28,13 +28,13 @@ from cleveragents.application.services.artifact_compression.kinds.kind_compresso
     LinePlan,
     ShortForm,
 )
-from cleveragents.application.services.artifact_compression.kinds.markdown_blocks import (
+from cleveragents.application.services.artifact_compression.kinds.markdown.blocks import (
     ALIGNMENT,
     Kind,
     prose_content_start,
     scan,
 )
-from cleveragents.application.services.artifact_compression.kinds.markdown_sentences import (
+from cleveragents.application.services.artifact_compression.kinds.markdown.sentences import (
     first_sentence_end,
     sentence_spans,
 )

@@ -1,12 +1,12 @@
 """Plan/PRD markdown: Tier 2 keeps every heading, table and code block and condenses
 the prose ("preserving key nouns and action verbs", "remove redundant examples"); smart mode
-ranks the original lines (`markdown_line_plan`).
+ranks the original lines (`line_plan`).
 
 The condensation is deterministic, with no model: a paragraph or list item keeps its first
 sentence, and later sentences only when they carry something a judge checks (a task term, inline
 code, a number, a requirement keyword); kept sentences lose filler words from a fixed list.
 Kept sentences are written one per line; a markdown renderer still joins them into one
-paragraph. The blocks come from `markdown_blocks`: everything but prose is copied as it is.
+paragraph. The blocks come from `blocks`: everything but prose is copied as it is.
 """
 
 from __future__ import annotations
@@ -17,17 +17,17 @@ from cleveragents.application.services.artifact_compression.kinds.kind_compresso
     KindCompressor,
     LinePlan,
 )
-from cleveragents.application.services.artifact_compression.kinds.markdown_blocks import (
+from cleveragents.application.services.artifact_compression.kinds.markdown.blocks import (
     Block,
     Kind,
     looks_like_block,
     parse,
     split_lines,
 )
-from cleveragents.application.services.artifact_compression.kinds.markdown_line_plan import (
+from cleveragents.application.services.artifact_compression.kinds.markdown.line_plan import (
     markdown_line_plan,
 )
-from cleveragents.application.services.artifact_compression.kinds.markdown_sentences import (
+from cleveragents.application.services.artifact_compression.kinds.markdown.sentences import (
     split_sentences,
 )
 from cleveragents.application.services.artifact_compression.task_terms import TaskTerms
