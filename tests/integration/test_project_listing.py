@@ -159,7 +159,9 @@ def test_projects_come_by_name_with_their_stored_policies(
 def test_the_read_only_listing_builds_the_repositorys_domain_objects(store: Path) -> None:
     container = build_container()
     try:
-        assert SqliteProjectListing(store).list() == container.project_service().list()
+        for read_only in (False, True):
+            listing = SqliteProjectListing(store, read_only=read_only)
+            assert listing.list() == container.project_service().list()
     finally:
         container.store().dispose()
 
@@ -175,6 +177,26 @@ def test_a_database_opened_read_only_is_listed_and_left_as_it_was(
     assert _digest(store) == before
 
 
+def test_listing_leaves_the_stores_folder_as_the_full_store_leaves_it(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, store: Path
+) -> None:
+    # No -wal or -shm left behind: SQLite removes them when the last connection that may
+    # write closes, as it does after the full store.
+    after_the_full_store = sorted(path.name for path in store.parent.iterdir())
+    answered = _count_read_only_listings(monkeypatch)
+    _list(capsys)
+    assert answered == [5]
+    assert sorted(path.name for path in store.parent.iterdir()) == after_the_full_store
+
+
+def test_a_missing_file_is_declined_and_not_created(tmp_path: Path) -> None:
+    missing = tmp_path / "missing.db"
+    for read_only in (False, True):
+        with pytest.raises(ListingUnavailableError):
+            SqliteProjectListing(missing, read_only=read_only).list()
+    assert not missing.exists()
+
+
 def test_a_schema_behind_head_is_migrated_by_the_full_store_then_listed(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, store: Path
 ) -> None:
@@ -184,7 +206,7 @@ def test_a_schema_behind_head_is_migrated_by_the_full_store_then_listed(
     finally:
         engine.dispose()
     with pytest.raises(ListingUnavailableError, match=PREVIOUS_REVISION):
-        SqliteProjectListing(store).list()
+        SqliteProjectListing(store, read_only=False).list()
     answered = _count_read_only_listings(monkeypatch)
 
     listed = _list(capsys, "--json")
@@ -233,7 +255,7 @@ def test_a_file_that_is_not_a_database_is_reported_by_the_full_store(
     not_a_database = tmp_path / "notes.db"
     not_a_database.write_text("not a database, only text\n" * 100)
     with pytest.raises(ListingUnavailableError):
-        SqliteProjectListing(not_a_database).list()
+        SqliteProjectListing(not_a_database, read_only=True).list()
     result = run(capsys, "--db", f"sqlite:///{not_a_database}", "project", "list")
     assert result.exit_code == 1
     [line] = result.stderr.strip().splitlines()

@@ -3,13 +3,15 @@ none), and the service that prefers it and falls back to the full store."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
-from cleveragents.adapters.persistence.database import sqlite_file_path
+from cleveragents.adapters.persistence import database
 from cleveragents.adapters.persistence.sqlite_project_listing import (
     SqliteProjectListing,
+    opens_read_only,
     sqlite_file_of_url,
 )
 from cleveragents.application.ports.project_listing import ListingUnavailableError, ProjectListing
@@ -44,7 +46,7 @@ LEFT_TO_SQLALCHEMY = [
 
 @pytest.mark.parametrize("url", READ)
 def test_a_plain_sqlite_url_names_the_file_sqlalchemy_opens(url: str) -> None:
-    assert sqlite_file_of_url(url) == sqlite_file_path(url)
+    assert sqlite_file_of_url(url) == database.sqlite_file_path(url)
 
 
 @pytest.mark.parametrize("url", LEFT_TO_SQLALCHEMY)
@@ -52,15 +54,36 @@ def test_every_other_url_is_left_to_the_full_store(url: str) -> None:
     assert sqlite_file_of_url(url) is None
 
 
+AS_ROOT = os.geteuid() == 0
+
+
+@pytest.mark.parametrize("query", ["", "?mode=ro"])
+@pytest.mark.parametrize("file_mode", [0o600, 0o400])
+def test_read_only_exactly_when_the_full_store_opens_read_only(
+    tmp_path: Path, query: str, file_mode: int
+) -> None:
+    stored = tmp_path / "store.db"
+    stored.write_bytes(b"")
+    stored.chmod(file_mode)
+    url = f"sqlite:///{stored}{query}"
+    assert opens_read_only(url, stored) is database.opens_read_only(url)
+    # Root may write a 0400 file: only ?mode=ro makes it read-only then.
+    expected = bool(query) or (file_mode == 0o400 and not AS_ROOT)
+    assert opens_read_only(url, stored) is expected
+
+
 def test_a_database_named_by_the_environment_is_the_one_listed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    database = tmp_path / "elsewhere.db"
-    database.write_bytes(b"")
-    monkeypatch.setenv("CLEVERAGENTS_DATABASE_URL", f"sqlite:///{database}")
+    elsewhere = tmp_path / "elsewhere.db"
+    elsewhere.write_bytes(b"")
+    monkeypatch.setenv("CLEVERAGENTS_DATABASE_URL", f"sqlite:///{elsewhere}")
     listing = read_only_project_listing(home=tmp_path / "home")
     assert isinstance(listing, SqliteProjectListing)
-    assert listing.path == database
+    assert (listing.path, listing.read_only) == (elsewhere, False)
+    listing = read_only_project_listing(f"sqlite:///{elsewhere}?mode=ro", home=tmp_path / "home")
+    assert isinstance(listing, SqliteProjectListing)
+    assert (listing.path, listing.read_only) == (elsewhere, True)
 
 
 def test_a_store_not_created_yet_or_on_a_server_gets_no_listing(

@@ -1,15 +1,20 @@
 """The projects of a SQLite store, read with the standard library's sqlite3.
 
 `agents project list` is a read: loading SQLAlchemy and Alembic to answer it would cost most
-of its run. This reads the file read-only (SQLite's ``mode=ro``: a database this process may
-not write works too, and nothing is ever created or changed), in one snapshot, and only from a
-schema at `SCHEMA_REVISION`, the one whose ``projects`` table it knows. Anything else (an older
-schema to migrate, a newer one, a file it cannot open) it declines with
+of its run. This reads an existing file (it never creates one) in one snapshot, and only from
+a schema at `SCHEMA_REVISION`, the one whose ``projects`` table it knows. Anything else (an
+older schema to migrate, a newer one, a file it cannot open) it declines with
 `ListingUnavailableError`, and the full store, which migrates or reports, answers instead.
+
+A database the full store opens read-only (``?mode=ro``, or a file this process may not write)
+is opened read-only here too (SQLite's ``mode=ro``). Any other is opened ``mode=rw``, though
+only read: SQLite then removes the ``-wal`` and ``-shm`` files when the last connection closes,
+as it does after the full store; a read-only connection would leave them behind.
 """
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from contextlib import closing
 from pathlib import Path
@@ -28,6 +33,7 @@ BUSY_TIMEOUT_SECONDS = 30.0
 waits."""
 
 _SQLITE_SCHEMES = ("sqlite:///", "sqlite+pysqlite:///")
+_READ_ONLY_QUERY = [("mode", "ro")]
 
 
 def sqlite_file_of_url(url: str) -> Path | None:
@@ -43,17 +49,26 @@ def sqlite_file_of_url(url: str) -> Path | None:
     # A "~" SQLAlchemy would hand to SQLite unexpanded: left to it, as every other oddity.
     if not path or path == ":memory:" or path.startswith(("file:", "~")) or "\0" in path:
         return None
-    if parse_qsl(query, keep_blank_values=True) not in ([], [("mode", "ro")]):
+    if parse_qsl(query, keep_blank_values=True) not in ([], _READ_ONLY_QUERY):
         return None
     return Path(path)
 
 
-class SqliteProjectListing:
-    """`ProjectListing` over one SQLite file, opened read-only for each listing."""
+def opens_read_only(url: str, sqlite_file: Path) -> bool:
+    """Whether the full store opens `url`'s existing file read-only: the URL asks for it
+    (``?mode=ro``), or this process may not write the file (`database.opens_read_only`)."""
+    asked = parse_qsl(url.partition("?")[2], keep_blank_values=True) == _READ_ONLY_QUERY
+    return asked or not os.access(sqlite_file, os.W_OK)
 
-    def __init__(self, path: Path) -> None:
+
+class SqliteProjectListing:
+    """`ProjectListing` over one existing SQLite file, opened for each listing."""
+
+    def __init__(self, path: Path, *, read_only: bool) -> None:
         self.path = path
-        self._uri = f"file:{quote(str(path.absolute()))}?mode=ro"
+        self.read_only = read_only
+        mode = "ro" if read_only else "rw"  # "rw", not "rwc": a missing file is not created
+        self._uri = f"file:{quote(str(path.absolute()))}?mode={mode}"
 
     def list(self) -> list[Project]:
         try:
