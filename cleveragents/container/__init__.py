@@ -9,7 +9,8 @@ Tests override providers with fakes (``with container.token_counter.override(fak
 
 `build_token_counter` builds the tokenizer alone, as the container's `token_counter` provider
 does, without importing dependency_injector (which loads asyncio, pydantic and yaml): for a
-command that needs nothing else.
+command that needs nothing else. `project_listing.read_only_project_listing` likewise builds
+what `agents project list` reads an existing SQLite store with (sqlite3, no SQLAlchemy).
 """
 
 from __future__ import annotations
