@@ -70,6 +70,14 @@ class WorkspaceEscapeError(InvalidInputError):
     singly linked regular file inside it."""
 
 
+class WorkdirNotFoundError(InvalidInputError):
+    """The work directory (or the folder a named file is in) does not exist."""
+
+    def __init__(self, root: str) -> None:
+        super().__init__(f"work directory not found: {root}")
+        self.root = root
+
+
 class ConflictError(CleverAgentsError):
     """The change contradicts what is stored (a duplicate name, a duplicate fragment id)."""
 

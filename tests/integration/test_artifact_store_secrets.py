@@ -149,6 +149,9 @@ def test_an_allowlist_named_explicitly(
     assert not result.blocked
     with pytest.raises(InvalidInputError, match="no allowlist file at"):
         store.import_file(str(workspace), "env.log", allowlist=str(tmp_path / "missing.toml"))
+    in_no_folder = tmp_path / "no-such-folder" / "allow.toml"
+    with pytest.raises(InvalidInputError, match=f"no allowlist file at {in_no_folder}"):
+        store.import_file(str(workspace), "env.log", allowlist=str(in_no_folder))
     elsewhere.write_text("kinds = ['jwt']\n")
     with pytest.raises(InvalidInputError, match="unknown key 'kinds'"):
         store.import_file(str(workspace), "env.log", allowlist=str(elsewhere))

@@ -23,6 +23,7 @@ from cleveragents.application.ports.contained_files import ContainedFile, Contai
 from cleveragents.domain.errors import (
     ArtifactNotFoundError,
     InvalidInputError,
+    WorkdirNotFoundError,
     WorkspaceEscapeError,
 )
 
@@ -57,7 +58,7 @@ class FdContainedFiles(ContainedFiles):
         try:
             root_fd = os.open(real_root, _ROOT_FLAGS)
         except OSError as exc:
-            raise InvalidInputError(f"work directory not found: {root}") from exc
+            raise WorkdirNotFoundError(root) from exc
         fd = _walk(root_fd, components, path, location)
         try:
             size_bytes = _check_regular_single_link(fd, path, location)
@@ -73,7 +74,7 @@ class FdContainedFiles(ContainedFiles):
         _refuse_nul_in_root(root)
         real = os.path.realpath(root)
         if not os.path.isdir(real):
-            raise InvalidInputError(f"work directory not found: {root}")
+            raise WorkdirNotFoundError(root)
         return real
 
 

@@ -46,6 +46,7 @@ from cleveragents.domain.errors import (
     NotFoundError,
     PlanNotFoundError,
     ProjectNotFoundError,
+    WorkdirNotFoundError,
 )
 from cleveragents.domain.ids import new_ulid, parse_ulid
 from cleveragents.domain.policy import ContextPolicy
@@ -150,7 +151,7 @@ class ArtifactImporter:
             directory, name = os.path.split(os.path.abspath(path))
             try:
                 contained = self._files.open_beneath(directory, name)
-            except NotFoundError:
+            except (NotFoundError, WorkdirNotFoundError):
                 raise InvalidInputError(f"no allowlist file at {path}") from None
         elif workspace is not None:
             try:
