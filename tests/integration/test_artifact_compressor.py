@@ -19,13 +19,13 @@ from cleveragents.application.services.artifact_compression.truncation import (
 )
 from cleveragents.container import Container, build_container
 from cleveragents.domain.artifact import CompressedArtifact, CompressionMode
-from tests.conftest import CORPUS
+from tests.conftest import CORPUS, CORPUS_ABSENT
 from tests.secret_samples import fake_aws_access_key_id
 
 FIELDS = ["artifact_name", "raw_tokens", "compacted_tokens", "truncated", "content"]
 
 # These tests run on the real corpus beside the repository (CI has it there too).
-pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is not there")
+pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason=CORPUS_ABSENT)
 BUDGET_FACTORS = (0.3, 0.5, 0.8, 1.0, 1.2, 1.5)
 KINDS = ("logs", "diffs", "json", "markdown", "code")
 LEVEL = re.compile(r"\b(ERROR|WARN|WARNING|FATAL|CRITICAL)\b|\[(error|warn)\]")

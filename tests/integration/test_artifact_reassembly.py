@@ -26,8 +26,8 @@ from cleveragents.application.services.artifact_compression.kinds.registry impor
 from cleveragents.application.services.artifact_store.artifact_store import ArtifactStore
 from cleveragents.container import Container, build_container
 from cleveragents.domain.artifact import CompressionMode
+from tests.conftest import corpus_file
 
-CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
 RANGE = r"lines? (\d+)(?:-(\d+))? of ([0-9A-Z]+)"
 
 
@@ -78,10 +78,7 @@ def _reassemble(
 
 
 def _corpus(relative: str) -> str:
-    path = CORPUS / relative
-    if not path.is_file():
-        pytest.skip(f"the shared corpus has no {relative}")
-    return path.read_text()
+    return corpus_file(relative).read_text()
 
 
 def _notes() -> str:

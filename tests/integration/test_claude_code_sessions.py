@@ -24,19 +24,14 @@ from cleveragents.domain.transcript import (
     TextBlock,
     Transcript,
 )
+from tests.conftest import corpus_cases, corpus_file
 
-CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "transcripts"
-SESSIONS = sorted(CORPUS.glob("*.jsonl")) if CORPUS.is_dir() else []
+SESSIONS = corpus_cases("transcripts", "*.jsonl")
 MAIN = "claude-code-258c7280-ae70-4798-800f-63464d01a85d.jsonl"
-
-needs_corpus = pytest.mark.skipif(not SESSIONS, reason="../shared/corpus is absent")
 
 
 def session(name: str) -> str:
-    path = CORPUS / name
-    if not path.is_file():
-        pytest.skip(f"{name} is absent from the corpus")
-    return path.read_text(encoding="utf-8")
+    return corpus_file(f"transcripts/{name}").read_text(encoding="utf-8")
 
 
 def records_of(text: str) -> list[dict[str, Any]]:
@@ -67,7 +62,6 @@ def cut_points(transcript: Transcript) -> list[int]:
     ]
 
 
-@needs_corpus
 @pytest.mark.parametrize("path", SESSIONS, ids=lambda path: path.name)
 def test_a_corpus_session_written_back_can_be_resumed(path: Path) -> None:
     transcript = read_claude_code(path.read_text(encoding="utf-8"))
@@ -79,7 +73,6 @@ def test_a_corpus_session_written_back_can_be_resumed(path: Path) -> None:
     assert write_claude_code(read_claude_code(text)) == text
 
 
-@needs_corpus
 @pytest.mark.parametrize("path", SESSIONS, ids=lambda path: path.name)
 def test_user_records_are_written_back_as_claude_code_wrote_them(path: Path) -> None:
     original = records_of(path.read_text(encoding="utf-8"))
@@ -99,7 +92,6 @@ def test_user_records_are_written_back_as_claude_code_wrote_them(path: Path) -> 
         assert found == expected
 
 
-@needs_corpus
 @pytest.mark.parametrize(
     "name", [MAIN, "claude-code-tool_heavy.jsonl", "claude-code-subagent.jsonl"]
 )
@@ -143,7 +135,6 @@ def test_a_compacted_corpus_session_can_be_resumed_and_keeps_its_records(name: s
         assert write_claude_code(again) == text
 
 
-@needs_corpus
 def test_a_session_compacted_twice_keeps_one_fold() -> None:
     transcript = read_claude_code(session(MAIN))
     points = cut_points(transcript)
@@ -156,7 +147,6 @@ def test_a_session_compacted_twice_keeps_one_fold() -> None:
     assert read_claude_code(twice).messages[0].is_summary
 
 
-@needs_corpus
 def test_queued_prompts_are_written_with_derived_uuids_in_the_chain() -> None:
     transcript = read_claude_code(session("claude-code-tool_heavy.jsonl"))
     text = write_claude_code(transcript)
@@ -176,7 +166,6 @@ def test_queued_prompts_are_written_with_derived_uuids_in_the_chain() -> None:
     ]
 
 
-@needs_corpus
 def test_claude_codes_own_compaction_is_written_back_with_its_boundary() -> None:
     text = session(MAIN)
     boundary = next(r for r in records_of(text) if r.get("subtype") == "compact_boundary")
@@ -193,7 +182,6 @@ def test_claude_codes_own_compaction_is_written_back_with_its_boundary() -> None
     assert transcript.messages.index(summary) > 200
 
 
-@needs_corpus
 @pytest.mark.parametrize(
     ("name", "meta_texts"),
     [

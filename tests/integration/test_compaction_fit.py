@@ -17,7 +17,7 @@ from cleveragents.domain.event import CONTEXT_COMPACTED
 from cleveragents.domain.policy import ContextPolicy
 from cleveragents.domain.transcript import Message, Role, TextBlock, ToolCall, ToolResult
 from cleveragents.domain.transcript_rules import is_valid
-from tests.conftest import CORPUS
+from tests.conftest import CORPUS, CORPUS_ABSENT
 
 TRANSCRIPTS = CORPUS / "transcripts"
 SESSIONS = (
@@ -53,7 +53,7 @@ def _session_ending_in_a_huge_log(log: str) -> list[Message]:
 
 def _real_log() -> str:
     if not LOGS:
-        pytest.skip("../shared/corpus is absent")
+        pytest.skip(CORPUS_ABSENT)
     text = "\n".join(path.read_text(encoding="utf-8", errors="replace") for path in LOGS[:3])
     return text + "\nERROR job 42 failed: connection reset by peer\n"
 
@@ -101,7 +101,7 @@ def test_without_room_for_the_system_prompt_the_originals_come_back(
     assert container.artifact_store().list() == []  # a failed compaction stores nothing
 
 
-@pytest.mark.skipif(not SESSIONS, reason="../shared/corpus is absent")
+@pytest.mark.skipif(not SESSIONS, reason=CORPUS_ABSENT)
 @pytest.mark.parametrize("path", SESSIONS, ids=lambda path: path.name[:30])
 @pytest.mark.parametrize(
     "settings", [CompactionSettings.from_policy(ContextPolicy()), TIGHT], ids=["default", "tight"]

@@ -27,7 +27,7 @@ from cleveragents.domain.transcript import (
     TranscriptFormat,
 )
 from cleveragents.domain.transcript_rules import violations
-from tests.conftest import CORPUS
+from tests.conftest import CORPUS, CORPUS_ABSENT
 from tests.fakes import FakeEventSink
 from tests.unit.test_context_compactor import transcripts
 
@@ -81,7 +81,7 @@ def test_any_cut_in_any_format_leaves_every_call_with_its_result(
 MAIN = CORPUS / "transcripts" / "claude-code-258c7280-ae70-4798-800f-63464d01a85d.jsonl"
 
 
-@pytest.mark.skipif(not MAIN.is_file(), reason="../shared/corpus is absent")
+@pytest.mark.skipif(not MAIN.is_file(), reason=CORPUS_ABSENT)
 def test_a_session_claude_code_compacted_resumes_from_our_summary_alone() -> None:
     text = MAIN.read_text(encoding="utf-8")
     messages = CODEC.read(text).messages

@@ -24,7 +24,7 @@ from cleveragents.domain.event import CONTEXT_COMPACTED
 from cleveragents.domain.policy import ContextPolicy
 from cleveragents.domain.transcript import Message, Transcript
 from cleveragents.domain.transcript_rules import is_valid
-from tests.conftest import CORPUS
+from tests.conftest import CORPUS, CORPUS_ABSENT
 
 TRANSCRIPTS = CORPUS / "transcripts"
 SESSIONS = (
@@ -35,7 +35,7 @@ SESSIONS = (
 MAIN = TRANSCRIPTS / "claude-code-258c7280-ae70-4798-800f-63464d01a85d.jsonl"
 DEFAULT = CompactionSettings.from_policy(ContextPolicy())
 
-needs_corpus = pytest.mark.skipif(not SESSIONS, reason="../shared/corpus is absent")
+needs_corpus = pytest.mark.skipif(not SESSIONS, reason=CORPUS_ABSENT)
 
 
 def read(container: Container, path: Path) -> tuple[Message, ...]:
@@ -63,7 +63,7 @@ def test_compaction_keeps_every_targeted_fact_of_a_real_session(
     assert event.payload["summary_sha256"] == outcome.summary_sha256
 
 
-@pytest.mark.skipif(not MAIN.is_file(), reason="../shared/corpus is absent")
+@pytest.mark.skipif(not MAIN.is_file(), reason=CORPUS_ABSENT)
 def test_ours_recovers_at_least_what_claude_codes_own_summary_does(container: Container) -> None:
     """The messages Claude Code's compaction replaced: their facts in its summary (the
     message flagged isCompactSummary) and in our compaction of the same messages."""
@@ -111,7 +111,7 @@ def test_added_sessions_are_listed_by_directory_file_or_listing(tmp_path: Path) 
     assert session_paths(None) == []
 
 
-@pytest.mark.skipif(not MAIN.is_file(), reason="../shared/corpus is absent")
+@pytest.mark.skipif(not MAIN.is_file(), reason=CORPUS_ABSENT)
 def test_facts_survive_five_successive_compactions(container: Container) -> None:
     """The session arrives in five parts; after each part the conversation so far is compacted
     (keeping only a small recent window), so the first part's facts pass through five

@@ -30,12 +30,10 @@ from cleveragents.application.services.artifact_compression.kinds.json.survey im
 from cleveragents.application.services.artifact_compression.kinds.json.writing import render
 from cleveragents.application.services.artifact_compression.kinds.kind_compressor import Handles
 from cleveragents.application.services.artifact_compression.task_terms import TaskTerms
+from tests.conftest import TEST_DATA, corpus_files
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-CORPUS = REPO_ROOT.parent / "shared" / "corpus"
-TEST_DATA = REPO_ROOT / "tests" / "data"
 JSON_FILES = [
-    *sorted((CORPUS / "json").glob("*.json")),
+    *corpus_files("json", "*.json"),
     TEST_DATA / "github-labels-excerpt.json",
 ]
 SHARES = (0.02, 0.1, 0.3, 0.5, 0.7, 0.9)

@@ -14,11 +14,10 @@ import pytest
 
 import cleveragents
 from cleveragents import ContextPolicy, InvalidInputError, NotFoundError, TranscriptFormat
-from tests.conftest import CORPUS, TEST_DATA
+from tests.conftest import CORPUS, TEST_DATA, needs_corpus
 
 LOGS = CORPUS / "logs"
 SESSIONS = CORPUS / "transcripts"
-needs_corpus = pytest.mark.skipif(not CORPUS.is_dir(), reason="the shared corpus is absent")
 WINDOW = {"context_window": 12_000, "reserve_tokens": 2_000, "keep_recent_tokens": 4_000}
 POLICY = ContextPolicy(context_window=12_000, reserve_tokens=2_000, keep_recent_tokens=4_000)
 

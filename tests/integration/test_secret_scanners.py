@@ -24,7 +24,7 @@ from cleveragents.adapters.secrets import pattern_scanner
 from cleveragents.adapters.secrets.pattern_scanner import WINDOW_BYTES, PatternSecretScanner
 from cleveragents.application.ports.secret_scanner import SecretScanner
 from cleveragents.domain.secrets import SecretFinding, SecretKind
-from tests.conftest import CORPUS
+from tests.conftest import CORPUS, CORPUS_ABSENT
 from tests.secret_recall_set import b64url
 from tests.secret_recall_set import random_key as _random
 
@@ -318,7 +318,7 @@ def _corpus_files() -> list[Path]:
     return sorted(path for path in CORPUS.rglob("*") if path.is_file())
 
 
-@pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is not present")
+@pytest.mark.skipif(not CORPUS.is_dir(), reason=CORPUS_ABSENT)
 @pytest.mark.parametrize("path", _corpus_files(), ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_builtin_finds_nothing_in_benign_corpus_files(
     builtin: PatternSecretScanner, path: Path

@@ -20,16 +20,16 @@ from cleveragents.application.services.artifact_compression.truncation import (
 from cleveragents.application.services.counting.heuristic_counter import (
     HeuristicTokenCounter,
 )
+from tests.conftest import corpus_cases, corpus_files
 
 DATA = Path(__file__).resolve().parents[1] / "data"
-SHARED = Path(__file__).resolve().parents[3] / "shared" / "corpus"
 COUNTER = TiktokenCounter("cl100k_base")
 RATIOS = (2, 5, 20)
 
 
 def _diffs() -> list[Path]:
     by_name = {path.name: path for path in sorted(DATA.glob("click-*.diff"))}
-    by_name.update({path.name: path for path in sorted(SHARED.glob("diffs/*.diff"))})
+    by_name.update({path.name: path for path in corpus_files("diffs", "*.diff")})
     return [by_name[name] for name in sorted(by_name)]
 
 
@@ -115,7 +115,7 @@ def test_an_early_paragraph_break_gives_way_to_a_line_break() -> None:
     assert COUNTER.count(kept) * 2 >= budget
 
 
-@pytest.mark.parametrize("path", sorted(SHARED.glob("markdown/*.md")), ids=lambda path: path.name)
+@pytest.mark.parametrize("path", corpus_cases("markdown", "*.md"), ids=lambda path: path.name)
 @pytest.mark.parametrize("ratio", RATIOS)
 def test_real_prose_is_exact_and_keeps_half(path: Path, ratio: int) -> None:
     text = path.read_text(encoding="utf-8")
