@@ -17,21 +17,19 @@ import pytest
 
 from cleveragents.adapters.tokens import tiktoken_counter
 
+FAKE = "count with tests.fakes.FakeTokenCounter, or "
 
-def _refuse(what: str) -> Any:
+
+def _refuse(what: str, instead: str = "") -> Any:
     def refused(*args: object, **kwargs: object) -> NoReturn:
-        pytest.fail(
-            f"a unit test may not {what}: use tests.fakes.FakeTokenCounter, "
-            "or move the test to tests/integration"
-        )
+        pytest.fail(f"a unit test may not {what}: {instead}move the test to tests/integration")
 
     return refused
 
 
 @pytest.fixture(autouse=True)
 def _no_tokenizer_and_no_processes(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(
-        tiktoken_counter.TiktokenCounter, "__init__", _refuse("build the tiktoken counter")
-    )
-    monkeypatch.setattr(tiktoken_counter, "load_encoding", _refuse("load a tiktoken encoding"))
+    counter = tiktoken_counter.TiktokenCounter
+    monkeypatch.setattr(counter, "__init__", _refuse("build the tiktoken counter", FAKE))
+    monkeypatch.setattr(tiktoken_counter, "load_encoding", _refuse("load an encoding", FAKE))
     monkeypatch.setattr(subprocess, "Popen", _refuse("start a subprocess"))
