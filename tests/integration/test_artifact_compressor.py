@@ -182,9 +182,9 @@ def test_smart_mode_keeps_the_error_at_the_end_of_a_long_log(
     lines = [f"2024-01-01 00:00:{i % 60:02d} INFO worker {i} processed batch" for i in range(5000)]
     lines[4000] = "2024-01-01 00:59:59 ERROR payment gateway timed out after 30s"
     text = "\n".join(lines) + "\n"
-    seed = service.compress_text("run.log", text, 400)
+    tiered = service.compress_text("run.log", text, 400)
     smart = service.compress_text("run.log", text, 400, mode=CompressionMode.SMART)
-    assert "payment gateway timed out" not in seed.content
+    assert "payment gateway timed out" not in tiered.content
     assert "payment gateway timed out" in smart.content
     assert smart.compacted_tokens <= 400
 

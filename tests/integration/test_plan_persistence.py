@@ -22,18 +22,18 @@ from cleveragents.domain.fragment import ContextFragment
 from cleveragents.domain.policy import ContextPolicyChanges
 from cleveragents.domain.skeleton import SkeletonMetadata
 
-SEED = (("A", 0.9, 400), ("B", 0.6, 300), ("C", 0.3, 300))
+EXAMPLE_FRAGMENTS = (("A", 0.9, 400), ("B", 0.6, 300), ("C", 0.3, 300))
 
 
-def _seed_parent(container: Container, ratio: float | None = 0.5) -> tuple[str, dict[str, str]]:
+def _example_parent(container: Container, ratio: float | None = 0.5) -> tuple[str, dict[str, str]]:
     projects = container.project_service()
-    projects.create("seed")
+    projects.create("example")
     if ratio is not None:
-        projects.set_context("seed", ContextPolicyChanges(skeleton_ratio=ratio))
+        projects.set_context("example", ContextPolicyChanges(skeleton_ratio=ratio))
     plans = container.plan_service()
-    parent = plans.create("seed", "parent")
+    parent = plans.create("example", "parent")
     ids = {}
-    for name, relevance, tokens in SEED:
+    for name, relevance, tokens in EXAMPLE_FRAGMENTS:
         decision = plans.decide(
             parent.id, f"decision {name}", relevance=relevance, token_count=tokens, fragment_id=name
         )
@@ -41,8 +41,8 @@ def _seed_parent(container: Container, ratio: float | None = 0.5) -> tuple[str, 
     return parent.id, ids
 
 
-def test_the_seed_example_spawns_a_child_that_inherits_only_a(container: Container) -> None:
-    parent_id, ids = _seed_parent(container)
+def test_the_documented_example_spawns_a_child_that_inherits_only_a(container: Container) -> None:
+    parent_id, ids = _example_parent(container)
     child = container.child_plan_spawner().spawn_child(parent_id, "child")
 
     stored = container.plan_service().status(child.id)
@@ -56,7 +56,7 @@ def test_the_seed_example_spawns_a_child_that_inherits_only_a(container: Contain
 
 
 def test_grandchildren_compress_inherited_plus_own_context(container: Container) -> None:
-    parent_id, ids = _seed_parent(container, ratio=0.0)
+    parent_id, ids = _example_parent(container, ratio=0.0)
     spawner = container.child_plan_spawner()
     child = spawner.spawn_child(parent_id, "child")  # ratio 0: inherits A, B, C
     assert [f.fragment_id for f in child.inherited_fragments] == ["A", "B", "C"]
@@ -75,7 +75,7 @@ def test_grandchildren_compress_inherited_plus_own_context(container: Container)
 
 
 def test_inherited_fragments_keep_content_and_order(container: Container) -> None:
-    parent_id, _ = _seed_parent(container, ratio=0.0)
+    parent_id, _ = _example_parent(container, ratio=0.0)
     child = container.child_plan_spawner().spawn_child(parent_id, "child")
     stored = container.plan_service().status(child.id).plan
     assert stored.inherited_fragments == child.inherited_fragments
@@ -87,7 +87,7 @@ def test_inherited_fragments_keep_content_and_order(container: Container) -> Non
 
 
 def test_a_fragment_id_inherited_cannot_be_recorded_again(container: Container) -> None:
-    parent_id, _ = _seed_parent(container)
+    parent_id, _ = _example_parent(container)
     child = container.child_plan_spawner().spawn_child(parent_id, "child")
     with pytest.raises(DuplicateFragmentError):
         container.plan_service().decide(child.id, "again", fragment_id="A")
@@ -105,7 +105,7 @@ class _BrokenCompressor(SkeletonCompressorService):
 
 
 def test_spawning_is_one_transaction(container: Container) -> None:
-    parent_id, _ = _seed_parent(container)
+    parent_id, _ = _example_parent(container)
     with (
         container.skeleton_compressor_service.override(_BrokenCompressor()),
         pytest.raises(ConflictError),

@@ -92,7 +92,7 @@ def test_a_generated_patch_of_several_files(ratio: int) -> None:
 
 
 def test_a_late_paragraph_break_is_still_the_cut() -> None:
-    """Prose whose paragraphs are short: the seed's cut (the last paragraph break before
+    """Prose whose paragraphs are short: the tiered cut (the last paragraph break before
     budget * 4 characters) keeps more than half the budget, and is taken as before."""
     paragraph = "\n".join(
         f"Sentence {index} of a short paragraph about caching." for index in range(4)

@@ -53,8 +53,8 @@ def world() -> World:
     return World()
 
 
-def seed_parent(world: World, ratio: float | None = None) -> Plan:
-    """The seed's example plan: A (0.9, 400), B (0.6, 300), C (0.3, 300)."""
+def example_parent(world: World, ratio: float | None = None) -> Plan:
+    """The documented example plan (docs/skeleton-compressor.md): A (0.9, 400), B (0.6, 300), C (0.3, 300)."""
     world.projects.create("demo")
     if ratio is not None:
         world.projects.set_context("demo", ContextPolicyChanges(skeleton_ratio=ratio))
@@ -266,7 +266,7 @@ def test_decide_duplicate_fragment_id_in_own_context(world: World) -> None:
 
 
 def test_decide_duplicate_fragment_id_in_inherited_context(world: World) -> None:
-    parent = seed_parent(world)
+    parent = example_parent(world)
     child = world.spawner.spawn_child(parent.id, "child", skeleton_ratio=0.0)
     assert {f.fragment_id for f in child.inherited_fragments} == {"A", "B", "C"}
     with pytest.raises(DuplicateFragmentError):
@@ -310,7 +310,7 @@ def test_decide_unknown_plan(world: World) -> None:
 
 
 def test_status_and_list(world: World) -> None:
-    parent = seed_parent(world)
+    parent = example_parent(world)
     child = world.spawner.spawn_child(parent.id, "child", skeleton_ratio=0.5)
     report = world.plans.status(parent.id)
     assert report.own_tokens == 1000
@@ -333,8 +333,8 @@ def test_status_and_list(world: World) -> None:
 # --- ChildPlanSpawner ----------------------------------------------------------------------
 
 
-def test_spawn_child_seed_example(world: World) -> None:
-    parent = seed_parent(world)
+def test_spawn_child_documented_example(world: World) -> None:
+    parent = example_parent(world)
     a = parent.fragments[0]
     assert a.fragment_id == "A"
     child = world.spawner.spawn_child(parent.id, "  child  ", skeleton_ratio=0.5)
@@ -356,7 +356,7 @@ def test_spawn_child_seed_example(world: World) -> None:
 
 
 def test_spawn_child_accepts_lower_case_parent_id(world: World) -> None:
-    parent = seed_parent(world)
+    parent = example_parent(world)
     child = world.spawner.spawn_child(parent.id.lower(), "child")
     assert child.parent_id == parent.id
 
@@ -381,7 +381,7 @@ def test_spawn_child_effective_ratio_precedence(
     expected_ratio: float,
     expected_ids: list[str],
 ) -> None:
-    parent = seed_parent(world, project_ratio)
+    parent = example_parent(world, project_ratio)
     if plan_override is not None:
         overridden = world.spawner.set_plan_context(parent.id, skeleton_ratio=plan_override)
         assert overridden.policy.skeleton_ratio == plan_override
@@ -393,7 +393,7 @@ def test_spawn_child_effective_ratio_precedence(
 
 
 def test_set_plan_context_keeps_other_overrides_and_validates(world: World) -> None:
-    parent = seed_parent(world)
+    parent = example_parent(world)
     world.spawner.set_plan_context(parent.id, skeleton_ratio=0.6)
     unchanged = world.spawner.set_plan_context(parent.id)
     assert unchanged.policy.skeleton_ratio == 0.6
@@ -408,7 +408,7 @@ def test_set_plan_context_keeps_other_overrides_and_validates(world: World) -> N
 
 
 def test_grandchild_compresses_inherited_and_own(world: World) -> None:
-    parent = seed_parent(world)
+    parent = example_parent(world)
     child = world.spawner.spawn_child(parent.id, "child", skeleton_ratio=0.5)
     assert [f.fragment_id for f in child.inherited_fragments] == ["A"]
     world.plans.decide(child.id, "d", relevance=1.0, token_count=100, fragment_id="D")
@@ -429,7 +429,7 @@ def test_grandchild_compresses_inherited_and_own(world: World) -> None:
 
 
 def test_grandchild_uses_project_ratio_not_parents_override(world: World) -> None:
-    parent = seed_parent(world, 0.0)
+    parent = example_parent(world, 0.0)
     world.spawner.set_plan_context(parent.id, skeleton_ratio=1.0)
     child = world.spawner.spawn_child(parent.id, "child")
     assert child.skeleton_metadata is not None
@@ -475,7 +475,7 @@ def test_spawn_child_unknown_parent(world: World) -> None:
 
 
 def test_spawn_child_blank_title_writes_nothing(world: World) -> None:
-    parent = seed_parent(world)
+    parent = example_parent(world)
     before = dict(world.store.state.plans)
     with pytest.raises(InvalidInputError, match="title"):
         world.spawner.spawn_child(parent.id, "   ")

@@ -1,4 +1,4 @@
-"""Unit tests of the skeleton compressor (SPEC C2, seeds/skeleton-compressor.md)."""
+"""Unit tests of the skeleton compressor (docs/skeleton-compressor.md)."""
 
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ def test_default_ratio_is_point_three() -> None:
     assert DEFAULT_SKELETON_RATIO == 0.3
 
 
-def test_seed_example(compressor: SkeletonCompressorService) -> None:
+def test_the_documented_example(compressor: SkeletonCompressorService) -> None:
     a, b, c = frag("A", 0.9, 400), frag("B", 0.6, 300), frag("C", 0.3, 300)
     result = compressor.compress([c, a, b], 0.5)
     assert result.fragments == (a,)
