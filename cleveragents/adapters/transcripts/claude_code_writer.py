@@ -281,12 +281,12 @@ def _derive(plan: _Planned, kind: str, taken: set[str]) -> str:
     session = plan.fields.get(SESSION, plan.fills.get(SESSION))
     if plan.fold_of is not None:
         session = plan.fold_of.get(SESSION)
-    seed = f"{session}\n{plan.index}\n{kind}\n{_digest(plan.body)}"
-    derived = str(uuid.uuid5(_NAMESPACE, seed))
+    uuid_name = f"{session}\n{plan.index}\n{kind}\n{_digest(plan.body)}"
+    derived = str(uuid.uuid5(_NAMESPACE, uuid_name))
     attempt = 0
     while derived in taken:  # only when the transcript repeats a uuid it already holds
         attempt += 1
-        derived = str(uuid.uuid5(_NAMESPACE, f"{seed}\n{attempt}"))
+        derived = str(uuid.uuid5(_NAMESPACE, f"{uuid_name}\n{attempt}"))
     return derived
 
 
