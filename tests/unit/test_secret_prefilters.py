@@ -1,9 +1,10 @@
-"""The scanner's cheap looks before its wrapping passes find what the plain definitions find.
+"""The scanner's shortcuts find what the plain definitions find.
 
-The base64 pass finds its tokens through byte classes and `find`, and the UTF-16LE pass runs only
-on windows that hold three printable characters in a row in UTF-16LE: both are checked against
-a plain statement of what they stand for, over generated streams cut into windows as the
-scanner cuts them. Key-shaped values are assembled at run time.
+The base64 pass finds its tokens through byte classes and `find`; the UTF-16LE pass runs only on
+windows that hold three printable characters in a row in UTF-16LE; anchored patterns hop from
+one anchor byte to the next. Each is checked against a plain statement of what it stands for
+(the tokens' definition, the pass run everywhere, `finditer`), over generated streams cut into
+windows as the scanner cuts them. Key-shaped values are assembled at run time.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from cleveragents.adapters.secrets.pattern_scanner import (
     _base64_runs,
     _may_hold_utf16le_text,
 )
+from cleveragents.adapters.secrets.secret_patterns import PATTERNS
 from cleveragents.application.ports.secret_scanner import SecretMatch
 from cleveragents.domain.secrets import SecretKind
 
@@ -82,10 +84,11 @@ _pieces = st.one_of(
 def test_base64_tokens_are_those_of_the_plain_definition_wherever_windows_fall(
     data: bytes, window: int
 ) -> None:
+    classes = data.translate(pattern_scanner._TOKEN_CLASSES)
     found = [
         token
         for start, end, limit in _windows(len(data), window)
-        for token in _base64_runs(data, start, end, limit)
+        for token in _base64_runs(data, classes, start, end, limit)
     ]
     assert found == _plain_base64_tokens(data)
 
@@ -129,3 +132,50 @@ def test_a_utf16le_token_is_found_after_a_binary_prefix_of_nuls() -> None:
     data = b"\x00\x01" * 5000 + f"GH {TOKEN}\n".encode("utf-16-le")
     kinds = {finding.kind for finding in PatternSecretScanner().scan_bytes(data)}
     assert kinds == {SecretKind.GITHUB_TOKEN}
+
+
+_ANCHORED = [pattern for pattern in PATTERNS if pattern.anchor]
+_ANCHOR_PIECES = [b"J", b"G", b"eyJ", b"SG.", b".", b"-", b"_", b"x", b" ", b"\n", b"J" * 40]
+_JWT_PIECES = [b"eyJhbGciOiJIUzI1NiJ9", b"eyJzdWIiOjF9", b"c2lnbmF0dXJlMTIz", b"ab" * 300]
+_LITERAL_PIECES = [b"authorization: bearer ", b"Authorization", b"secret", b"token", b"api"]
+_VALUE_PIECES = [
+    b"=",
+    b": ",
+    b'"',
+    b"Qx7vR2mK9pLw4Zt",
+    b"://",
+    b"u:p@h",
+    b"hooks.slack.com/services/T",
+]
+_anchor_texts = st.lists(
+    st.sampled_from(
+        [*_ANCHOR_PIECES, *_JWT_PIECES, *_LITERAL_PIECES, *_VALUE_PIECES, b"SG." + b"aB3dE5" * 9]
+    ),
+    max_size=80,
+).map(b"".join)
+
+
+def test_anchors_are_pieces_of_their_patterns_leading_literals() -> None:
+    assert _ANCHORED
+    for pattern in _ANCHORED:
+        parsed = re._parser.parse(pattern.regex.pattern)  # type: ignore[attr-defined]
+        leading = parsed.data[: pattern.anchor_offset + len(pattern.anchor)]
+        assert all(op is re._constants.LITERAL for op, _ in leading)  # type: ignore[attr-defined]
+        assert bytes(value for _, value in leading)[pattern.anchor_offset :] == pattern.anchor
+
+
+@settings(max_examples=300, deadline=None)
+@given(_anchor_texts, st.integers(0, 50))
+def test_hopping_to_anchors_finds_what_the_regex_finds(text: bytes, start: int) -> None:
+    for pattern in _ANCHORED:
+        searched = text.lower() if pattern.lower else text
+        hopped = [m.span() for m in pattern_scanner._matches(pattern, searched, start, len(text))]
+        assert hopped == [m.span() for m in pattern.regex.finditer(searched, start, len(text))]
+
+
+def test_a_jwt_is_found_after_many_anchor_bytes() -> None:
+    """Past a stretch dense with the anchor (the regex engine takes over there) and after it."""
+    jwt = b"eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOjF9.c2lnbmF0dXJlMTIz"
+    data = b"J J " * 5000 + b"\n" + jwt + b"\n" + b"x" * 100_000 + b"\n" + jwt + b"\n"
+    lines = [f.line for f in PatternSecretScanner().scan_bytes(data) if f.kind is SecretKind.JWT]
+    assert lines == [2, 4]

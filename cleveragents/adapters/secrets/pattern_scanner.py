@@ -12,9 +12,12 @@ No decoding of the text itself: every credential format is ASCII, so invalid UTF
 match nothing and never stops the scan. Two wrappings are unwrapped, because tools print them
 (`kubectl get secret -o yaml`, `echo ... | base64`, a Windows tool's UTF-16 log):
 - base64: a run of at least `MIN_BASE64_CHARS` base64 characters that decodes to ASCII text is
-  scanned as that text (one level deep; runs are cut every `MAX_BASE64_CHARS`);
-- UTF-16LE: only in a window that holds a NUL byte, a run of ASCII characters each followed by a
-  NUL is scanned as those characters.
+  scanned as that text (one level deep; runs longer than `MAX_BASE64_CHARS` are not looked into).
+  The runs are found on a copy of the bytes made of their classes (base64, edge, other) by
+  `bytes.find`, so only tokens standing on their own are visited in Python;
+- UTF-16LE: only in a window that holds a NUL byte and three printable ASCII characters in a row
+  in UTF-16LE (every match holds three), a run of ASCII characters each followed by a NUL is
+  scanned as those characters.
 A credential found inside a wrapping is reported on the line where the wrapping starts, and its
 span (for a redaction) is the whole base64 run, or the UTF-16 bytes of the credential.
 
@@ -27,7 +30,7 @@ from __future__ import annotations
 
 import binascii
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from cleveragents.adapters.secrets.secret_patterns import MAX_MATCH_BYTES, PATTERNS, SecretPattern
 from cleveragents.application.ports.secret_scanner import (
@@ -49,6 +52,11 @@ OVERLAP_BYTES = MAX_MATCH_BYTES + MARKER_REACH_BYTES + 64
 # marker's reach.
 CONTEXT_BYTES = MARKER_REACH_BYTES + 16
 
+# Hopping to a pattern's anchor costs about what the regex engine's own scan costs over this many
+# bytes; where anchors come closer on average, the engine's scan is cheaper.
+MIN_ANCHOR_GAP_BYTES = 512
+_HOPS_BEFORE_GAP_CHECK = 16
+
 MIN_BASE64_CHARS = 20
 MAX_BASE64_CHARS = 4096
 _MARKER = ALLOW_MARKER.encode()
@@ -62,7 +70,8 @@ _TOKEN_CLASSES = bytes(
     0x41 if byte in _BASE64_BYTES else _EDGE_CLASS if byte in _TOKEN_EDGES else 0x2E
     for byte in range(256)
 )
-_TOKEN_START = b" " + b"A" * MIN_BASE64_CHARS
+_BASE64_SEED = b"A" * MIN_BASE64_CHARS
+_TOKEN_START = b" " + _BASE64_SEED
 _NOT_BASE64_CLASS = re.compile(rb"[^A]")
 _PRINTABLE = bytes(range(0x20, 0x7F)) + b"\t\n\r"
 # For the UTF-16LE pass: a printable ASCII byte but the blank becomes `a`, NUL stays, any other `.`.
@@ -129,6 +138,7 @@ class _PatternScan(SecretScan):
         self._pending.clear()
         self._pending_bytes = 0
         lowered = buffer.lower()  # ASCII-only: positions are unchanged
+        classes = buffer.translate(_TOKEN_CLASSES)  # for the base64 tokens
         start = self._scan_from
         while start < len(buffer):
             if len(buffer) - start >= WINDOW_BYTES + OVERLAP_BYTES:
@@ -138,7 +148,7 @@ class _PatternScan(SecretScan):
                 end = limit = len(buffer)
             else:
                 break
-            self._scan_window(buffer, lowered, start, end, limit)
+            self._scan_window(buffer, lowered, classes, start, end, limit)
             self._line += buffer.count(b"\n", start, end)
             start = end
         keep_from = max(0, start - CONTEXT_BYTES)
@@ -146,7 +156,9 @@ class _PatternScan(SecretScan):
         self._offset += keep_from
         self._scan_from = start - keep_from
 
-    def _scan_window(self, buffer: bytes, lowered: bytes, start: int, end: int, limit: int) -> None:
+    def _scan_window(
+        self, buffer: bytes, lowered: bytes, classes: bytes, start: int, end: int, limit: int
+    ) -> None:
         """Record the matches that start in [start, end), reading up to `limit`."""
         for match_start, match_end, kind, rule, value_start, value_end in _hits(
             self._patterns, buffer, lowered, start, end, limit
@@ -163,7 +175,7 @@ class _PatternScan(SecretScan):
                 value_start,
                 value_end,
             )
-        for run_start, run_end, text in _base64_runs(buffer, start, end, limit):
+        for run_start, run_end, text in _base64_runs(buffer, classes, start, end, limit):
             for _, _, kind, rule, value_start, value_end in _hits(
                 self._patterns, text, text.lower(), 0, len(text), len(text)
             ):
@@ -242,12 +254,47 @@ def _hits(
     that start in [start, end) of `text`."""
     for pattern in patterns:
         searched = lowered if pattern.lower else text
-        for match in pattern.regex.finditer(searched, start, limit):
+        for match in _matches(pattern, searched, start, limit):
             if match.start() >= end:
                 break
             hit = pattern.classify(text, match)
             if hit is not None:
                 yield match.start(), match.end(), hit.kind, hit.rule, hit.start, hit.end
+
+
+def _matches(
+    pattern: SecretPattern, searched: bytes, start: int, limit: int
+) -> Iterator[re.Match[bytes]]:
+    """What `pattern.regex.finditer(searched, start, limit)` gives: the leftmost match from
+    `start`, then the leftmost from its end, and so on. With an anchor, by hopping from one
+    anchor byte to the next (`bytes.find`, many times faster than the regex engine's scan) and
+    trying the regex where a match would start; where the anchor turns out to be common (more
+    than one every `MIN_ANCHOR_GAP_BYTES` on average), the rest is left to `finditer`."""
+    regex = pattern.regex
+    anchor = pattern.anchor
+    if not anchor:
+        yield from regex.finditer(searched, start, limit)
+        return
+    offset = pattern.anchor_offset
+    find = searched.find
+    match_at = regex.match
+    position = start
+    hops = 0
+    while True:
+        found = find(anchor, position + offset, limit)
+        if found == -1:
+            return
+        candidate = found - offset
+        hops += 1
+        if hops > _HOPS_BEFORE_GAP_CHECK and candidate - start < hops * MIN_ANCHOR_GAP_BYTES:
+            yield from regex.finditer(searched, candidate, limit)
+            return
+        match = match_at(searched, candidate, limit)
+        if match is None:
+            position = candidate + 1
+        else:
+            yield match
+            position = match.end()
 
 
 def _allowed_inline(text: bytes, start: int, end: int) -> bool:
@@ -261,7 +308,7 @@ def _allowed_inline(text: bytes, start: int, end: int) -> bool:
 
 
 def _base64_runs(
-    buffer: bytes, start: int, end: int, limit: int
+    buffer: bytes, classes: bytes, start: int, end: int, limit: int
 ) -> Iterator[tuple[int, int, bytes]]:
     """(start, end, decoded text) of the base64 tokens starting in [start, end) that decode to
     ASCII text worth scanning.
@@ -272,43 +319,42 @@ def _base64_runs(
     words in logs and code are never looked at. A run longer than `MAX_BASE64_CHARS` (an image,
     an archive) is not looked into: a window always sees that much of a run that starts in it,
     so whether it is looked into does not depend on where the windows fall."""
-    # Each byte becomes its class: `A` for base64, a blank for an edge, `.` for any other. The
-    # stream's start counts as an edge, and so does `limit` (a run cut there ends there). A
-    # token then starts after an edge followed by `MIN_BASE64_CHARS` base64 bytes, which `find`
-    # finds at memory-search speed: runs glued to the word before them (most long words of
-    # logs and code) are never visited in Python.
-    before = buffer[start - 1 : start] if start else b" "
-    classes = b"".join(
-        (before.translate(_TOKEN_CLASSES), buffer[start:limit].translate(_TOKEN_CLASSES), b" ")
-    )
-    base = start - 1  # the buffer position of `classes[0]`
+    # `classes` has each byte's class: `A` for base64, a blank for an edge, `.` for any other. A
+    # token starts after an edge followed by `MIN_BASE64_CHARS` base64 bytes, which `find` finds
+    # at memory-search speed: runs glued to the word before them (most long words of logs and
+    # code) are never visited in Python. The stream's start counts as an edge, and so does
+    # `limit` (a run cut there ends there).
     find = classes.find
-    position = 0
-    stop = end - base
-    while True:
-        edge = find(_TOKEN_START, position)
-        run_start = edge + 1
-        if edge == -1 or run_start >= stop:
-            return
-        after_run = _NOT_BASE64_CLASS.search(
-            classes, run_start + MIN_BASE64_CHARS, run_start + MAX_BASE64_CHARS + 1
-        )
-        if after_run is None:
-            position = run_start + MAX_BASE64_CHARS  # too long: an image, an archive
-            continue
-        run_end = position = after_run.start()
-        if classes[run_end] != _EDGE_CLASS:
+    if start == 0 and classes.startswith(_BASE64_SEED, 0, limit):
+        run_start = 0
+    else:
+        run_start = _after_edge(find, max(start - 1, 0), limit)
+    while 0 <= run_start < end:
+        token = run_start
+        reach = token + MAX_BASE64_CHARS + 1
+        after = _NOT_BASE64_CLASS.search(classes, token + MIN_BASE64_CHARS, min(reach, limit))
+        if after is None and reach <= limit:
+            run_start = _after_edge(find, reach - 1, limit)
+            continue  # too long: an image, an archive
+        run_end = limit if after is None else after.start()
+        run_start = _after_edge(find, run_end, limit)
+        if run_end < limit and classes[run_end] != _EDGE_CLASS:
             continue  # glued to what follows
-        run = buffer[base + run_start : base + run_end]
+        run = buffer[token:run_end]
         # Base64 of ASCII text: every 4-character group starts with A-Z or a-f (a byte < 0x80
         # has its top bit clear). Words and identifiers rarely pass, and nothing is decoded.
         if len(run) % 4 == 1 or run.isalpha() or run[::4].translate(None, _GROUP_STARTS):
             continue
         decoded = binascii.a2b_base64(run + b"=" * (-len(run) % 4))
         if not decoded.translate(None, _PRINTABLE):
-            after = buffer[base + run_end : base + run_end + 2]
-            padding = len(after) - len(after.lstrip(b"="))
-            yield base + run_start, base + run_end + padding, decoded
+            padding = buffer[run_end : run_end + 2]
+            yield token, run_end + len(padding) - len(padding.lstrip(b"=")), decoded
+
+
+def _after_edge(find: Callable[[bytes, int, int], int], position: int, limit: int) -> int:
+    """Where the next token after an edge at or after `position` starts, or -1."""
+    edge = find(_TOKEN_START, position, limit)
+    return -1 if edge == -1 else edge + 1
 
 
 def _may_hold_utf16le_text(buffer: bytes, start: int, limit: int) -> bool:

@@ -8,14 +8,22 @@ Nothing matches across a newline, except a PEM private key's body (to its END li
 redaction removes the key, not only its header).
 
 Speed: each regex begins with a literal (`-`, `_`, `A`, `eyJ`, `://`, `token`...), which lets the
-regex engine jump from one occurrence of the literal to the next at memory-search speed instead of
-trying every position. That is why left word boundaries are lookbehinds placed after the literal
+regex engine jump from one occurrence of the literal to the next instead of trying every
+position. That is why left word boundaries are lookbehinds placed after the literal
 (`sk-(?<![A-Za-z0-9_-]sk-)`) or checks in the classifier, and why several kinds that share a
 literal share one regex (`-`: PEM keys, `sk-`, `xox?-`, `glpat-`; `_`: GitHub, Stripe, npm and
 Hugging Face tokens, `.npmrc` credentials; `A`: AWS key ids, Google API keys, Azure account
 keys). Case-insensitive patterns (header and assignment names) are written in lower case and run
 over the lower-cased bytes (`bytes.lower` keeps positions, and is far faster than
 `re.IGNORECASE`, which disables that jump); their classifiers read the original bytes.
+
+That jump still reads every byte, one at a time, once per pattern. A pattern may name a piece of
+its literal as its `anchor`: the scanner then hops from one occurrence to the next with
+`bytes.find`, which skips ahead by up to the anchor's length (`authorization`, `secret`) or, for
+one byte, uses `memchr`, and tries the regex only there. A literal holding a byte that text
+seldom has anchors on that byte (`J` of `eyJ`, `G` of `SG.`); the one-byte literals (`-`, `_`,
+`A`) are too common in text for hopping to pay. Every match also holds at least three printable
+ASCII characters in a row (its literal): the UTF-16LE pass looks only where a window has three.
 
 A classifier returns a `Hit`: the kind (a `SecretKind`), the rule (the detailed kind, e.g.
 ``password`` where the kind is ``generic-secret``), and the span of the credential itself, which
@@ -85,7 +93,9 @@ class SecretPattern:
     `regex` runs over the original bytes, or over the lower-cased bytes when `lower` is set (then
     it is written in lower case). `classify(original, match)` reads the original bytes and returns
     a `Hit`, or `None` for a placeholder, a reference or a near miss. `kinds` lists the kinds it
-    can return and `rules` its rules.
+    can return and `rules` its rules. `anchor`, when set, is a piece of the regex's leading
+    literal, at `anchor_offset` in it: every match has it there, so the scanner tries the regex
+    only where `bytes.find` finds it.
     """
 
     kinds: tuple[SecretKind, ...]
@@ -93,6 +103,8 @@ class SecretPattern:
     classify: Classifier
     lower: bool = False
     rules: tuple[str, ...] = ()
+    anchor: bytes = b""
+    anchor_offset: int = 0
 
 
 def shannon_entropy(value: bytes) -> float:
@@ -451,12 +463,15 @@ PATTERNS: tuple[SecretPattern, ...] = (
             rb"PRIVATE KEY(?: BLOCK)?-----"
             rb"(?:[A-Za-z0-9+/=\s\\:,-]{0,4096}?-----END [A-Z0-9 ]{0,24}PRIVATE KEY(?: BLOCK)?-----"
             rb"|[A-Za-z0-9+/=\s\\:,]{0,4096})"
-            rb"|(?<=sk-)(?<![A-Za-z0-9_-]sk-)(?P<openai>(?P<anthropic>ant-)?"
+            # One look at the byte before first (`k` of sk-, `b` of xoxb-, `t` of glpat-...):
+            # most `-` in text (dates, words) stop there.
+            rb"|(?<=[abkoprst]-)(?:"
+            rb"(?<=sk-)(?<![A-Za-z0-9_-]sk-)(?P<openai>(?P<anthropic>ant-)?"
             + _B64URL
             + rb"{20,250})"
             rb"|(?<=xox[abposr]-)(?<![A-Za-z0-9_-]xox[abposr]-)(?P<slack>[A-Za-z0-9-]{10,250})"
             rb"|(?<=glpat-)(?<![A-Za-z0-9_-]glpat-)(?P<gitlab>[A-Za-z0-9_.-]{20,80})"
-            rb")"
+            rb"))"
         ),
         _after_dash,
         rules=("private-key", "anthropic-api-key", "openai-api-key", "slack-token", "gitlab-token"),
@@ -471,17 +486,22 @@ PATTERNS: tuple[SecretPattern, ...] = (
         # Everything found at a `_`: GitHub's ghp_/gho_/ghu_/ghs_/ghr_ and github_pat_ tokens,
         # Stripe secret and restricted keys (publishable pk_ keys are public: not matched), npm
         # and Hugging Face tokens, and an `.npmrc`'s `:_authToken=` and `:_password=`.
+        # `_` is common (snake_case): the alternatives that can start by reading the byte after
+        # it (`l`/`t` of Stripe's live_/test_, `a`/`p` of .npmrc's names) do, which the regex
+        # engine checks without entering them, and the others share one look at the byte before.
         re.compile(
             rb"_(?:"
+            rb"[lt](?<=[sr]k_[lt])(?<![A-Za-z0-9_][sr]k_[lt])(?:(?<=l)ive|(?<=t)est)_"
+            rb"(?P<stripe>[A-Za-z0-9]{16,250})"
+            rb"|[ap](?<=:_[ap])(?:(?<=a)uthToken|(?<=p)assword|(?<=a)uth)[ \t]{0,8}=[ \t]{0,8}\"?"
+            rb"(?P<npmrc>[A-Za-z0-9+/=_.-]{8,512})(?![^\s\"'#])"
+            rb"|(?<=[pousrtmf]_)(?:"
             rb"(?<=gh[pousr]_)(?<![A-Za-z0-9_]gh[pousr]_)[A-Za-z0-9]{36,251}(?![A-Za-z0-9_])"
             rb"|(?<=github_pat_)(?<![A-Za-z0-9_]github_pat_)(?P<pat>[A-Za-z0-9_]{22,255})"
             rb"(?![A-Za-z0-9_])"
-            rb"|(?<=[sr]k_)(?<![A-Za-z0-9_][sr]k_)(?:live|test)_(?P<stripe>[A-Za-z0-9]{16,250})"
             rb"|(?<=npm_)(?<![A-Za-z0-9_]npm_)(?P<npm>[A-Za-z0-9]{36})(?![A-Za-z0-9_])"
             rb"|(?<=hf_)(?<![A-Za-z0-9_]hf_)(?P<hf>[A-Za-z0-9]{30,40})(?![A-Za-z0-9_])"
-            rb"|(?<=:_)(?:authToken|password|auth)[ \t]{0,8}=[ \t]{0,8}\"?"
-            rb"(?P<npmrc>[A-Za-z0-9+/=_.-]{8,512})(?![^\s\"'#])"
-            rb")"
+            rb"))"
         ),
         _after_underscore,
         rules=(
@@ -512,6 +532,7 @@ PATTERNS: tuple[SecretPattern, ...] = (
         ),
         _whole(SecretKind.SLACK_WEBHOOK),
         rules=("slack-webhook",),
+        anchor=b"hooks.slack.com/services/T",
     ),
     SecretPattern(
         (SecretKind.SENDGRID_API_KEY,),
@@ -525,6 +546,8 @@ PATTERNS: tuple[SecretPattern, ...] = (
             else None
         ),
         rules=("sendgrid-api-key",),
+        anchor=b"G",
+        anchor_offset=1,
     ),
     SecretPattern(
         (SecretKind.JWT,),
@@ -540,6 +563,8 @@ PATTERNS: tuple[SecretPattern, ...] = (
         ),
         _whole(SecretKind.JWT),
         rules=("jwt",),
+        anchor=b"J",
+        anchor_offset=2,
     ),
     SecretPattern(
         (SecretKind.PASSWORD_IN_URL,),
@@ -549,6 +574,7 @@ PATTERNS: tuple[SecretPattern, ...] = (
         ),
         _url_password,
         rules=("password-in-url",),
+        anchor=b"://",
     ),
     SecretPattern(
         (SecretKind.BEARER_TOKEN,),
@@ -559,6 +585,7 @@ PATTERNS: tuple[SecretPattern, ...] = (
         _bearer,
         lower=True,
         rules=("bearer-token",),
+        anchor=b"authorization",
     ),
     SecretPattern(
         (SecretKind.AWS_SECRET_ACCESS_KEY, SecretKind.GENERIC_SECRET),
@@ -567,6 +594,7 @@ PATTERNS: tuple[SecretPattern, ...] = (
         _aws_secret_or_generic,
         lower=True,
         rules=("aws-secret-access-key", "secret"),
+        anchor=b"secret",
     ),
     SecretPattern(
         (SecretKind.GENERIC_SECRET,),
@@ -582,6 +610,7 @@ PATTERNS: tuple[SecretPattern, ...] = (
         _generic("token"),
         lower=True,
         rules=("token",),
+        anchor=b"token",
     ),
     SecretPattern(
         (SecretKind.GENERIC_SECRET,),
@@ -589,5 +618,6 @@ PATTERNS: tuple[SecretPattern, ...] = (
         _generic("api-key"),
         lower=True,
         rules=("api-key",),
+        anchor=b"api",
     ),
 )
