@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from cleveragents.container import Container, build_container
-from tests.postgres_databases import POSTGRES_URL_VARIABLE, PostgresDatabases
+from tests.postgres_databases import POSTGRES_URL_VARIABLE, PostgresDatabases, server_url
 
 S3_ENDPOINT_VARIABLE = "CLEVERAGENTS_TEST_S3_ENDPOINT"
 BACKENDS = ("sqlite", "postgresql")
@@ -123,10 +123,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 @pytest.fixture(scope="session")
 def postgres_databases() -> Iterator[PostgresDatabases]:
     """The PostgreSQL test server's throwaway databases; skips when no server is named."""
-    server_url = os.environ.get(POSTGRES_URL_VARIABLE)
-    if not server_url:
-        pytest.skip(f"no PostgreSQL test server: set {POSTGRES_URL_VARIABLE} (see .ci/run)")
-    databases = PostgresDatabases(server_url)
+    databases = PostgresDatabases(server_url())
     yield databases
     databases.close()
 

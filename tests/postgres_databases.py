@@ -1,8 +1,11 @@
-"""Throwaway databases on the PostgreSQL test server, one per test.
+"""The PostgreSQL test server and throwaway databases on it, one per test: the one place tests
+reach PostgreSQL from (the `database_url` fixtures of tests/conftest.py and the `test_postgres_*`
+modules).
 
 The server is named by ``$CLEVERAGENTS_TEST_POSTGRES_URL`` (``.ci/run`` starts one); its role may
-create databases. Migrating a database costs far more than copying one: a template is migrated
-once per session and each test gets ``CREATE DATABASE ... TEMPLATE`` of it, dropped afterwards
+create databases. Without it the PostgreSQL tests skip, except under CI, where they fail: CI must
+run them. Migrating a database costs far more than copying one: a template is migrated once per
+session and each test gets ``CREATE DATABASE ... TEMPLATE`` of it, dropped afterwards
 (``WITH (FORCE)``, so a connection a test left open does not keep it alive). Names carry the
 process id, so that two runs sharing a server never touch each other's databases.
 """
@@ -11,20 +14,59 @@ from __future__ import annotations
 
 import itertools
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import psycopg
+import pytest
 from psycopg import sql
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import URL, make_url
 
 from cleveragents.adapters.persistence import migrations
 from cleveragents.adapters.persistence.database import make_engine
 
 POSTGRES_URL_VARIABLE = "CLEVERAGENTS_TEST_POSTGRES_URL"
+_numbers = itertools.count(1)
+
+
+def server_url() -> URL:
+    """The test server's URL; skips the test when none is named, fails it under CI."""
+    given = os.environ.get(POSTGRES_URL_VARIABLE)
+    if given:
+        return make_url(given)
+    if os.environ.get("CI"):
+        pytest.fail(
+            f"CI is set but {POSTGRES_URL_VARIABLE} is not: the PostgreSQL tests must run in CI "
+            "(.ci/run starts the server)",
+            pytrace=False,
+        )
+    pytest.skip(f"no PostgreSQL test server: set {POSTGRES_URL_VARIABLE} (see .ci/run)")
+
+
+def libpq_url(url: URL) -> str:
+    """`url` as psycopg itself reads it (no SQLAlchemy driver name)."""
+    return url.set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+@contextmanager
+def empty_database(server: URL) -> Iterator[str]:
+    """A new database without any table, dropped afterwards; yields its URL."""
+    name = f"cleveragents_pgtest_{os.getpid()}_{next(_numbers)}"
+    # CREATE and DROP DATABASE cannot run inside a transaction.
+    with psycopg.connect(libpq_url(server), autocommit=True) as admin:
+        admin.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    try:
+        yield server.set(database=name).render_as_string(hide_password=False)
+    finally:
+        with psycopg.connect(libpq_url(server), autocommit=True) as admin:
+            admin.execute(
+                sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
+            )
 
 
 class PostgresDatabases:
-    def __init__(self, server_url: str) -> None:
-        self._server = make_url(server_url)
+    def __init__(self, server: URL) -> None:
+        self._server = server
         self._prefix = f"cleveragents_test_{os.getpid()}"
         self._numbers = itertools.count(1)
         self._template: str | None = None
@@ -71,8 +113,5 @@ class PostgresDatabases:
         # CREATE and DROP DATABASE cannot run inside a transaction: an autocommit connection
         # to the database the URL names, kept for the session.
         if self._connection is None:
-            self._connection = psycopg.connect(self._libpq_url(), autocommit=True)
+            self._connection = psycopg.connect(libpq_url(self._server), autocommit=True)
         self._connection.execute(sql.SQL(statement).format(*map(sql.Identifier, names)))
-
-    def _libpq_url(self) -> str:
-        return self._server.set(drivername="postgresql").render_as_string(hide_password=False)

@@ -4,7 +4,6 @@ up again with the data kept, and a downgrade that would lose a figure stopped, n
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from alembic.autogenerate import compare_metadata
@@ -14,7 +13,6 @@ from sqlalchemy import Engine, text
 from cleveragents.adapters.persistence import migrations
 from cleveragents.adapters.persistence.database import make_engine
 from cleveragents.adapters.persistence.rows import Base
-from tests.integration.both_backends import BACKENDS, empty_database
 
 BEFORE = "0005_summary_tokens"
 BIGINT = "0006_bigint_counts"
@@ -24,14 +22,13 @@ CHILD = "01HX3Z8Q9V6W2Y4K5M7N8P0R1V"
 TOKEN_COLUMNS = ("context_window", "reserve_tokens", "keep_recent_tokens", "summary_tokens")
 
 
-@pytest.fixture(params=BACKENDS)
-def engine(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Engine]:
-    for url in empty_database(request.param, tmp_path):
-        built = make_engine(url)
-        try:
-            yield built
-        finally:
-            built.dispose()
+@pytest.fixture
+def engine(empty_database_url: str) -> Iterator[Engine]:
+    built = make_engine(empty_database_url)
+    try:
+        yield built
+    finally:
+        built.dispose()
 
 
 def _store_a_project_and_plans(engine: Engine) -> None:

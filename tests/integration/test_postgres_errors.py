@@ -19,7 +19,7 @@ from cleveragents.adapters.persistence.store import SqlStore
 from cleveragents.adapters.persistence.unit_of_work import SqlaUnitOfWork
 from cleveragents.domain.errors import InvalidInputError
 from tests.e2e.cli_runner import Result, run
-from tests.integration.postgres_server import empty_database, libpq_url, server_url
+from tests.postgres_databases import empty_database, libpq_url, server_url
 
 
 def _assert_one_line(result: Result, exit_code: int) -> None:

@@ -23,7 +23,7 @@ from sqlalchemy.engine import make_url
 from cleveragents.adapters.persistence import migrations
 from cleveragents.adapters.persistence.database import make_engine
 from tests.e2e.cli_runner import run
-from tests.integration.postgres_server import empty_database, libpq_url, server_url
+from tests.postgres_databases import empty_database, libpq_url, server_url
 
 WORKERS = 8
 

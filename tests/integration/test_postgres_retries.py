@@ -26,7 +26,7 @@ from cleveragents.adapters.persistence.unit_of_work import (
 from cleveragents.domain.errors import StoreUnavailableError
 from cleveragents.domain.plan import Plan
 from cleveragents.domain.project import Project
-from tests.integration.postgres_server import empty_database, server_url
+from tests.postgres_databases import empty_database, server_url
 
 
 def _database_refusal(error: type[psycopg.Error], message: str) -> OperationalError:
@@ -158,4 +158,8 @@ def test_a_real_deadlock_is_retried_and_both_transactions_commit(
         finished = sorted(future.result() for future in futures)
 
     assert finished == ["backward", "forward"]
-    assert sorted(attempts.values()) == [1, 2]  # the deadlock's victim ran again, once
+    # The deadlock's victim ran again. On a loaded machine a lock timeout may roll back the
+    # other one too, or the victim twice: what must hold is that a retry happened and both
+    # transactions committed.
+    assert max(attempts.values()) >= 2
+    assert min(attempts.values()) >= 1

@@ -17,7 +17,7 @@ from cleveragents.adapters.persistence.errors import database_errors_translated
 from cleveragents.adapters.persistence.postgres import LOCK_TIMEOUT_ENV, STATEMENT_TIMEOUT_ENV
 from cleveragents.domain.errors import StoreUnavailableError
 from tests.e2e.cli_runner import run
-from tests.integration.postgres_server import empty_database, libpq_url, server_url
+from tests.postgres_databases import empty_database, libpq_url, server_url
 
 
 @pytest.fixture

@@ -6,7 +6,6 @@ both, with errors of its own)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,14 +16,14 @@ from cleveragents.domain.errors import InvalidInputError
 from cleveragents.domain.policy import ContextPolicy
 from cleveragents.domain.tokens import MAX_TOKEN_COUNT
 from tests.e2e.cli_runner import Result, run
-from tests.integration.both_backends import BACKENDS, empty_database
 
 BEYOND_INT32 = 3_000_000_000
 
 
-@pytest.fixture(params=BACKENDS)
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    yield from empty_database(request.param, tmp_path)
+@pytest.fixture
+def database_url(empty_database_url: str) -> str:
+    """An empty database on each backend: the commands below create the schema themselves."""
+    return empty_database_url
 
 
 def _agents(capsys: pytest.CaptureFixture[str], database_url: str, *args: str) -> Result:

@@ -54,7 +54,8 @@ def world() -> World:
 
 
 def example_parent(world: World, ratio: float | None = None) -> Plan:
-    """The documented example plan (docs/skeleton-compressor.md): A (0.9, 400), B (0.6, 300), C (0.3, 300)."""
+    """The documented example plan (docs/skeleton-compressor.md): A (0.9, 400), B (0.6, 300),
+    C (0.3, 300)."""
     world.projects.create("demo")
     if ratio is not None:
         world.projects.set_context("demo", ContextPolicyChanges(skeleton_ratio=ratio))
