@@ -34,7 +34,12 @@ NOUNS: dict[str, tuple[str, ...]] = {
     "plan": ("cleveragents.cli.plan",),
     "db": ("cleveragents.cli.db",),
     "tokens": ("cleveragents.cli.tokens",),
-    "artifact": ("cleveragents.cli.artifact", "cleveragents.cli.artifact_store"),
+    "artifact": (
+        "cleveragents.cli.artifact",
+        "cleveragents.cli.artifact_store",
+        "cleveragents.cli.artifact_inspection",
+        "cleveragents.cli.artifact_retention",
+    ),
     "context": ("cleveragents.cli.context",),
     "metrics": ("cleveragents.cli.metrics",),
     "mcp": ("cleveragents.cli.mcp",),
