@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from cleveragents.adapters.blobs.digests import check_digest, is_digest
-from cleveragents.adapters.blobs.local_work_area import LocalWorkArea
+from cleveragents.adapters.blobs.local_work_area import LocalWorkArea, StagingFile
 from cleveragents.adapters.files.private_directories import make_private_directory
 from cleveragents.application.ports.blob_storage import BlobMissingError, BlobStorage, BlobWriter
 
@@ -27,38 +27,20 @@ def _fsync_directory(path: Path) -> None:
         os.close(fd)
 
 
-class _StagedBlob(BlobWriter):
+class _StagedBlob(StagingFile):
     def __init__(self, storage: FilesystemBlobStorage) -> None:
+        super().__init__(storage.work_area)
         self._storage = storage
-        self._path = storage.work_area.new_staging_path()
-        self._handle: BinaryIO | None = self._path.open("xb")
-
-    def write(self, data: bytes) -> None:
-        if self._handle is None:
-            raise RuntimeError("the blob was already committed or aborted")
-        self._handle.write(data)
 
     def commit(self, sha256: str) -> None:
         target = self._storage.path_of(check_digest(sha256))
-        handle = self._handle
-        if handle is None:
-            raise RuntimeError("the blob was already committed or aborted")
-        handle.flush()
-        os.fsync(handle.fileno())
-        handle.close()
-        self._handle = None
+        staged = self._finish(durable=True)
         target.parent.mkdir(mode=0o700, exist_ok=True)  # a shard, inside the private store
         try:
-            _publish(self._path, target)
+            _publish(staged, target)
         finally:
-            self._path.unlink(missing_ok=True)
+            staged.unlink(missing_ok=True)
         _fsync_directory(target.parent)
-
-    def abort(self) -> None:
-        if self._handle is not None:
-            self._handle.close()
-            self._handle = None
-        self._path.unlink(missing_ok=True)
 
 
 class FilesystemBlobStorage(BlobStorage):

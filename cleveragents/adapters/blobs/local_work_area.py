@@ -13,8 +13,10 @@ import os
 import secrets
 import shutil
 from pathlib import Path
+from typing import BinaryIO
 
 from cleveragents.adapters.files.private_directories import make_private_directory
+from cleveragents.application.ports.blob_storage import BlobWriter
 from cleveragents.domain.errors import InvalidInputError
 
 _TEMP_OUTPUT_NAME = "output"
@@ -82,3 +84,35 @@ def _alive(pid: int) -> bool:
     except OSError as error:
         return error.errno == errno.EPERM
     return True
+
+
+class StagingFile(BlobWriter):
+    """A blob being written to a new file of the work area's staging folder. Each storage
+    publishes it its own way in `commit`, from the path `_finish` hands over."""
+
+    def __init__(self, work_area: LocalWorkArea) -> None:
+        self._path = work_area.new_staging_path()
+        self._handle: BinaryIO | None = self._path.open("xb")
+
+    def write(self, data: bytes) -> None:
+        if self._handle is None:
+            raise RuntimeError("the blob was already committed or aborted")
+        self._handle.write(data)
+
+    def _finish(self, *, durable: bool) -> Path:
+        """The written file, closed (and fsynced when `durable`); no write may follow."""
+        handle = self._handle
+        if handle is None:
+            raise RuntimeError("the blob was already committed or aborted")
+        if durable:
+            handle.flush()
+            os.fsync(handle.fileno())
+        handle.close()
+        self._handle = None
+        return self._path
+
+    def abort(self) -> None:
+        if self._handle is not None:
+            self._handle.close()
+            self._handle = None
+        self._path.unlink(missing_ok=True)

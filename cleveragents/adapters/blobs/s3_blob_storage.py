@@ -34,7 +34,7 @@ from botocore.exceptions import BotoCoreError, ClientError
 
 from cleveragents.adapters.blobs.blob_store_locations import S3Location
 from cleveragents.adapters.blobs.digests import check_digest, is_digest
-from cleveragents.adapters.blobs.local_work_area import LocalWorkArea
+from cleveragents.adapters.blobs.local_work_area import LocalWorkArea, StagingFile
 from cleveragents.application.ports.blob_storage import (
     BlobMissingError,
     BlobStorage,
@@ -314,33 +314,18 @@ class _AlreadyThereError(Exception):
     """The conditional write found the blob there: published by another importer."""
 
 
-class _StagedUpload(BlobWriter):
+class _StagedUpload(StagingFile):
     def __init__(self, storage: S3BlobStorage) -> None:
+        super().__init__(storage.work_area)
         self._storage = storage
-        self._path = storage.work_area.new_staging_path()
-        self._handle: BinaryIO | None = self._path.open("xb")
-
-    def write(self, data: bytes) -> None:
-        if self._handle is None:
-            raise RuntimeError("the blob was already committed or aborted")
-        self._handle.write(data)
 
     def commit(self, sha256: str) -> None:
-        handle = self._handle
-        if handle is None:
-            raise RuntimeError("the blob was already committed or aborted")
-        handle.close()  # read back at once by this process: no fsync, the upload is durable
-        self._handle = None
+        # Read back at once by this process: no fsync, the upload is what makes it durable.
+        staged = self._finish(durable=False)
         try:
-            self._storage.publish(self._path, sha256)
+            self._storage.publish(staged, sha256)
         finally:
-            self._path.unlink(missing_ok=True)
-
-    def abort(self) -> None:
-        if self._handle is not None:
-            self._handle.close()
-            self._handle = None
-        self._path.unlink(missing_ok=True)
+            staged.unlink(missing_ok=True)
 
 
 class _RangedObject(io.RawIOBase):
