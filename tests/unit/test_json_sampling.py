@@ -1,19 +1,13 @@
-"""What smart mode for JSON knows of a document: the survey's sizes are those `json.dumps`
-writes, new-shape items show every key path, and the levels of detail keep what they say."""
+"""What smart mode for JSON knows of a document, by example: the extremes below a container, the
+middle items kept for a new key or kind, the items that mention the task, and the levels of detail
+of the ladder. (The properties: tests/properties.)"""
 
 from __future__ import annotations
 
 import json
 
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-
 from cleveragents.application.services.artifact_compression.kinds.json.detail import (
-    Detail,
     ends_inwards,
-    kept_items,
-    kept_runs,
-    runs,
 )
 from cleveragents.application.services.artifact_compression.kinds.json.ladder import ladder
 from cleveragents.application.services.artifact_compression.kinds.json.line_maps import OneLine
@@ -24,65 +18,12 @@ from cleveragents.application.services.artifact_compression.kinds.kind_compresso
 from cleveragents.application.services.artifact_compression.task_terms import TaskTerms
 
 NO_TERMS = TaskTerms()
-SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-JSON_VALUES = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=60),
-    lambda children: (
-        st.lists(children, max_size=10) | st.dictionaries(st.text(max_size=5), children, max_size=6)
-    ),
-    max_leaves=60,
-)
-
-
-def containers(value: object) -> list[dict[str, object] | list[object]]:
-    found: list[dict[str, object] | list[object]] = []
-    if isinstance(value, dict | list):
-        found.append(value)
-        for item in value.values() if isinstance(value, dict) else value:
-            found += containers(item)
-    return found
-
-
-def key_paths(value: object, path: tuple[str, ...] = ()) -> set[tuple[str, ...]]:
-    found: set[tuple[str, ...]] = set()
-    if isinstance(value, dict):
-        for key, item in value.items():
-            found.add((*path, key))
-            found |= key_paths(item, (*path, key))
-    elif isinstance(value, list):
-        for item in value:
-            found |= key_paths(item, path)
-    return found
-
-
-@SETTINGS
-@given(JSON_VALUES)
-def test_recorded_sizes_are_what_json_dumps_writes(value: object) -> None:
-    survey = Survey(value, NO_TERMS)
-    for container in containers(value):
-        facts = survey.of(container)
-        compact = json.dumps(container, ensure_ascii=False, separators=(",", ":"))
-        pretty = json.dumps(container, ensure_ascii=False, indent=2)
-        assert facts.compact == len(compact)
-        assert facts.pretty == len(pretty)
-        assert facts.newlines == pretty.count("\n")
 
 
 def test_extremes_below_a_container() -> None:
     value = {"a": [1, 2, 3, [4, 5, 6, 7]], "b": {"c": "x" * 30, "d": {}, "e": 1, "f": 2}}
     facts = Survey(value, NO_TERMS).of(value)
     assert (facts.max_items, facts.max_string, facts.max_keys) == (4, 30, 4)
-
-
-@SETTINGS
-@given(st.lists(JSON_VALUES, min_size=3, max_size=30))
-def test_new_shape_items_show_every_key_path(items: list[object]) -> None:
-    """First, last and new-shape items (with theirs, inside) hold every key path."""
-    survey = Survey(items, NO_TERMS)
-    pruner = Pruner(survey, OneLine(1), Handles(), pretty=False)
-    coverage = Detail(string_limit=16, task=0)
-    shown = json.loads(render(pruner.build(coverage).value, pretty=False))
-    assert key_paths(items) <= key_paths(shown)
 
 
 def test_a_middle_item_is_kept_for_a_new_key_or_a_new_kind_only() -> None:
@@ -104,30 +45,6 @@ def test_ends_inwards() -> None:
     assert list(ends_inwards(5)) == [0, 4, 1, 3, 2]
     assert list(ends_inwards(1)) == [0]
     assert list(ends_inwards(0)) == []
-
-
-@SETTINGS
-@given(
-    st.integers(min_value=3, max_value=60),
-    st.integers(min_value=0, max_value=70),
-    st.lists(st.integers(min_value=1, max_value=58), max_size=6),
-    st.integers(min_value=0, max_value=4),
-)
-def test_runs_of_kept_items_are_the_kept_items(
-    count: int, extra: int, specials: list[int], shapes: int
-) -> None:
-    items: list[object] = [{"a": index} for index in range(count)]
-    for index in specials:
-        if index < count - 1:
-            items[index] = {"new": index}
-    survey = Survey(items, NO_TERMS)
-    facts = survey.of(items)
-    detail = Detail(extra_items=extra, shapes=shapes)
-    kept, _ = kept_items(facts, count, detail)
-    assert kept_runs(facts, count, detail)[0] == runs(kept)
-    assert kept[0] == 0
-    assert kept[-1] == count - 1
-    assert len(kept) == min(count, 2 + extra + len([r for r in facts.shape_ranks if r < shapes]))
 
 
 def test_breadth_first_members_start_with_the_root() -> None:
@@ -154,11 +71,3 @@ def test_the_ladder_starts_with_the_whole_document_and_ends_with_its_marker() ->
     assert json.loads(render(pruner.build(poorest).value, pretty=False)) == {"…": "1 key omitted"}
     ranks = [family.rank for family in families]
     assert ranks == sorted(ranks)
-
-
-@SETTINGS
-@given(st.lists(st.text(max_size=40), min_size=1, max_size=20), st.text(max_size=30))
-def test_task_items_are_those_the_task_terms_match(items: list[str], task: str) -> None:
-    terms = TaskTerms.from_task(task)
-    expected = tuple(index for index, item in enumerate(items) if terms.matches(item))
-    assert Survey(items, terms).of(items).task_items == expected

@@ -1,0 +1,149 @@
+"""The JSON renderer behind smart mode, on generated JSON: sizes measured without rendering equal
+the rendering's length, line maps name the lines of the original, and the positions parser reads
+what `json.loads` reads."""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cleveragents.application.services.artifact_compression.kinds.json.detail import Detail
+from cleveragents.application.services.artifact_compression.kinds.json.ladder import ladder
+from cleveragents.application.services.artifact_compression.kinds.json.line_maps import (
+    OneLine,
+    Positions,
+    UsualLayout,
+    structural_line_map,
+)
+from cleveragents.application.services.artifact_compression.kinds.json.positions import (
+    parse_with_positions,
+)
+from cleveragents.application.services.artifact_compression.kinds.json.pruner import Pruner
+from cleveragents.application.services.artifact_compression.kinds.json.survey import Survey
+from cleveragents.application.services.artifact_compression.kinds.json.writing import (
+    render,
+)
+from cleveragents.application.services.artifact_compression.kinds.kind_compressor import Handles
+from cleveragents.application.services.artifact_compression.task_terms import TaskTerms
+
+NO_TERMS = TaskTerms()
+SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=300),
+    lambda children: (
+        st.lists(children, max_size=12) | st.dictionaries(st.text(max_size=6), children, max_size=6)
+    ),
+    max_leaves=80,
+)
+CONTAINERS = st.one_of(
+    st.lists(JSON_VALUES, min_size=1, max_size=12),
+    st.dictionaries(st.text(max_size=6), JSON_VALUES, min_size=1, max_size=6),
+)
+
+
+def levels(survey: Survey) -> list[Detail]:
+    """A few levels of every family of the ladder, and some between knobs."""
+    found: list[Detail] = []
+    for family in ladder(survey):
+        high = family.high()
+        for knob in sorted({family.low, high, (family.low + high) // 2, family.low + 1}):
+            if knob > high:
+                continue
+            found.append(family.detail(knob))
+            if family.between is not None and knob < high:
+                for inner in family.between(knob):
+                    found.append(inner.detail(inner.low))
+                    found.append(inner.detail(inner.high()))
+    return found
+
+
+@SETTINGS
+@given(CONTAINERS, st.booleans(), st.booleans(), st.booleans())
+def test_measured_sizes_are_the_rendered_lengths(
+    value: object, pretty_input: bool, pretty: bool, with_task: bool
+) -> None:
+    """Every level, measured in any order (the measurements of parts are reused between
+    levels) and built, has the length its rendering has."""
+    text = json.dumps(value, indent=2 if pretty_input else None, ensure_ascii=False)
+    terms = TaskTerms.from_task("needle true 0") if with_task else NO_TERMS
+    survey = Survey(json.loads(text), terms)
+    lines = structural_line_map(text, survey) or Positions(text, parse_with_positions(text)[1])
+    pruner = Pruner(survey, lines, Handles("sha256:ab"), pretty=pretty)
+    details = levels(survey)
+    for detail in [*details, *reversed(details)]:
+        built = pruner.build(detail)
+        out = render(built.value, pretty=pretty)
+        assert built.chars == len(out)
+        assert pruner.measure(detail) == len(out)
+        json.loads(out)
+
+
+@SETTINGS
+@given(JSON_VALUES, st.sampled_from([None, 1, 2, 4]))
+def test_the_positions_parser_reads_what_json_loads_reads(
+    value: object, indent: int | None
+) -> None:
+    text = json.dumps(value, indent=indent)
+    parsed, spans = parse_with_positions(text)
+    assert parsed == json.loads(text)
+    for container in _containers(parsed):
+        starts, ends = spans[id(container)]
+        assert len(starts) == len(ends) == len(container)
+        members = container.values() if isinstance(container, dict) else container
+        for start, end, member in zip(starts, ends, members, strict=True):
+            piece = text[start:end]
+            if isinstance(container, dict):
+                piece = piece.split(":", 1)[1] if not piece.startswith('"') else _after_key(piece)
+            assert json.loads(piece) == member
+
+
+def _after_key(piece: str) -> str:
+    _, end = json.decoder.scanstring(piece, 1)  # type: ignore[attr-defined]
+    return piece[end:].lstrip().removeprefix(":")
+
+
+def _containers(value: object) -> list[dict[str, object] | list[object]]:
+    found: list[dict[str, object] | list[object]] = []
+    if isinstance(value, dict):
+        found.append(value)
+        for item in value.values():
+            found += _containers(item)
+    elif isinstance(value, list):
+        found.append(value)
+        for item in value:
+            found += _containers(item)
+    return found
+
+
+@SETTINGS
+@given(CONTAINERS, st.sampled_from([1, 2, 4]))
+def test_the_usual_layout_map_gives_the_lines_the_positions_give(
+    value: object, indent: int
+) -> None:
+    text = json.dumps(value, indent=indent) + "\n"
+    survey = Survey(json.loads(text), NO_TERMS)
+    usual = structural_line_map(text, survey)
+    if "\n" not in text.strip():
+        assert isinstance(usual, OneLine)
+        return
+    assert isinstance(usual, UsualLayout)
+    parsed, spans = parse_with_positions(text)
+    _compare_lines(usual, Positions(text, spans), survey.root, parsed, usual.root_line)
+
+
+def _compare_lines(
+    usual: UsualLayout, exact: Positions, mine: object, theirs: object, line: int
+) -> None:
+    """Walk the two parses side by side: every member starts and ends on the same lines."""
+    if not isinstance(mine, dict | list) or not mine:
+        return
+    assert isinstance(theirs, dict | list)
+    members = list(mine.values() if isinstance(mine, dict) else mine)
+    others = list(theirs.values() if isinstance(theirs, dict) else theirs)
+    for index, (member, other) in enumerate(zip(members, others, strict=True)):
+        start = usual.child_line(mine, line, index)
+        assert start == exact.child_line(theirs, 0, index)
+        assert usual.span(mine, line, index, index) == exact.span(theirs, 0, index, index)
+        _compare_lines(usual, exact, member, other, start)
