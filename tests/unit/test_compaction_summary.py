@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from hypothesis import given
-from hypothesis import strategies as st
-
 from cleveragents.domain.compaction_summary import (
     SECTION_TITLES,
     CompactionSummary,
@@ -94,31 +91,3 @@ def test_empty_sections_are_the_same_as_absent_ones_and_keys_follow_section_orde
         sections={SummarySection.NEXT_STEPS: ("b",), SummarySection.GOALS: ("a",)}
     )
     assert list(summary.sections) == [SummarySection.GOALS, SummarySection.NEXT_STEPS]
-
-
-# Pieces that look like the rendering's own syntax, to mix into arbitrary text.
-_TRICKY = st.lists(
-    st.sampled_from(
-        [
-            *("## ", "- ", "> ", ">", "\n", "  ", " ", "\r", "x", "…"),
-            *("Goals", "## Goals", SUMMARY_MARKER),
-            *("Latest request (verbatim):", "Latest request: none recorded."),
-        ]
-    ),
-    max_size=12,
-).map("".join)
-_TEXT = st.one_of(st.text(), _TRICKY)
-_SUMMARIES = st.builds(
-    CompactionSummary,
-    latest_request=st.one_of(st.none(), _TEXT),
-    sections=st.dictionaries(
-        st.sampled_from(list(SummarySection)), st.lists(_TEXT, max_size=4).map(tuple)
-    ),
-)
-
-
-@given(_SUMMARIES)
-def test_parsing_the_rendering_gives_the_summary_back(summary: CompactionSummary) -> None:
-    text = render_summary(summary)
-    assert text.split("\n", 1)[0] == SUMMARY_MARKER
-    assert parse_summary(text) == summary
