@@ -1,7 +1,7 @@
 """ContextCompactor: trigger, cut, failure and events, with fakes for the tokenizer (a word
-counter), the summarizer and the event sink; plus a property over random transcripts with
-parallel, failed and interrupted tool calls. tests/integration/test_compaction_fit.py runs the
-compactor with the real tokenizer."""
+counter), the summarizer and the event sink. The property over random transcripts with parallel,
+failed and interrupted tool calls is in tests/properties; tests/integration/test_compaction_fit.py
+runs the compactor with the real tokenizer."""
 
 from __future__ import annotations
 
@@ -9,8 +9,6 @@ import logging
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from cleveragents.adapters.secrets.pattern_scanner import PatternSecretScanner
 from cleveragents.application.services.compaction.context_compactor import ContextCompactor
@@ -22,31 +20,12 @@ from cleveragents.application.services.compaction.summary.deterministic_summariz
 from cleveragents.domain.compaction_summary import SummarySection, render_summary
 from cleveragents.domain.errors import TokenCountingError
 from cleveragents.domain.event import CONTEXT_COMPACTED, CONTEXT_COMPACTION_FAILED, RecordedEvent
-from cleveragents.domain.transcript import (
-    SUMMARY_MARKER,
-    Message,
-    Role,
-    TextBlock,
-    ToolCall,
-    ToolResult,
-)
+from cleveragents.domain.transcript import SUMMARY_MARKER, Message, Role, TextBlock, ToolResult
 from cleveragents.domain.transcript_rules import is_valid
+from tests.compactor_samples import COUNTER, assistant, call, compactor, user
 from tests.fakes import FakeEventSink, FakeSummarizer, FakeTokenCounter
 
-COUNTER = FakeTokenCounter()
 WIDE = CompactionSettings(context_window=200_000, reserve_tokens=16_384, keep_recent_tokens=60)
-
-
-def user(text: str) -> Message:
-    return Message(role=Role.USER, content=(TextBlock(text=text),))
-
-
-def assistant(text: str, *calls: ToolCall) -> Message:
-    return Message(role=Role.ASSISTANT, content=(TextBlock(text=text), *calls))
-
-
-def call(call_id: str, command: str = "pytest -q") -> ToolCall:
-    return ToolCall(id=call_id, name="Bash", input={"command": command})
 
 
 def result(call_id: str, content: str = "ok", is_error: bool = False) -> Message:
@@ -64,11 +43,6 @@ def conversation(turns: int) -> list[Message]:
             assistant(f"Request {turn} is done."),
         ]
     return messages
-
-
-def compactor(summarizer: FakeSummarizer | None = None) -> tuple[ContextCompactor, FakeEventSink]:
-    events = FakeEventSink()
-    return ContextCompactor(COUNTER, summarizer or FakeSummarizer(), events), events
 
 
 def test_under_the_threshold_nothing_happens() -> None:
@@ -303,72 +277,6 @@ def test_a_previous_summary_is_merged_not_summarised() -> None:
 
 
 # --- property: random transcripts --------------------------------------------------------------
-
-WORDS = st.lists(
-    st.sampled_from(["fix", "the", "test", "file", "src/app.py", "error"]), max_size=40
-)
-
-
-@st.composite
-def transcripts(draw: st.DrawFn) -> list[Message]:
-    """Valid transcripts: turns of user text, then assistant steps with 0-3 parallel calls
-    answered (ok, failed, or interrupted) in one or several messages; the last step may end
-    with calls still running."""
-    messages: list[Message] = []
-    if draw(st.booleans()):
-        messages.append(Message(role=Role.SYSTEM, content=(TextBlock(text="rules"),)))
-    next_id = 0
-    for _ in range(draw(st.integers(1, 6))):
-        messages.append(user(" ".join(draw(WORDS)) or "go"))
-        for _ in range(draw(st.integers(0, 3))):
-            calls = []
-            for _ in range(draw(st.integers(0, 3))):
-                calls.append(call(f"t{next_id}", " ".join(draw(WORDS))))
-                next_id += 1
-            messages.append(assistant(" ".join(draw(WORDS)), *calls))
-            if not calls:
-                continue
-            outcomes = [
-                draw(st.sampled_from(["ok", "failed", "[Request interrupted by user]"]))
-                for _ in calls
-            ]
-            blocks = [
-                ToolResult(call_id=c.id, content=o, is_error=o != "ok")
-                for c, o in zip(calls, outcomes, strict=True)
-            ]
-            if draw(st.booleans()):
-                messages.append(Message(role=Role.USER, content=tuple(blocks)))
-            else:
-                messages += [Message(role=Role.USER, content=(b,)) for b in blocks]
-    if draw(st.booleans()):
-        messages.append(assistant("still working", call(f"t{next_id}")))
-    return messages
-
-
-@settings(max_examples=150)
-@given(transcripts(), st.integers(1, 400))
-def test_any_valid_transcript_compacts_to_a_valid_one_or_stays_unchanged(
-    messages: list[Message], keep_recent: int
-) -> None:
-    assert is_valid(messages)
-    service, events = compactor()
-    budget = CompactionSettings(
-        context_window=200_000, reserve_tokens=0, keep_recent_tokens=keep_recent
-    )
-    outcome = service.compact(messages, budget, force=True)
-    assert len(events.events) == 1
-    if outcome.status == "failed":
-        assert outcome.messages == tuple(messages)
-        assert events.events[0].kind == CONTEXT_COMPACTION_FAILED
-        return
-    assert is_valid(outcome.messages)
-    assert outcome.tokens_after < outcome.tokens_before
-    kept = outcome.messages[len(outcome.messages) - outcome.kept_messages :]
-    assert kept == tuple(messages[len(messages) - outcome.kept_messages :])
-    latest = max(i for i, m in enumerate(messages) if m.has_user_text and not m.tool_results)
-    if len(messages) - latest > outcome.kept_messages:  # the current task was folded:
-        assert outcome.summary is not None  # the summary holds it verbatim
-        assert outcome.summary.latest_request == messages[latest].text
 
 
 def test_when_folding_the_oldest_turn_does_not_shrink_a_later_cut_folds_more() -> None:

@@ -4,41 +4,24 @@ lines, the pattern-based roles of files without a tree, and its omission markers
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
-from cleveragents.application.ports.source_skeleton import SourceLines, SourceSkeletonizer
+from cleveragents.application.ports.source_skeleton import SourceLines
 from cleveragents.application.services.artifact_compression.kinds.source import SourceCompressor
 from cleveragents.application.services.artifact_compression.task_terms import TaskTerms
 from cleveragents.domain.artifact import ArtifactKind
+from tests.source_samples import (
+    BODY,
+    ERROR_OR_DOC,
+    NAME,
+    OUTLINE,
+    QUIET,
+    SIGNATURE,
+    TASK,
+    FixedRoles,
+    ranks,
+)
 
-NAME, SIGNATURE, ERROR_OR_DOC, TASK, OUTLINE, BODY, QUIET = range(7)
 NO_TERMS = TaskTerms()
-
-
-class FixedRoles(SourceSkeletonizer):
-    """A skeletonizer that knows the roles it was given (None: no tree, as for Ruby)."""
-
-    def __init__(self, roles: SourceLines | None = None) -> None:
-        self.roles = roles
-        self.asked: list[tuple[str, str]] = []
-
-    @property
-    def languages(self) -> frozenset[str]:
-        return frozenset()
-
-    def skeleton(self, source: str, language: str) -> str | None:
-        return None
-
-    def signature_lines(self, source: str, language: str) -> SourceLines | None:
-        self.asked.append((source, language))
-        return self.roles
-
-
-def ranks(source: str, language: str, task: str | None = None) -> list[int]:
-    """The ranks of `source`'s lines from the patterns (no tree)."""
-    compressor = SourceCompressor(FixedRoles(), language)
-    return list(compressor.line_plan(source.split("\n"), TaskTerms.from_task(task)).priorities)
 
 
 def ranked(source: str, language: str) -> dict[str, int]:
@@ -300,14 +283,3 @@ def test_the_marker_is_indented_like_the_first_omitted_line_that_is_not_blank() 
     assert compressor.marker("rest of line 4") == "# … rest of line 4"
     assert compressor.marker("line 3") == "# … line 3"  # only a blank line
     assert compressor.marker("lines 90-99") == "# … lines 90-99"
-
-
-@settings(max_examples=150, deadline=None)
-@given(
-    source=st.text(alphabet="defclass(){}:;#/*-\"' \t\nend@[]xy", max_size=300),
-    language=st.sampled_from(["python", "ruby", "shell", "sql", "lua", "go", "kotlin", "cobol"]),
-)
-def test_the_patterns_rank_any_text_one_rank_a_line(source: str, language: str) -> None:
-    found = ranks(source, language)
-    assert len(found) == len(source.split("\n"))
-    assert all(NAME <= rank <= QUIET for rank in found)
