@@ -3,12 +3,8 @@
 from __future__ import annotations
 
 import itertools
-from pathlib import Path
 from typing import Any
 
-import pytest
-
-from cleveragents.adapters.transcripts import JsonTranscriptCodec
 from cleveragents.application.ports.summarizer import Summarizer
 from cleveragents.application.services.compaction.summary.deterministic_summarizer import (
     DeterministicSummarizer,
@@ -29,7 +25,6 @@ from cleveragents.domain.transcript import (
     ToolCall,
     ToolResult,
 )
-from tests.conftest import corpus_file
 
 S = SummarySection
 REJECTED = (
@@ -639,7 +634,7 @@ def test_facts_survive_five_successive_compactions() -> None:
     assert "refused: Bash `rm -rf dist`" in summary.items(S.PERMISSIONS)
 
 
-# --- determinism and the real corpus -----------------------------------------------------------
+# --- determinism (the real corpus: test_deterministic_summarizer_corpus.py) ---------------------
 
 
 def test_the_same_messages_give_the_same_summary_and_text() -> None:
@@ -649,48 +644,6 @@ def test_the_same_messages_give_the_same_summary_and_text() -> None:
     assert first == second
     assert render_summary(first) == render_summary(second)
     assert first.model_dump_json() == second.model_dump_json()
-
-
-def _read_claude_code(path: Path) -> list[Message]:
-    return list(JsonTranscriptCodec().read(path.read_text(encoding="utf-8")).messages)
-
-
-def test_the_claude_code_tool_heavy_corpus_transcript() -> None:
-    path = corpus_file("transcripts/claude-code-tool_heavy.jsonl")
-    messages = _read_claude_code(path)
-    summary = DeterministicSummarizer().summarize(messages, None)
-    request = (
-        "scrolling back in xterm.js still does not work (maybe because outer web catches it)? "
-        "websearch xterm.js tmux interactions"
-    )
-    assert summary.latest_request == request
-    # "/mcp" was typed while the agent worked: a queued prompt, delivered before the answer.
-    assert summary.items(S.GOALS) == ("start phoenix in background", "/mcp", request)
-    # Files under the session's working directory are written relative to it.
-    assert summary.workspace == "/home/marco/projects/spotter"
-    assert summary.items(S.FILES_READ) == ("assets/js/**/*.js", "assets/js/app.js")
-    assert summary.items(S.COMMANDS)[0] == "`mix phx.server` -> ok"
-    assert summary.items(S.UNCERTAIN_EFFECTS) == ()  # web searches and reads change nothing
-    assert summary.items(S.UNFINISHED) == (request,)  # interrupted while still researching
-    assert parse_summary(render_summary(summary)) == summary
-    assert DeterministicSummarizer().summarize(_read_claude_code(path), None) == summary
-
-
-@pytest.mark.parametrize(
-    "name",
-    [
-        "claude-code-short.jsonl",
-        "claude-code-subagent.jsonl",
-        "claude-code-258c7280-ae70-4798-800f-63464d01a85d.jsonl",
-    ],
-)
-def test_every_corpus_transcript_summarises_within_the_item_cap(name: str) -> None:
-    path = corpus_file(f"transcripts/{name}")
-    summary = DeterministicSummarizer().summarize(_read_claude_code(path), None)
-    assert summary.latest_request
-    for section in SummarySection:
-        assert all(0 < len(item) <= 300 and "\n" not in item for item in summary.items(section))
-    assert parse_summary(render_summary(summary)) == summary
 
 
 def test_wrapped_prose_is_joined_back_into_sentences() -> None:

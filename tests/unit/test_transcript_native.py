@@ -1,15 +1,13 @@
 """The transcript codec on parsed documents (`read_native`, `write_native`, `detect_native`) and
 on bytes (`write_bytes`, which escapes lone surrogates).
 
-Real data: the hand-written Anthropic and OpenAI examples of tests/data/transcripts and the
-Claude Code sessions of the shared corpus (skipped when it is absent).
-"""
+Real data: the hand-written Anthropic and OpenAI examples of tests/data/transcripts (the Claude
+Code sessions of the shared corpus: tests/integration/test_transcript_native_corpus.py)."""
 
 from __future__ import annotations
 
 import copy
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,11 +15,10 @@ import pytest
 from cleveragents.adapters.transcripts import JsonTranscriptCodec
 from cleveragents.domain.errors import InvalidInputError
 from cleveragents.domain.transcript import TranscriptFormat
-from tests.conftest import TEST_DATA, corpus_cases
+from tests.conftest import TEST_DATA
 
 CODEC = JsonTranscriptCodec()
 EXAMPLES = TEST_DATA / "transcripts"
-SESSIONS = corpus_cases("transcripts", "*.jsonl")
 ANTHROPIC, OPENAI, CLAUDE_CODE = (
     TranscriptFormat.ANTHROPIC,
     TranscriptFormat.OPENAI,
@@ -31,10 +28,6 @@ ANTHROPIC, OPENAI, CLAUDE_CODE = (
 
 def _document(name: str) -> Any:
     return json.loads((EXAMPLES / name).read_text(encoding="utf-8"))
-
-
-def _records(path: Path) -> list[Any]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").split("\n") if line]
 
 
 @pytest.mark.parametrize(
@@ -59,23 +52,6 @@ def test_a_bare_list_of_messages_comes_back_a_list() -> None:
     messages = _document("anthropic-messages.json")["messages"]
     written = CODEC.write_native(CODEC.read_native(messages), ANTHROPIC)
     assert written == messages
-
-
-@pytest.mark.parametrize("path", SESSIONS, ids=lambda path: path.name)
-def test_claude_code_records_read_as_the_file_does(path: Path) -> None:
-    records = _records(path)
-    text = path.read_text(encoding="utf-8")
-    assert CODEC.detect_native(records) is CLAUDE_CODE
-    transcript = CODEC.read_native(records)
-    assert transcript == CODEC.read(text)
-    written = CODEC.write_native(transcript, CLAUDE_CODE)
-    assert isinstance(written, list)
-    assert written == _records_of(CODEC.write(transcript, CLAUDE_CODE))
-    assert CODEC.read_native(written) == CODEC.read(CODEC.write(transcript, CLAUDE_CODE))
-
-
-def _records_of(text: str) -> list[Any]:
-    return [json.loads(line) for line in text.split("\n") if line]
 
 
 def test_the_callers_document_is_neither_changed_nor_shared() -> None:
