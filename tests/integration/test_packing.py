@@ -20,6 +20,7 @@ from cleveragents.application.services.artifact_compression.packing.request impo
     Line,
     PackRequest,
     line_costs_from_starts,
+    line_offsets,
     repeat_runs,
 )
 
@@ -39,14 +40,17 @@ def request(
 ) -> tuple[PackRequest, int]:
     joined = "\n".join(texts) + "\n"
     starts = COUNTER.token_starts(joined)
+    offsets = line_offsets(texts)
     built = PackRequest(
         positions=range(len(texts)),
         texts=texts,
         ranks=ranks,
-        costs=line_costs_from_starts(texts, starts),
+        costs=line_costs_from_starts(offsets, starts),
         total_lines=len(texts),
         short_forms=short_forms or {},
         run_ends=repeat_runs(templates) if templates is not None else {},
+        offsets=offsets,
+        source_starts=starts,
     )
     return built, len(starts)
 

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from bisect import bisect_left
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from itertools import accumulate
 from pathlib import Path
-from typing import TypeVar
 
 import tiktoken
 from tiktoken.load import load_tiktoken_bpe
@@ -18,10 +17,9 @@ from cleveragents.adapters.tokens.offline_encodings import (
     OFFLINE_ENCODINGS,
     verify_sha256,
 )
-from cleveragents.application.ports.token_counter import TokenCounter
+from cleveragents.application.ports.token_counter import TextPiece, TokenCounter
 from cleveragents.domain.errors import TokenCountingError, UnknownEncodingError
 
-_Result = TypeVar("_Result")
 _cache: dict[str, tiktoken.Encoding] = {}
 _cache_lock = threading.Lock()
 
@@ -87,13 +85,9 @@ class TiktokenCounter(TokenCounter):
 
     def count(self, text: str) -> int:
         encoding = load_encoding(self._encoding_name, self._cache_dir)
-        if len(text) < PARALLEL_MIN_CHARS:
-            return len(_encode(encoding, text))
-        # A long text is counted in pieces cut where the count does not change, on two
-        # threads (the tokenizer releases the GIL): the token list of the whole (some 40 bytes
-        # a token) is never built, and two cores share the work.
-        pieces = thread_pieces(text)
-        return sum(_in_parallel(lambda piece: len(_encode(encoding, piece)), pieces))
+        # A long text is counted in pieces cut where the count does not change: the token
+        # list of the whole (some 40 bytes a token) is never built.
+        return sum(len(_encode(encoding, piece)) for piece in exact_pieces(text))
 
     def count_stream(self, chunks: Iterable[str]) -> int:
         encoding = load_encoding(self._encoding_name, self._cache_dir)
@@ -118,29 +112,44 @@ class TiktokenCounter(TokenCounter):
         return total
 
     def token_starts(self, text: str) -> list[int]:
-        return self.token_starts_later(text)()
-
-    def token_starts_later(self, text: str) -> Callable[[], list[int]]:
-        """A long text is encoded in two pieces on the adapter's two threads, each cut where
-        no token crosses it; this returns once both have begun (a caller that then parses
-        in Python, holding the interpreter lock, no longer keeps them from starting). The
-        second piece's offsets are moved by the first piece's length in bytes."""
+        """A long text is encoded in pieces cut where no token crosses (see `count`); each
+        piece's offsets are moved by the length in bytes of the pieces before it."""
         encoding = load_encoding(self._encoding_name, self._cache_dir)
-        if len(text) < PARALLEL_MIN_CHARS:
-            starts = _starts(encoding, text)
-            return lambda: starts
-        pieces = thread_pieces(text)
-        located = _begun_in_parallel(lambda piece: _starts(encoding, piece), pieces)
+        result: list[int] = []
+        offset = 0
+        for piece in exact_pieces(text):
+            starts = _starts(encoding, piece, offset)
+            if result:
+                result.extend(starts)
+            else:
+                result = starts
+            offset += len(piece.encode("utf-8", errors="surrogatepass"))
+        return result
 
-        def joined() -> list[int]:
-            result: list[int] = []
-            offset = 0
-            for piece, starts in zip(pieces, located(), strict=True):
-                result.extend([start + offset for start in starts] if offset else starts)
-                offset += len(piece.encode("utf-8", errors="surrogatepass"))
-            return result
-
-        return joined
+    def count_pieces(self, pieces: Sequence[TextPiece], source_starts: Sequence[int]) -> int:
+        """A copied piece is counted from `source_starts` between its first and its last safe
+        cut (`safe_split_point`'s rule: the same characters stand on both sides of such a cut
+        in the source and in the joined text, so no token crosses it in either); the text
+        between those stretches (the pieces' edges and the new text) is encoded, in runs that
+        also start and end at safe cuts."""
+        encoding = load_encoding(self._encoding_name, self._cache_dir)
+        total = 0
+        pending: list[str] = []
+        for piece in pieces:
+            text = piece.text
+            first = next_safe_split_point(text, 1) if piece.origin is not None else None
+            last = safe_split_point(text) if first is not None else None
+            if piece.origin is None or first is None or last is None or last <= first:
+                pending.append(text)
+                continue
+            head, middle = text[:first], text[first:last]
+            pending.append(head)
+            total += _count_joined(encoding, pending)
+            begin = piece.origin + _utf8_length(head)
+            end = begin + _utf8_length(middle)
+            total += bisect_left(source_starts, end) - bisect_left(source_starts, begin)
+            pending = [text[last:]]
+        return total + _count_joined(encoding, pending)
 
     def prefix_within(self, text: str, max_tokens: int) -> str:
         if max_tokens <= 0 or not text:
@@ -159,47 +168,24 @@ class TiktokenCounter(TokenCounter):
         return ""
 
 
-def _starts(encoding: tiktoken.Encoding, text: str) -> list[int]:
+def _starts(encoding: tiktoken.Encoding, text: str, offset: int = 0) -> list[int]:
+    """Where each token of `text` starts, in bytes, `offset` added."""
     tokens = _encode(encoding, text)
+    if not tokens:
+        return []
     lengths = map(token_byte_lengths(encoding).__getitem__, tokens)
-    return [0, *accumulate(lengths)][: len(tokens)]
+    starts = list(accumulate(lengths, initial=offset))
+    starts.pop()  # the end of the last token
+    return starts
 
 
-PARALLEL_MIN_CHARS = 1 << 18
-"""A text this long is encoded in pieces on two threads."""
-_pools: dict[str, ThreadPoolExecutor] = {}
+def _count_joined(encoding: tiktoken.Encoding, parts: list[str]) -> int:
+    text = "".join(parts)
+    return len(_encode(encoding, text)) if text else 0
 
 
-def _in_parallel(work: Callable[[str], _Result], pieces: list[str]) -> list[_Result]:
-    """`work` on each piece, in order, on the adapter's two encoding threads."""
-    return _begun_in_parallel(work, pieces)()
-
-
-def _begun_in_parallel(
-    work: Callable[[str], _Result], pieces: list[str]
-) -> Callable[[], list[_Result]]:
-    """`work` on each piece on the adapter's encoding threads, returned once every piece has
-    begun; call the result for the results, in order. The threads live as long as the
-    process: a tokenizer's regex caches are per thread, and a fresh thread encodes at half
-    speed until they are warm. A piece waiting for a thread (more pieces than threads) is not
-    waited for."""
-    if len(pieces) < 2:
-        results = [work(piece) for piece in pieces]
-        return lambda: results
-    with _cache_lock:
-        if "encode" not in _pools:
-            _pools["encode"] = ThreadPoolExecutor(max_workers=2, thread_name_prefix="tiktoken")
-        pool = _pools["encode"]
-    started = [threading.Event() for _ in pieces]
-
-    def begun(index: int) -> _Result:
-        started[index].set()
-        return work(pieces[index])
-
-    futures = [pool.submit(begun, index) for index in range(len(pieces))]
-    for event in started[:2]:
-        event.wait()
-    return lambda: [future.result() for future in futures]
+def _utf8_length(text: str) -> int:
+    return len(text) if text.isascii() else len(text.encode("utf-8", errors="surrogatepass"))
 
 
 def _encode(encoding: tiktoken.Encoding, text: str) -> list[int]:
@@ -260,14 +246,6 @@ def safe_split_point(text: str, start: int = 0) -> int | None:
             return newline
         position = newline
     return None
-
-
-def thread_pieces(text: str) -> list[str]:
-    """`text` in pieces for the encoding threads: two halves, or pieces of a window's length
-    for a longer text (so the token list of the whole is never built at once); one piece when
-    it has no safe cut. A window of just under half the text is what makes `exact_pieces` cut
-    it in two."""
-    return list(exact_pieces(text, min(STREAM_WINDOW_CHARS, (len(text) - 1) // 2)))
 
 
 def exact_pieces(text: str, window: int | None = None) -> Iterator[str]:

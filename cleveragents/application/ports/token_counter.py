@@ -3,7 +3,17 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class TextPiece:
+    """A piece of a text to count: its `text`, and, when it was copied unchanged from a text
+    already encoded, the UTF-8 byte offset it was copied from (`origin`)."""
+
+    text: str
+    origin: int | None = None
 
 
 class TokenCounter(ABC):
@@ -34,21 +44,13 @@ class TokenCounter(ABC):
 
     @abstractmethod
     def token_starts(self, text: str) -> list[int]:
-        """The UTF-8 byte offset in `text` where each of its tokens starts (one encode: lets a
-        caller estimate the count of any prefix without encoding it again)."""
+        """The UTF-8 byte offset in `text` where each of its tokens starts (one encode: its
+        length is the count, and it lets a caller estimate the count of any prefix without
+        encoding it again)."""
 
-    def token_starts_later(self, text: str) -> Callable[[], list[int]]:
-        """`token_starts(text)`, begun now and returned by calling the result, so the caller
-        can do other work meanwhile (an adapter whose tokenizer runs outside the
-        interpreter lock encodes on other threads). Errors are raised by the call. This
-        default counts at once."""
-        try:
-            starts = self.token_starts(text)
-        except Exception as error:  # raised where the result is asked for, as promised
-            failure = error
-
-            def fail() -> list[int]:
-                raise failure
-
-            return fail
-        return lambda: starts
+    def count_pieces(self, pieces: Sequence[TextPiece], source_starts: Sequence[int]) -> int:
+        """The exact count of the pieces joined. A piece with an `origin` was copied from a text
+        whose `token_starts` are `source_starts`, at that byte offset: an adapter that knows
+        where no token can cross a cut counts the inside of such a piece from the starts, and
+        encodes only the rest. This default encodes the joined text."""
+        return self.count("".join(piece.text for piece in pieces))

@@ -49,14 +49,12 @@ from cleveragents.application.services.artifact_compression.kinds.registry impor
 from cleveragents.application.services.artifact_compression.raw_counts import (
     _as_tokenized,
     _count,
-    _count_later,
     _with_preamble,
 )
 from cleveragents.application.services.artifact_compression.redaction import redact_artifact
 from cleveragents.application.services.artifact_compression.smart_mode import (
     _fit_redacted,
     _packed_by_rank,
-    _probably_over,
     _ranked_lines,
 )
 from cleveragents.application.services.artifact_compression.streamed_artifacts import (
@@ -253,20 +251,14 @@ class ArtifactCompressorService:
         text = redact_artifact(_as_tokenized(text), self._scanner)
         compressor = compressor_for(detect_as(name, text[:SNIFF_CHARS], kind), self._skeletonizer)
         terms = TaskTerms.from_task(task)
-        if mode is CompressionMode.SMART:
-            # The lines are ranked while the tokenizer counts (on its own threads when it has
-            # them), when the text is probably over the budget; otherwise only once the count
-            # says so. Either way only the count decides.
-            counting = _count_later(self._counter, text)
-            ahead = _probably_over(text, budget)
-            ranked = _ranked_lines(text, compressor, terms) if ahead else None
-            counted = counting()
-        else:
-            ranked = None
-            counted = _count(self._counter, text)
+        # One encode gives the count and where the tokens start, which every tier after the
+        # first uses (line costs, the cut, counting what they copy). A text with no more
+        # characters than the budget has tokens nearly always fits whole: only the count (a
+        # tier that then needs the starts encodes for them).
+        counted = _count(self._counter, text, with_starts=len(text) > budget)
         smart = mode is CompressionMode.SMART
         redact = partial(redact_artifact, scanner=self._scanner)
-        run = _Run(text, compressor, terms, handles or Handles(), smart, ranked, redact)
+        run = _Run(text, compressor, terms, handles or Handles(), smart, redact)
         try:
             return self._tiers(name, budget, run, counted)
         except TokenCountingError:
@@ -382,7 +374,7 @@ def _smart(run: _Run, budget: int, counted: _Counted) -> _Body:
         # only changed its layout (compacted to fit) lost nothing.
         omitted = fitted.text.count("…") > text.count("…")
         return _Body(fitted.text, omitted, fitted.tokens)
-    ranked = run.ranked or _ranked_lines(text, run.compressor, run.terms, json_too=True)
+    ranked = _ranked_lines(text, run.compressor, run.terms)
     if ranked is None:
         return _tier3(text, budget, counted)
     return _packed_by_rank(run, ranked, budget, counted)

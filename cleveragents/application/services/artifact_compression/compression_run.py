@@ -44,13 +44,11 @@ class _Ranked:
 @dataclass(frozen=True, slots=True)
 class _Run:
     """One compression's input: the text, its kind's compressor, the task, the markers'
-    handles and, in smart mode, its ranked lines (None for a text that surely fits, and for
-    a type that fits itself)."""
+    handles and the mode."""
 
     text: str
     compressor: KindCompressor
     terms: TaskTerms
     handles: Handles
     smart: bool
-    ranked: _Ranked | None
     redact: Callable[[str], str]  # credentials out of a text that was rewritten (JSON)

@@ -4,8 +4,6 @@ it."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from cleveragents.application.ports.token_counter import TokenCounter
 from cleveragents.application.services.artifact_compression.compression_run import _Counted
 from cleveragents.application.services.counting.heuristic_counter import (
@@ -15,35 +13,20 @@ from cleveragents.application.services.counting.heuristic_counter import (
 from cleveragents.domain.errors import TokenCountingError
 
 
-def _count(counter: TokenCounter, text: str) -> _Counted:
-    """The raw count with the real tokenizer; after a tokenizer failure, the
-    heuristic's, with the warning."""
+def _count(counter: TokenCounter, text: str, *, with_starts: bool) -> _Counted:
+    """The raw count with the real tokenizer, and where its tokens start when asked for (the
+    same encode gives both); after a tokenizer failure, the heuristic's, with the warning."""
     try:
-        return _Counted(counter, "", counter.count(text), None)
+        return _counted(counter, "", text, with_starts)
     except TokenCountingError:
-        heuristic = HeuristicTokenCounter()
-        return _Counted(heuristic, HEURISTIC_WARNING, heuristic.count(text), None)
+        return _counted(HeuristicTokenCounter(), HEURISTIC_WARNING, text, with_starts)
 
 
-def _count_later(counter: TokenCounter, text: str) -> Callable[[], _Counted]:
-    """The raw count and where its tokens start (one encode), begun now; after a
-    tokenizer failure, the heuristic's, with the warning."""
-    pending = counter.token_starts_later(text)
-
-    def counted() -> _Counted:
-        try:
-            starts = pending()
-        except TokenCountingError:
-            heuristic = HeuristicTokenCounter()
-            return _Counted(
-                heuristic,
-                HEURISTIC_WARNING,
-                heuristic.count(text),
-                heuristic.token_starts(text),
-            )
-        return _Counted(counter, "", len(starts), starts)
-
-    return counted
+def _counted(counter: TokenCounter, preamble: str, text: str, with_starts: bool) -> _Counted:
+    if not with_starts:
+        return _Counted(counter, preamble, counter.count(text), None)
+    starts = counter.token_starts(text)
+    return _Counted(counter, preamble, len(starts), starts)
 
 
 def _with_preamble(preamble: str, content: str, budget: int, counter: TokenCounter) -> str:

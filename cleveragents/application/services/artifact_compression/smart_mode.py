@@ -1,6 +1,5 @@
-"""Smart mode's machinery: the lines ranked (begun while the tokenizer counts, when the text is
-probably over the budget), the type's own fit with what its rendering revealed redacted, and
-the lines packed by rank."""
+"""Smart mode's machinery: the type's own fit with what its rendering revealed redacted, the
+lines ranked, and the lines packed by rank."""
 
 from __future__ import annotations
 
@@ -19,32 +18,19 @@ from cleveragents.application.services.artifact_compression.packing.packer impor
 from cleveragents.application.services.artifact_compression.packing.request import (
     PackRequest,
     line_costs_from_starts,
+    line_offsets,
     repeat_runs,
 )
 from cleveragents.application.services.artifact_compression.task_terms import TaskTerms
-from cleveragents.domain.artifact import ArtifactKind
 
-LIKELY_CHARS_PER_TOKEN = 4
 PACKABLE_MIN_LINES = 3
 """Fewer lines than this are cut like Tier 3: there is nothing to choose between."""
 REFIT_MARGIN = 8
 """Tokens a fit is given back below the budget when its redacted rendering overflowed."""
 
 
-def _probably_over(text: str, budget: int) -> bool:
-    """Whether `text` is probably more than `budget` tokens: text rarely holds fewer than
-    `LIKELY_CHARS_PER_TOKEN` characters a token. A wrong guess costs time, not the result."""
-    return len(text) > budget * LIKELY_CHARS_PER_TOKEN
-
-
-def _ranked_lines(
-    text: str, compressor: KindCompressor, terms: TaskTerms, *, json_too: bool = False
-) -> _Ranked | None:
-    """The lines smart mode packs, ranked; None for texts too short to pack, and for JSON
-    unless `json_too` (it fits itself; a document that does not parse is ranked when that
-    turns out)."""
-    if compressor.kind is ArtifactKind.JSON and not json_too:
-        return None
+def _ranked_lines(text: str, compressor: KindCompressor, terms: TaskTerms) -> _Ranked | None:
+    """The lines smart mode packs, ranked; None for texts too short to pack."""
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()  # the final newline ends the last line; it starts no other
@@ -81,14 +67,17 @@ def _packed_by_rank(run: _Run, ranked: _Ranked, budget: int, counted: _Counted) 
     counter = counted.counter
     lines, plan = ranked.lines, ranked.plan
     starts = counted.starts if counted.starts is not None else counter.token_starts(run.text)
+    offsets = line_offsets(lines)
     request = PackRequest(
         positions=range(len(lines)),
         texts=lines,
         ranks=plan.priorities,
-        costs=line_costs_from_starts(lines, starts),
+        costs=line_costs_from_starts(offsets, starts),
         total_lines=len(lines),
         short_forms=plan.short_forms,
         run_ends=repeat_runs(plan.templates) if plan.templates is not None else {},
+        offsets=offsets,
+        source_starts=starts,
     )
     packed = pack(request, budget, counted.tokens, counter, run.compressor.marker, run.handles)
     return _Body(packed.content, True, packed.tokens)

@@ -13,8 +13,11 @@ the cut goes to the last line boundary instead. "Half" is measured in tokens (th
 the head's token starts that picks every cut), not in characters: the budget counts tokens, and
 on code a character count would misjudge how much of it a cut keeps.
 
-Cost: the head is encoded once to learn where its tokens start, which estimates the count of any
-prefix; only the chosen content is encoded again to verify it (and, rarely, the one before it).
+Cost: the head's token starts (from the raw count's encode when the caller has them, else from
+an encode of the head) estimate the count of any prefix; the chosen content is counted exactly
+to verify it (and, rarely, the one before it), the kept head from those starts where the
+counter knows no token crosses (`TokenCounter.count_pieces`), so only its edges and the marker
+are encoded again.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from cleveragents.application.ports.token_counter import TokenCounter
+from cleveragents.application.ports.token_counter import TextPiece, TokenCounter
 
 HEURISTIC_CHARS_PER_TOKEN = 4
 PARAGRAPH = b"\n\n"
@@ -80,8 +83,11 @@ def truncate_to_budget(
         kept = data[:cut].decode("utf-8", errors="ignore")
         omitted = max(raw_tokens - kept_tokens(cut), 0)
         for marker in MARKERS:
+            # The kept head is copied from the text: counted from its starts where the
+            # counter can.
+            pieces = [TextPiece(kept, 0), TextPiece(f"{SEPARATOR}{marker(omitted)}")]
             content = f"{kept}{SEPARATOR}{marker(omitted)}" if kept else marker(omitted)
-            tokens = counter.count(content)
+            tokens = counter.count_pieces(pieces, head_starts) if kept else counter.count(content)
             if tokens <= budget:
                 return Truncated(content, kept, tokens)
         return None

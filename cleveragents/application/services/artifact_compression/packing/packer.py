@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from cleveragents.application.ports.token_counter import TokenCounter
+from cleveragents.application.ports.token_counter import TextPiece, TokenCounter
 from cleveragents.application.services.artifact_compression.kinds.kind_compressor import (
     Handles,
     ShortForm,
@@ -226,8 +226,9 @@ class _Packer:
         while True:
             # Repeat counts cost a few tokens more than the plain markers the estimate priced;
             # they are worth more than the least important lines, which go first.
-            content = self._render(kept, shorts)
-            tokens = self.counter.count(content)
+            pieces = self._render(kept, shorts)
+            content = "".join(piece.text for piece in pieces)
+            tokens = self._count(pieces, content)
             excess = tokens - self.budget
             if excess <= 0:
                 return Packed(content, tokens)
@@ -244,26 +245,55 @@ class _Packer:
                     del kept[position]
                     freed += costs[position] if choice.whole else short_costs[position]
 
-    def _render(self, kept: Mapping[int, bool], shorts: Mapping[int, ShortForm]) -> str:
+    def _count(self, pieces: list[TextPiece], content: str) -> int:
+        """The exact count of the packed text: from the artifact's token starts where it
+        copies the artifact's lines, when they are known."""
+        starts = self.request.source_starts
+        if starts is None or self.request.offsets is None:
+            return self.counter.count(content)
+        return self.counter.count_pieces(pieces, starts)
+
+    def _render(self, kept: Mapping[int, bool], shorts: Mapping[int, ShortForm]) -> list[TextPiece]:
+        """The packed text in pieces: each run of lines kept whole, as copied from the
+        artifact (from the byte offset of its first line, when known), and the text around
+        them (markers, short forms, newlines)."""
         request = self.request
         texts = request.texts
-        parts: list[str] = []
+        offsets = request.offsets
+        pieces: list[TextPiece] = []
+        run: list[str] = []  # the lines kept whole since the last piece of new text
+        run_start = 0
         kept_tokens = 0
         previous = -1
+
+        def new_text(text: str) -> None:
+            if run:
+                origin = offsets[run_start] if offsets is not None else None
+                pieces.append(TextPiece("\n".join(run), origin))
+                pieces.append(TextPiece("\n"))
+                run.clear()
+            elif pieces:
+                pieces.append(TextPiece("\n"))
+            pieces.append(TextPiece(text))
+
         for position in sorted(kept):
             if position - previous > 1:
-                parts.append(self._gap_text(previous + 1, position - 1, previous))
+                new_text(self._gap_text(previous + 1, position - 1, previous))
             if kept[position]:
-                parts.append(texts[position])
+                if not run:
+                    if pieces:
+                        pieces.append(TextPiece("\n"))
+                    run_start = position
+                run.append(texts[position])
                 kept_tokens += request.costs[position]
             else:
-                parts.append(self._short_text(position, shorts[position]))
+                new_text(self._short_text(position, shorts[position]))
             previous = position
         if request.total_lines - previous > 1:
-            parts.append(self._gap_text(previous + 1, request.total_lines - 1, previous))
+            new_text(self._gap_text(previous + 1, request.total_lines - 1, previous))
         # The omitted figure: the raw count minus the artifact's own lines kept whole.
-        marker = truncation_marker(max(self.raw_tokens - kept_tokens, 0))
-        return "\n".join([*parts, marker])
+        new_text(truncation_marker(max(self.raw_tokens - kept_tokens, 0)))
+        return pieces
 
     def _gap_text(self, first: int, last: int, above: int = -1) -> str:
         """The marker of dropped lines `first`..`last` (0-based); `above` is the kept line

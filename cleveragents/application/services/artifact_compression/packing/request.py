@@ -30,7 +30,10 @@ class PackRequest:
     """What to pack: the candidate lines (positions ascending, a subset when streaming), their
     texts, ranks, costs (tokens of the line and its newline) and short forms. `run_ends[p]` is
     the last line of the run of lines after `p` that repeat its message (see `repeat_runs`).
-    `heads_only` lines are known only by their short form (a streamed line too long to hold)."""
+    `heads_only` lines are known only by their short form (a streamed line too long to hold).
+    `offsets` (each line's UTF-8 byte offset in the artifact) and `source_starts` (the
+    artifact's token starts), when known, let the packed text be counted from the starts where
+    it copies the artifact's lines."""
 
     positions: Sequence[int]
     texts: Mapping[int, str] | Sequence[str]
@@ -40,6 +43,8 @@ class PackRequest:
     short_forms: Mapping[int, ShortForm]
     run_ends: Mapping[int, int] = field(default_factory=dict)
     heads_only: frozenset[int] = frozenset()
+    offsets: Sequence[int] | None = None
+    source_starts: Sequence[int] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,17 +68,29 @@ def repeat_runs(templates: Sequence[int]) -> dict[int, int]:
     return ends
 
 
-def line_costs_from_starts(lines: Sequence[str], starts: Sequence[int]) -> list[int]:
-    """Tokens per line: the tokens starting in it, from the byte offsets at which the tokens
-    of the lines joined by "\n" start (at least 1 per line, for its newline). The loops run
-    in C (`map`): this is done once for every line of the artifact."""
+def line_offsets(lines: Sequence[str]) -> list[int]:
+    """The UTF-8 byte offset at which each of `lines` starts in the lines joined by "\n" (the
+    loops run in C)."""
     lengths: Iterable[int]
     if all(map(str.isascii, lines)):
         lengths = map(len, lines)  # a character is a byte
     else:
         lengths = (len(line.encode("utf-8", errors="surrogatepass")) for line in lines)
-    ends = accumulate(map(_PLUS_ONE, lengths))  # each line with its newline
-    upto = list(map(bisect_left, repeat(starts), ends))
+    offsets = list(accumulate(map(_PLUS_ONE, lengths), initial=0))
+    offsets.pop()  # where a line after the last would start
+    return offsets
+
+
+def line_costs_from_starts(offsets: Sequence[int], starts: Sequence[int]) -> list[int]:
+    """Tokens per line: the tokens that start in it or its newline (at least 1, for the
+    newline), from where the lines start (`line_offsets`) and where the tokens of the lines
+    joined by "\n" start, both in bytes. The loops run in C (`map`): this is done once for
+    every line of the artifact."""
+    if not offsets:
+        return []
+    upto = list(map(bisect_left, repeat(starts), offsets))
+    upto.append(len(starts))
+    del upto[0]  # tokens before each line's end, not its start
     return list(map(max, map(sub, upto, [0, *upto[:-1]]), repeat(1)))
 
 
