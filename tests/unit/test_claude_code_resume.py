@@ -296,6 +296,3 @@ def test_a_meta_message_from_elsewhere_is_written_with_is_meta() -> None:
 
     assert records_of(text)[1]["isMeta"] is True
     assert read_claude_code(text) == transcript
-
-
-# -- properties ----------------------------------------------------------------------------

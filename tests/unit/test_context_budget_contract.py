@@ -236,6 +236,3 @@ def test_splitting_the_work_must_close_the_list() -> None:
     violation = first_violation(swapped)
     assert violation is not None
     assert "must be the last item" in violation.message
-
-
-# --- the property: whatever the inputs, the planner's output passes its own linter ------------

@@ -276,7 +276,7 @@ def test_a_previous_summary_is_merged_not_summarised() -> None:
     assert render_summary(second.summary) in second.messages[1].text
 
 
-# --- property: random transcripts --------------------------------------------------------------
+# --- awkward cuts, inputs and event sinks ------------------------------------------------------
 
 
 def test_when_folding_the_oldest_turn_does_not_shrink_a_later_cut_folds_more() -> None:

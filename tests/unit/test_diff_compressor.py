@@ -1,125 +1,32 @@
 """Unit tests of the code-diff compressor, `DiffCompressor`: its Tier 2 and its line plan.
 
 Real data: `tests/data/click-*.diff` are unmodified commits of pallets/click (BSD-3-Clause), copied
-from `shared/corpus/diffs/`; the whole shared corpus is also used when it is present.
-Other languages than Python use small synthetic diffs.
+from `shared/corpus/diffs/`. Other languages than Python use small synthetic diffs. The whole
+shared corpus: tests/integration/test_diff_compressor_corpus.py; arbitrary text: tests/properties.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from cleveragents.application.services.artifact_compression.kinds.diff.compressor import (
     DiffCompressor,
 )
-from cleveragents.application.services.artifact_compression.kinds.kind_compressor import (
-    MalformedCompressionError,
-)
 from cleveragents.application.services.artifact_compression.task_terms import TaskTerms
 from cleveragents.domain.artifact import ArtifactKind
 from cleveragents.domain.languages import IMPLEMENTATION_OMITTED
-from tests.conftest import corpus_files
+from tests.diff_samples import is_subsequence
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 NO_TASK = TaskTerms()
 COMPRESSOR = DiffCompressor()
 
 
-def _corpus() -> list[Path]:
-    by_name = {path.name: path for path in sorted(DATA.glob("click-*.diff"))}
-    by_name.update({path.name: path for path in corpus_files("diffs", "*.diff")})
-    return [by_name[name] for name in sorted(by_name)]
-
-
-CORPUS = _corpus()
-HUNK = re.compile(r"@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@")
-PY_DEF = re.compile(r"\s*(?:async\s+)?(?:def|class)\s")
-
-
-def body_lines(text: str) -> Iterator[tuple[str, str, str]]:
-    """(path, line, kind) for every line of a raw diff; kind is header, hunk, body or other.
-    An independent, count-based reading of the unified format."""
-    path, old, new = "", 0, 0
-    for line in text.split("\n"):
-        if old > 0 or new > 0:
-            old -= line[:1] in (" ", "-", "")
-            new -= line[:1] in (" ", "+", "")
-            yield path, line, "body"
-        elif line.startswith("@@"):
-            match = HUNK.match(line)
-            assert match is not None
-            old, new = int(match.group(1) or 1), int(match.group(2) or 1)
-            yield path, line, "hunk"
-        elif line.startswith(("diff --git ", "--- a/", "+++ b/", "--- /dev/null", "+++ /dev/")):
-            if line.startswith("+++ b/"):
-                path = line[6:]
-            yield path, line, "header"
-        else:
-            yield path, line, "other"
-
-
-def is_subsequence(needles: list[str], haystack: list[str]) -> bool:
-    it = iter(haystack)
-    return all(any(needle == line for line in it) for needle in needles)
-
-
-def output_body(text: str) -> Iterator[tuple[str, str]]:
-    """(path, line) for the hunk body lines of a compressed diff (counts no longer hold)."""
-    path, in_hunk = "", False
-    for line in text.split("\n"):
-        if line.startswith("diff --git "):
-            in_hunk = False
-        elif line.startswith("+++ b/") and not in_hunk:
-            path = line[6:]
-        elif line.startswith("@@"):
-            in_hunk = True
-        elif in_hunk and line[:1] in (" ", "+", "-"):
-            yield path, line
-
-
 def test_kind_and_marker() -> None:
     assert COMPRESSOR.kind is ArtifactKind.DIFF
     assert COMPRESSOR.marker("lines 120-340") == "[… lines 120-340]"
-
-
-@pytest.mark.parametrize("path", CORPUS, ids=lambda p: p.name)
-def test_corpus_keeps_headers_and_python_declarations(path: Path) -> None:
-    text = path.read_text()
-    out = COMPRESSOR.tier2(text, NO_TASK)
-    out_lines = out.split("\n")
-    parsed = list(body_lines(text))
-    headers = [line for _, line, kind in parsed if kind in ("header", "hunk")]
-    assert headers
-    assert is_subsequence(headers, out_lines)
-    declarations = [
-        line
-        for file, line, kind in parsed
-        if kind == "body" and file.endswith(".py") and PY_DEF.match(line[1:])
-    ]
-    assert is_subsequence(declarations, out_lines)
-    assert len(out) < len(text)
-    assert out == COMPRESSOR.tier2(text, NO_TASK)
-
-
-@pytest.mark.parametrize("path", CORPUS, ids=lambda p: p.name)
-def test_corpus_drops_comments_and_blank_lines(path: Path) -> None:
-    out = COMPRESSOR.tier2(path.read_text(), NO_TASK)
-    placeholders = 0
-    for file, line in output_body(out):
-        code = line[1:].strip()
-        assert code, f"blank code line kept: {line!r}"
-        if file.endswith(".py"):
-            if code == f"# {IMPLEMENTATION_OMITTED}":
-                placeholders += 1
-            else:
-                assert not code.startswith("#"), f"comment kept: {line!r}"
-    assert placeholders
 
 
 def test_placeholder_marker_and_indentation() -> None:
@@ -318,43 +225,3 @@ def test_newline_at_end_is_preserved() -> None:
     assert COMPRESSOR.tier2(text, NO_TASK).endswith("\n")
     assert not COMPRESSOR.tier2(text.rstrip("\n"), NO_TASK).endswith("\n")
     assert COMPRESSOR.tier2("", NO_TASK) == ""
-
-
-DIFFISH = st.sampled_from(
-    [
-        "diff --git a/x.py b/x.py",
-        "diff --git a/y.js b/y.js",
-        "--- a/x.py",
-        "+++ b/x.py",
-        "+++ /dev/null",
-        "@@ -1,3 +1,3 @@",
-        "@@ -1 +1 @@ def f():",
-        "@@@ -1 -1 +1 @@@",
-        " def f():",
-        "+    return 1",
-        "-    # comment",
-        "+/* open",
-        " */",
-        "+",
-        "",
-        "\\ No newline at end of file",
-        f" # {IMPLEMENTATION_OMITTED}",
-        "+  raise ValueError('x')",
-        "\r",
-    ]
-)
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.lists(st.one_of(DIFFISH, st.text(max_size=30)), max_size=40), st.booleans())
-def test_arbitrary_text_never_breaks(parts: list[str], final_newline: bool) -> None:
-    text = "\n".join(parts) + ("\n" if final_newline and parts else "")
-    terms = TaskTerms.from_task("return value")
-    lines = text.split("\n")
-    assert len(COMPRESSOR.line_plan(lines, terms).priorities) == len(lines)
-    try:
-        out = COMPRESSOR.tier2(text, terms)
-    except MalformedCompressionError:
-        return
-    assert out.endswith("\n") == text.endswith("\n")
-    assert out.count("\n") <= text.count("\n")

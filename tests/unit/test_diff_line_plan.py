@@ -1,78 +1,30 @@
 """Smart mode's ranks of a diff's lines (`DiffCompressor.line_plan`): what changed where first,
 then the shape of the change, then the change itself, then its context.
 
-Real data: `tests/data/click-*.diff` (pallets/click, BSD-3-Clause) and the shared corpus's
-diffs when present. The other diffs were made for these tests with git 2.39 and GNU diff
-(`format-patch` of two commits with a rename, a binary file, a deleted file and a mode change;
-`git log -p`; a merge's combined diff; `diff -ru` of two directories) or are generated here.
-"""
+Real data: `tests/data/click-*.diff` (pallets/click, BSD-3-Clause); the shared corpus's diffs are
+ranked in tests/integration/test_diff_line_plan_corpus.py. The other diffs were made for these
+tests with git 2.39 and GNU diff (`format-patch` of two commits with a rename, a binary file, a
+deleted file and a mode change; `git log -p`; a merge's combined diff; `diff -ru` of two
+directories) or are generated here."""
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
-
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
-from cleveragents.application.services.artifact_compression.kinds.diff.compressor import (
-    DiffCompressor,
-)
-from cleveragents.application.services.artifact_compression.kinds.kind_compressor import (
-    LinePlan,
-    ShortForm,
-)
+from cleveragents.application.services.artifact_compression.kinds.kind_compressor import ShortForm
 from cleveragents.application.services.artifact_compression.task_terms import TaskTerms
-from tests.conftest import corpus_files
-
-DATA = Path(__file__).resolve().parents[1] / "data"
-NO_TASK = TaskTerms()
-COMPRESSOR = DiffCompressor()
-HUNK = re.compile(r"@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@")
-PY_DEF = re.compile(r"\s*(?:async\s+)?(?:def|class)\s")
-HEADER_STARTS = ("diff --git ", "index ", "--- ", "+++ ", "new file mode ", "deleted file mode ")
-
-# Names of the ranks, as the module docstring of diff.py gives them.
-NAMES, SHAPE, ALERT, OPENING, CHANGE, CONTEXT, NOISE = range(7)
-
-
-def _corpus() -> list[Path]:
-    by_name = {path.name: path for path in sorted(DATA.glob("click-*.diff"))}
-    by_name.update({path.name: path for path in corpus_files("diffs", "*.diff")})
-    return [by_name[name] for name in sorted(by_name)]
-
-
-def read_git_diff(text: str) -> list[tuple[str, str, str]]:
-    """(path, line, kind) for every line of a git diff: kind is header, hunk, body or other.
-    An independent, count-based reading of the unified format."""
-    rows = []
-    path, old, new = "", 0, 0
-    for line in text.split("\n"):
-        if old > 0 or new > 0:
-            old -= line[:1] in (" ", "-", "")
-            new -= line[:1] in (" ", "+", "")
-            rows.append((path, line, "body"))
-        elif line.startswith("@@"):
-            match = HUNK.match(line)
-            assert match is not None
-            old, new = int(match.group(1) or 1), int(match.group(2) or 1)
-            rows.append((path, line, "hunk"))
-        elif line.startswith("diff --git "):
-            path = line.rsplit(" b/", 1)[-1]
-            rows.append((path, line, "header"))
-        elif line.startswith(HEADER_STARTS) and rows and rows[-1][2] == "header":
-            rows.append((path, line, "header"))
-        else:
-            rows.append((path, line, "other"))
-    return rows
-
-
-def plan_of(text: str, terms: TaskTerms = NO_TASK) -> tuple[list[str], LinePlan]:
-    lines = text.split("\n")
-    plan = COMPRESSOR.line_plan(lines, terms)
-    assert len(plan.priorities) == len(lines)
-    return lines, plan
+from tests.diff_plan_samples import (
+    ALERT,
+    CHANGE,
+    COMPRESSOR,
+    CONTEXT,
+    NAMES,
+    NO_TASK,
+    NOISE,
+    OPENING,
+    SHAPE,
+    plan_of,
+)
 
 
 def rank_of(text: str, line: str, terms: TaskTerms = NO_TASK, occurrence: int = 0) -> int:
@@ -80,47 +32,6 @@ def rank_of(text: str, line: str, terms: TaskTerms = NO_TASK, occurrence: int = 
     lines, plan = plan_of(text, terms)
     positions = [index for index, candidate in enumerate(lines) if candidate == line]
     return plan.priorities[positions[occurrence]]
-
-
-@pytest.mark.parametrize("path", _corpus(), ids=lambda path: path.name)
-def test_corpus_file_and_hunk_headers_come_before_every_other_line(path: Path) -> None:
-    text = path.read_text(encoding="utf-8")
-    rows = read_git_diff(text)
-    _lines, plan = plan_of(text)
-    for (_, line, kind), rank in zip(rows, plan.priorities, strict=True):
-        if kind == "header" and line.startswith("index "):
-            assert rank > NAMES, line  # blob hashes name nothing
-        elif kind == "header" and line.startswith(("--- ", "+++ ")):
-            # the paths `diff --git` named already, unless one is /dev/null (added, deleted)
-            assert rank == (NAMES if line.endswith("/dev/null") else NAMES + 1), line
-        elif kind in ("header", "hunk"):
-            assert rank == NAMES, line
-        else:
-            assert rank > NAMES, line
-
-
-@pytest.mark.parametrize("path", _corpus(), ids=lambda path: path.name)
-def test_corpus_changed_signatures_come_before_other_changes(path: Path) -> None:
-    text = path.read_text(encoding="utf-8")
-    rows = read_git_diff(text)
-    lines, plan = plan_of(text)
-    deleted = {file for file, line, _ in rows if line == "+++ /dev/null"}
-    signatures, others = [], []
-    for (file, line, kind), rank in zip(rows, plan.priorities, strict=True):
-        changed = line[:1] in ("+", "-")
-        if kind != "body" or not file.endswith(".py") or not changed or file in deleted:
-            continue
-        code = line[1:]
-        if PY_DEF.match(code) or code.lstrip().startswith("@"):  # decorators are declarations
-            signatures.append(rank)
-        elif code.strip() and not re.search(r"raise|Error|Exception|assert|fail|error", code):
-            others.append(rank)
-    assert signatures or "b7e5fd4c" in path.name  # that commit changes no Python signature
-    assert set(signatures) <= {SHAPE}
-    assert set(others) <= {OPENING, CHANGE}
-    assert set(plan.priorities) <= set(range(NOISE + 1))
-    assert lines[1].startswith("Subject: ")
-    assert plan.priorities[1] == SHAPE
 
 
 def _many_files(files: int, hunks: int, lines_per_hunk: int) -> str:
@@ -490,48 +401,6 @@ def test_a_minified_line_is_kept_as_its_head_first() -> None:
     assert plan.priorities[index] == OPENING + 2
     assert plan.short_forms == {index: ShortForm(minified[:300] + " …", OPENING)}
     assert plan.priorities[lines.index("-x")] == OPENING
-
-
-DIFF_LINES = st.sampled_from(
-    [
-        "diff --git a/x.py b/x.py",
-        "diff --cc y.go",
-        "--- a/x.py",
-        "+++ b/x.py",
-        "+++ /dev/null",
-        "deleted file mode 100644",
-        "GIT binary patch",
-        "literal 3",
-        "Subject: [PATCH] x",
-        " continued",
-        "commit 0123456789",
-        "    message",
-        "-- ",
-        "@@ -1,3 +1,3 @@",
-        "@@@ -1 -1 +1 @@@",
-        " def f():",
-        "+    return 1",
-        "++    raise X()",
-        "-    # comment",
-        "+/* open",
-        "",
-        "\\ No newline at end of file",
-        "Only in a: b",
-        "x" * 2_100,
-    ]
-)
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.lists(st.one_of(DIFF_LINES, st.text(max_size=30)), max_size=40))
-def test_any_text_gets_one_rank_per_line(lines: list[str]) -> None:
-    plan = COMPRESSOR.line_plan(lines, TaskTerms.from_task("return value"))
-    assert len(plan.priorities) == len(lines)
-    assert all(NAMES <= rank <= NOISE + 2 for rank in plan.priorities)
-    for index, short in plan.short_forms.items():
-        assert len(lines[index]) > 2_000
-        assert plan.priorities[index] == short.priority + 2
-    assert plan == COMPRESSOR.line_plan(lines, TaskTerms.from_task("return value"))
 
 
 @pytest.mark.parametrize("text", [FORMAT_PATCH, GIT_LOG, COMBINED, DIFF_R])

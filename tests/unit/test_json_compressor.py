@@ -1,20 +1,16 @@
 """Unit tests of the JSON compressor, `JsonCompressor`: its Tier 2 and its line plan for text
 that is not valid JSON. Smart mode's `fit`: tests/integration/test_json_fit.py.
 
-Real data: the GitHub API fixtures of octokit/fixtures (MIT) in `../shared/corpus/json/`, and
-`tests/data/github-labels-excerpt.json`, the second recorded request of
-`github-labels.json` (the label list of a scenario repository), re-serialised with indent 2.
-"""
+Real data: `tests/data/github-labels-excerpt.json`, the second recorded request of
+`github-labels.json` (octokit/fixtures, MIT; the label list of a scenario repository),
+re-serialised with indent 2. The fixtures of `../shared/corpus/json/`:
+tests/integration/test_json_compressor_corpus.py; generated values: tests/properties."""
 
 from __future__ import annotations
 
 import json
-import math
-from pathlib import Path
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
 from cleveragents.application.services.artifact_compression.kinds.json.compressor import (
     JsonCompressor,
@@ -25,83 +21,14 @@ from cleveragents.application.services.artifact_compression.kinds.kind_compresso
 )
 from cleveragents.application.services.artifact_compression.task_terms import TaskTerms
 from cleveragents.domain.artifact import ArtifactKind
-from tests.conftest import TEST_DATA, corpus_files
+from tests.conftest import TEST_DATA
+from tests.json_samples import marker
 
 NO_TERMS = TaskTerms()
 COMPRESSOR = JsonCompressor()
-JSON_FILES = [
-    *corpus_files("json", "*.json"),
-    TEST_DATA / "github-labels-excerpt.json",
-]
-
-
-def marker(omitted: int) -> dict[str, str]:
-    return {"_truncated": f"{omitted} items omitted"}
-
-
-def key_paths(value: object, path: tuple[str, ...] = ()) -> set[tuple[str, ...]]:
-    """Every key as the path of keys that leads to it, array indices left out."""
-    found: set[tuple[str, ...]] = set()
-    if isinstance(value, dict):
-        for key, item in value.items():
-            found.add((*path, key))
-            found |= key_paths(item, (*path, key))
-    elif isinstance(value, list):
-        for item in value:
-            found |= key_paths(item, path)
-    return found
-
-
-def without_markers(paths: set[tuple[str, ...]]) -> set[tuple[str, ...]]:
-    return {path for path in paths if path[-1] != "_truncated"}
-
-
-def assert_tier2_shape(original: object, compressed: object) -> None:
-    """Walk both documents side by side: same keys in the same order, arrays over 10 items as
-    5 + marker + 2, strings over 200 characters cut with the count of what was cut."""
-    if isinstance(original, dict):
-        assert isinstance(compressed, dict)
-        assert list(compressed) == list(original)
-        for key, item in original.items():
-            assert_tier2_shape(item, compressed[key])
-    elif isinstance(original, list):
-        assert isinstance(compressed, list)
-        if len(original) > 10:
-            assert len(compressed) == 8
-            assert compressed[5] == marker(len(original) - 7)
-            pairs = zip(original[:5] + original[-2:], compressed[:5] + compressed[-2:], strict=True)
-        else:
-            pairs = zip(original, compressed, strict=True)
-        for item, new in pairs:
-            assert_tier2_shape(item, new)
-    elif isinstance(original, str) and len(original) > 200:
-        assert compressed == f"{original[:200]}... ({len(original) - 200} chars omitted)"
-    else:
-        assert compressed == original
 
 
 # --- real data --------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("path", JSON_FILES, ids=lambda path: path.name)
-def test_tier2_on_real_json_keeps_every_key_and_the_shape(path: Path) -> None:
-    """Tier 2 is to "keep all keys and structure". Omitting array items can in principle
-    lose a key that only an omitted item has; so the per-item guarantee is the shape walk
-    below, and the set of key paths (keys by the path of keys that leads to them, indices
-    ignored) is asserted equal on the real data, whose arrays are homogeneous."""
-    text = path.read_text(encoding="utf-8")
-    out = COMPRESSOR.tier2(text, NO_TERMS)
-    original, compressed = json.loads(text), json.loads(out)
-    assert_tier2_shape(original, compressed)
-    assert without_markers(key_paths(compressed)) == key_paths(original)
-    assert out == json.dumps(compressed, ensure_ascii=False, indent=2)  # pretty like the input
-    assert len(out) < len(text)
-
-
-@pytest.mark.parametrize("path", JSON_FILES, ids=lambda path: path.name)
-def test_tier2_is_deterministic(path: Path) -> None:
-    text = path.read_text(encoding="utf-8")
-    assert COMPRESSOR.tier2(text, NO_TERMS) == COMPRESSOR.tier2(text, NO_TERMS)
 
 
 def test_real_json_with_a_task_keeps_the_matching_array_item() -> None:
@@ -184,36 +111,3 @@ def test_line_plan_and_marker_for_text_that_is_not_json() -> None:
     ]
     assert COMPRESSOR.marker("lines 3-9 omitted") == "... (lines 3-9 omitted)"
     assert COMPRESSOR.kind is ArtifactKind.JSON
-
-
-# --- properties -------------------------------------------------------------------------------
-
-JSON_VALUES = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=300),
-    lambda children: (
-        st.lists(children, max_size=14) | st.dictionaries(st.text(max_size=5), children, max_size=5)
-    ),
-    max_leaves=60,
-)
-
-
-@given(st.text())
-def test_arbitrary_text_gives_json_or_a_malformed_error(text: str) -> None:
-    try:
-        out = COMPRESSOR.tier2(text, TaskTerms.from_task("needle 0"))
-    except MalformedCompressionError:
-        return
-    json.loads(out)
-
-
-@given(JSON_VALUES, st.booleans())
-def test_any_json_value_gives_valid_json_with_its_keys(value: object, pretty: bool) -> None:
-    text = json.dumps(value, indent=2 if pretty else None)
-    out = json.loads(COMPRESSOR.tier2(text, NO_TERMS))
-    assert without_markers(key_paths(out)) <= key_paths(value)
-
-
-@given(st.floats(allow_nan=True))
-def test_special_floats_survive(number: float) -> None:
-    out = json.loads(COMPRESSOR.tier2(json.dumps([number]), NO_TERMS))
-    assert out[0] == number or (math.isnan(number) and math.isnan(out[0]))

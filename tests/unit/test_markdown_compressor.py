@@ -1,71 +1,35 @@
 """Unit tests of the markdown compressor, `MarkdownCompressor`, for plans and PRDs: its Tier 2,
 and smart mode's ranks for its original lines (headings, requirements, first sentences).
 
-Real data: Rust RFCs (rust-lang/rfcs, MIT/Apache-2.0) in `../shared/corpus/markdown/`, and
-`tests/data/rfc-2394-async_await-excerpt.md`, the first 130 lines of RFC 2394 (async/await).
-"""
+Real data: `tests/data/rfc-2394-async_await-excerpt.md`, the first 130 lines of RFC 2394
+(async/await, rust-lang/rfcs, MIT/Apache-2.0). The Rust RFCs of `../shared/corpus/markdown/`:
+tests/integration/test_markdown_compressor_corpus.py; generated text: tests/properties."""
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
-
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
 from cleveragents.application.services.artifact_compression.kinds.markdown.compressor import (
     MarkdownCompressor,
 )
 from cleveragents.application.services.artifact_compression.task_terms import TaskTerms
 from cleveragents.domain.artifact import ArtifactKind
-from tests.conftest import TEST_DATA, corpus_file, corpus_files
-
-EXCERPT = TEST_DATA / "rfc-2394-async_await-excerpt.md"
-MARKDOWN_FILES = [*corpus_files("markdown", "*.md"), EXCERPT]
+from tests.markdown_samples import (
+    BLANK,
+    CODE,
+    EXCERPT,
+    FIRST,
+    HEADING,
+    PROSE,
+    REQUIREMENT,
+    STRUCTURE,
+)
 
 NO_TERMS = TaskTerms()
 COMPRESSOR = MarkdownCompressor()
-FENCE = re.compile(r"\s*(`{3,}|~{3,})")
-
-
-def structure(text: str) -> tuple[list[str], list[str], list[tuple[str, ...]]]:
-    """Headings (ATX), table lines and fenced code blocks, found independently of the parser
-    under test with the simplest rules that hold for the RFCs."""
-    headings: list[str] = []
-    tables: list[str] = []
-    blocks: list[tuple[str, ...]] = []
-    current: list[str] | None = None
-    fence = ""
-    for line in text.split("\n"):
-        if current is not None:
-            current.append(line)
-            if line.strip().startswith(fence) and not line.strip().strip(fence[0]):
-                blocks.append(tuple(current))
-                current = None
-        elif match := FENCE.match(line):
-            current, fence = [line], match.group(1)
-        elif line.startswith("#"):
-            headings.append(line)
-        elif line.startswith("|"):
-            tables.append(line)
-    if current is not None:
-        blocks.append(tuple(current))
-    return headings, tables, blocks
 
 
 # --- real data --------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("path", MARKDOWN_FILES, ids=lambda path: path.name)
-def test_tier2_keeps_headings_tables_and_code_verbatim(path: Path) -> None:
-    text = path.read_text(encoding="utf-8")
-    out = COMPRESSOR.tier2(text, NO_TERMS)
-    headings, tables, blocks = structure(text)
-    assert headings, "the RFCs have headings"
-    assert structure(out) == (headings, tables, blocks)  # all of them, verbatim, in order
-    assert len(out) < len(text)
-    assert out == COMPRESSOR.tier2(text, NO_TERMS)
 
 
 def test_a_task_term_keeps_a_sentence_that_is_dropped_otherwise() -> None:
@@ -152,53 +116,7 @@ def test_pipe_less_tables_and_indented_code_are_verbatim() -> None:
     )
 
 
-# --- properties -------------------------------------------------------------------------------
-
-MARKDOWNISH = st.text(alphabet="#`~|->*1.= \t\nAaTe:<![]()", max_size=300)
-
-
-@given(st.one_of(st.text(), MARKDOWNISH))
-def test_any_text_compresses_and_keeps_the_final_newline(text: str) -> None:
-    out = COMPRESSOR.tier2(text, TaskTerms.from_task("tea"))
-    assert out.endswith("\n") == text.endswith("\n")
-
-
-@given(st.one_of(st.text(), MARKDOWNISH, st.text(alphabet="Ab .,`1MUST must\n-#|", max_size=600)))
-def test_any_lines_get_one_rank_each_and_verbatim_short_forms(text: str) -> None:
-    lines = text.split("\n")
-    plan = COMPRESSOR.line_plan(lines, TaskTerms.from_task("tea"))
-    assert len(plan.priorities) == len(lines)
-    assert all(0 <= rank <= 6 for rank in plan.priorities)
-    for index, short in plan.short_forms.items():
-        assert_verbatim_piece(short.text, lines[index])
-        assert short.priority < plan.priorities[index]
-
-
 # --- smart mode: the ranks of the original lines ----------------------------------------------
-
-HEADING, REQUIREMENT, FIRST, STRUCTURE, PROSE, CODE, BLANK = range(7)
-CUT = " … "
-
-
-def assert_verbatim_piece(short: str, line: str) -> None:
-    """`short` is the start of `line` up to some point, then stretches of `line` in order, with
-    `…` where something was cut (before the first stretch too)."""
-    stretches = short.split(CUT)
-    head = stretches[0]
-    if "… " in head:
-        prefix, first = head.split("… ", 1)
-        assert line.startswith(prefix)
-        stretches[0] = first
-        cursor = len(prefix)
-    else:
-        assert line.startswith(head)
-        cursor = len(head)
-        stretches = stretches[1:]
-    for stretch in stretches:
-        found = line.find(stretch, cursor)
-        assert found >= cursor, (stretch, line)
-        cursor = found + len(stretch)
-    assert len(short) < len(line)
 
 
 def plan_of(text: str, task: str | None = None) -> tuple[list[int], dict[int, tuple[str, int]]]:
@@ -415,40 +333,3 @@ def test_quoted_and_indented_continuation_lines_keep_their_markers() -> None:
 def test_marker_and_kind() -> None:
     assert COMPRESSOR.marker("lines 120-340") == "[… lines 120-340]"
     assert COMPRESSOR.kind is ArtifactKind.MARKDOWN
-
-
-@pytest.mark.parametrize("path", MARKDOWN_FILES, ids=lambda path: path.name)
-def test_real_documents_rank_every_heading_first_and_cut_verbatim(path: Path) -> None:
-    text = path.read_text(encoding="utf-8")
-    lines = text.split("\n")
-    plan = COMPRESSOR.line_plan(lines, NO_TERMS)
-    assert len(plan.priorities) == len(lines)
-    headings = {index for index, line in enumerate(lines) if line in structure(text)[0]}
-    assert headings
-    assert {index for index, rank in enumerate(plan.priorities) if rank == HEADING} >= headings
-    for index, short in plan.short_forms.items():
-        assert_verbatim_piece(short.text, lines[index])
-        assert short.priority < plan.priorities[index]
-    assert plan == COMPRESSOR.line_plan(lines, NO_TERMS)
-
-
-def test_every_requirement_of_a_real_rfc_is_ranked_before_first_sentences() -> None:
-    # RFC 3392 writes a paragraph per line: its requirements must come out of long lines alone.
-    lines = corpus_file("markdown/rfc-3392-leadership-council.md").read_text().split("\n")
-    plan = COMPRESSOR.line_plan(lines, NO_TERMS)
-    sentence = 'The Council must review subteam membership in the "launching pad" every 6 months'
-    (index,) = [index for index, line in enumerate(lines) if sentence in line]
-    assert plan.short_forms[index].priority == REQUIREMENT
-    assert plan.short_forms[index].text.startswith(sentence)
-    assert plan.priorities[index] == PROSE
-    requirement = re.compile(r"\b(?:must|should|shall|MUST|SHOULD|SHALL)\b")
-    cut = 0
-    for index, line in enumerate(lines):
-        if not requirement.search(line) or line.lstrip().startswith(("#", "- [", "[", "|", "`")):
-            continue
-        short = plan.short_forms.get(index)
-        assert plan.priorities[index] == REQUIREMENT or (
-            short is not None and short.priority == REQUIREMENT and requirement.search(short.text)
-        ), line
-        cut += short is not None
-    assert cut > 50

@@ -698,6 +698,3 @@ def test_the_compaction_cut_follows_the_boundary_logical_parent() -> None:
 
     assert claude_code_compaction_cuts(records) == (2,)
     assert claude_code_workspace(records) == "/ws"
-
-
-# --- the real transcript --------------------------------------------------------------------

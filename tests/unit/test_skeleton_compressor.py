@@ -235,6 +235,3 @@ def test_fragment_content_is_preserved(compressor: SkeletonCompressorService) ->
     a = frag("a", 0.9, 3)
     result = compressor.compress([a], 0.3)
     assert result.fragments[0] is a
-
-
-# --- properties -------------------------------------------------------------------------------

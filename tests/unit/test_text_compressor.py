@@ -1,17 +1,11 @@
 """Unit tests of the plain-text compressor, the fallback kind: Tier 2 and smart mode's
 line ranks.
 
-Real data: `tests/data/HDFS_head.log` (loghub, see tests/data/README.md) and the Rust RFCs in
-`../shared/corpus/markdown/`, read as plain text.
-"""
+Real data: `tests/data/HDFS_head.log` (loghub, see tests/data/README.md). The Rust RFCs of
+`../shared/corpus/markdown/`, read as plain text: tests/integration/test_text_compressor_corpus.py;
+generated text: tests/properties."""
 
 from __future__ import annotations
-
-from pathlib import Path
-
-import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
 from cleveragents.application.services.artifact_compression.kinds.kind_compressor import ShortForm
 from cleveragents.application.services.artifact_compression.kinds.plain_text import (
@@ -19,22 +13,9 @@ from cleveragents.application.services.artifact_compression.kinds.plain_text imp
 )
 from cleveragents.application.services.artifact_compression.task_terms import TaskTerms
 from cleveragents.domain.artifact import ArtifactKind
-from tests.conftest import TEST_DATA, corpus_files
-
-TEXT_FILES = [TEST_DATA / "HDFS_head.log", *corpus_files("markdown", "*.md")]
 
 NO_TERMS = TaskTerms()
 COMPRESSOR = PlainTextCompressor()
-
-
-@pytest.mark.parametrize("path", TEXT_FILES, ids=lambda path: path.name)
-def test_tier2_on_real_text_is_idempotent_deterministic_and_no_longer(path: Path) -> None:
-    text = path.read_text(encoding="utf-8")
-    out = COMPRESSOR.tier2(text, NO_TERMS)
-    assert out == COMPRESSOR.tier2(text, NO_TERMS)
-    assert COMPRESSOR.tier2(out, NO_TERMS) == out
-    assert len(out) <= len(text)
-    assert out.split() == text.split()  # only whitespace changes
 
 
 def test_tier2_normalises_whitespace_but_keeps_indentation() -> None:
@@ -75,25 +56,3 @@ def test_a_long_line_gets_its_head_at_its_rank_and_the_whole_line_two_ranks_late
     assert sorted(plan.short_forms) == [31, 32]
     at_the_limit = ["y" * 2_000]
     assert COMPRESSOR.line_plan(at_the_limit, NO_TERMS).short_forms == {}
-
-
-@pytest.mark.parametrize("path", TEXT_FILES, ids=lambda path: path.name)
-def test_line_plan_of_real_text(path: Path) -> None:
-    lines = path.read_text(encoding="utf-8").split("\n")
-    plan = COMPRESSOR.line_plan(lines, NO_TERMS)
-    assert len(plan.priorities) == len(lines)
-    assert set(plan.priorities) <= {1, 2, 3, 4, 5}
-    for index, line in enumerate(lines):
-        if "error" in line.lower() or "warning" in line.lower():
-            assert plan.priorities[index] == 1, line
-        elif not line.strip() and 20 <= index < len(lines) - 20:
-            assert plan.priorities[index] == 5
-
-
-@given(st.text())
-def test_tier2_is_idempotent_and_keeps_the_final_newline(text: str) -> None:
-    out = COMPRESSOR.tier2(text, NO_TERMS)
-    assert COMPRESSOR.tier2(out, NO_TERMS) == out
-    assert out.endswith("\n") == text.endswith("\n")
-    lines = out.split("\n")
-    assert len(COMPRESSOR.line_plan(lines, NO_TERMS).priorities) == len(lines)

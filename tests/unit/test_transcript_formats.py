@@ -1,28 +1,21 @@
 """Unit tests of the transcript format adapters (Anthropic Messages, OpenAI Chat Completions,
 Claude Code session JSONL) behind `JsonTranscriptCodec`.
 
-Real data: the Claude Code session logs in `../shared/corpus/transcripts/` (skipped when the
-corpus is absent). The Anthropic and OpenAI examples in `tests/data/transcripts/` are written by
-hand after the public API references.
-"""
+Real data: the Anthropic and OpenAI examples in `tests/data/transcripts/`, written by hand after
+the public API references. The Claude Code session logs of `../shared/corpus/transcripts/`:
+tests/integration/test_transcript_formats_corpus.py; generated transcripts: tests/properties."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import re
-from collections import Counter
-from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from cleveragents.adapters.transcripts import JsonTranscriptCodec
 from cleveragents.domain.errors import InvalidInputError
 from cleveragents.domain.transcript import (
-    ContentBlock,
     Message,
     OtherBlock,
     Role,
@@ -34,29 +27,17 @@ from cleveragents.domain.transcript import (
     TranscriptFormat,
 )
 from cleveragents.domain.transcript_rules import violations
-from tests.conftest import TEST_DATA, corpus_cases, corpus_file
+from tests.conftest import TEST_DATA
 
 EXAMPLES = TEST_DATA / "transcripts"
 ANTHROPIC_EXAMPLE = EXAMPLES / "anthropic-messages.json"
 OPENAI_EXAMPLE = EXAMPLES / "openai-chat.json"
-CORPUS_FILES = corpus_cases("transcripts", "*.jsonl")
 CODEC = JsonTranscriptCodec()
-MAIN_SESSION = "claude-code-258c7280-ae70-4798-800f-63464d01a85d.jsonl"
 ANTHROPIC, OPENAI, CLAUDE_CODE = (
     TranscriptFormat.ANTHROPIC,
     TranscriptFormat.OPENAI,
     TranscriptFormat.CLAUDE_CODE,
 )
-
-
-def session(name: str) -> Path:
-    """A Claude Code session of the corpus; the test skips when it is not there."""
-    return corpus_file(f"transcripts/{name}")
-
-
-def conversation_records(path: Path) -> list[dict[str, Any]]:
-    records = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-    return [r for r in records if r.get("type") in ("user", "assistant") and "message" in r]
 
 
 def jsonl(*records: dict[str, Any]) -> str:
@@ -253,56 +234,6 @@ def test_anthropic_example_converts_to_openai_with_tool_pairs_intact() -> None:
 # -- Claude Code session JSONL -------------------------------------------------------------
 
 
-@pytest.mark.parametrize("path", CORPUS_FILES, ids=lambda path: path.name)
-def test_claude_code_corpus_round_trips_and_keeps_the_rules(path: Path) -> None:
-    text = path.read_text()
-    transcript = CODEC.read(text)
-    written = CODEC.write(transcript, CLAUDE_CODE)
-
-    assert CODEC.detect(text) is CLAUDE_CODE
-    assert CODEC.read(written) == transcript
-    assert violations(transcript.messages) == []
-
-
-@pytest.mark.parametrize("path", CORPUS_FILES, ids=lambda path: path.name)
-def test_claude_code_corpus_merges_block_records_by_message_id(path: Path) -> None:
-    records = conversation_records(path)
-    transcript = CODEC.read(path.read_text())
-    assistants = [m for m in transcript.messages if m.role is Role.ASSISTANT]
-    users = [m for m in transcript.messages if m.role is Role.USER and not queued(m)]
-    ids = [m.extra["claude_code"]["message"]["id"] for m in assistants]
-
-    assert len(users) == sum(1 for r in records if r["type"] == "user")
-    assert sorted(ids) == sorted({r["message"]["id"] for r in records if r["type"] == "assistant"})
-    blocks = Counter(
-        block["type"]
-        for r in records
-        if r["type"] == "assistant"
-        for block in r["message"]["content"]
-    )
-    assert sum(len(m.content) for m in assistants) == blocks.total()
-    assert all(m.usage is not None for m in assistants)
-
-
-def queued(message: Message) -> bool:
-    return bool(message.extra.get("claude_code", {}).get("record", {}).get("queuedPrompt"))
-
-
-def test_queued_prompts_become_user_messages_where_the_model_received_them() -> None:
-    # The user typed two prompts while the agent worked; Claude Code logs them only as
-    # queue-operation records (enqueue, then remove when handed to the model).
-    transcript = CODEC.read(session(MAIN_SESSION).read_text())
-    prompts = [(i, m) for i, m in enumerate(transcript.messages) if queued(m)]
-    assert [m.text for _, m in prompts] == [
-        "check again",
-        "new beads for the epic were added. tackle them",
-    ]
-    for index, _ in prompts:  # each arrives right before an assistant message, all calls answered
-        assert transcript.messages[index + 1].role is Role.ASSISTANT
-    assert violations(transcript.messages) == []
-    assert CODEC.read(CODEC.write(transcript, TranscriptFormat.CLAUDE_CODE)) == transcript
-
-
 def test_queued_task_notifications_and_undelivered_prompts_are_left_out() -> None:
     def queue(operation: str, content: str | None = None) -> str:
         record: dict[str, object] = {"type": "queue-operation", "operation": operation}
@@ -339,52 +270,6 @@ def test_queued_task_notifications_and_undelivered_prompts_are_left_out() -> Non
         ("assistant", "working"),
         ("assistant", "done"),
     ]
-
-
-def test_claude_code_short_session() -> None:
-    path = session("claude-code-short.jsonl")
-    transcript = CODEC.read(path.read_text())
-    roles = [m.role.value for m in transcript.messages]
-    assistant = transcript.messages[1]
-    last_record = conversation_records(path)[5]  # the fifth and last block record
-
-    # 15 records: 4 user, 5 assistant block records of one message id, 6 skipped.
-    assert roles == ["user", "assistant", "user", "user", "user"]
-    assert [b.type for b in assistant.content] == [
-        "text",
-        "thinking",
-        "text",
-        "tool_call",
-        "tool_call",
-    ]
-    assert assistant.usage == last_record["message"]["usage"]
-    assert assistant.extra["claude_code"]["message"]["id"] == "msg_01MKH1ccEGrZGNPvu8pYiiQa"
-    assert (
-        assistant.extra["claude_code"]["record"]["uuid"] == "1b7d717f-d6a2-46a6-8575-fa4f937450ea"
-    )
-    assert transcript.messages[0].text == "mix phx.server doesnt seem to start"
-    answered = [r.call_id for m in transcript.messages for r in m.tool_results]
-    assert answered == [call.id for call in assistant.tool_calls]
-    assert all(r.is_error for m in transcript.messages for r in m.tool_results)
-    assert transcript.messages[2].extra["claude_code"]["record"]["toolUseResult"] == (
-        "User rejected tool use"
-    )
-
-
-def test_tool_results_streamed_between_block_records_follow_the_merged_message() -> None:
-    transcript = CODEC.read(session("claude-code-tool_heavy.jsonl").read_text())
-    index = next(
-        i
-        for i, m in enumerate(transcript.messages)
-        if m.extra["claude_code"].get("message", {}).get("id") == "msg_019BN3FRqb7NU4DgBN5jdsym"
-    )
-    merged = transcript.messages[index]
-    after = transcript.messages[index + 1 : index + 3]
-
-    assert len(merged.tool_calls) == 2
-    assert [m.tool_results[0].call_id for m in after] == [c.id for c in merged.tool_calls]
-    uuid = merged.extra["claude_code"]["record"]["uuid"]
-    assert {m.extra["claude_code"]["record"]["sourceToolAssistantUUID"] for m in after} == {uuid}
 
 
 def _assistant_record(uuid: str, block: dict[str, Any], output_tokens: int) -> dict[str, Any]:
@@ -731,173 +616,3 @@ def test_claude_code_sessions_have_no_system_messages() -> None:
     transcript = Transcript(messages=(Message(role=Role.SYSTEM, content=(TextBlock(text="s"),)),))
     with pytest.raises(InvalidInputError, match="message 0: a Claude Code session has no system"):
         CODEC.write(transcript, CLAUDE_CODE)
-
-
-# -- properties ----------------------------------------------------------------------------
-
-_ids = st.text("abcdefghijklmnopqrstuvwxyz0123456789_", min_size=1, max_size=12)
-_text = st.text(max_size=40)
-_json_scalars = st.none() | st.booleans() | st.integers() | _text
-_json = st.recursive(
-    _json_scalars,
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_text, inner, max_size=3),
-    max_leaves=8,
-)
-_objects = st.dictionaries(_text, _json, max_size=3)
-_thinking = st.builds(ThinkingBlock, thinking=_text, signature=st.none() | _ids) | st.builds(
-    ThinkingBlock, thinking=st.just(""), signature=_ids, redacted=st.just(True)
-)
-_other = _objects.map(lambda data: OtherBlock(data={**data, "type": "image"}))
-_results = st.builds(ToolResult, call_id=_ids, content=_text, is_error=st.booleans())
-_user_blocks = st.lists(st.builds(TextBlock, text=_text) | _results | _other, max_size=4)
-_assistant_blocks = st.lists(
-    st.builds(TextBlock, text=_text)
-    | _thinking
-    | st.builds(ToolCall, id=_ids, name=_ids, input=_objects),
-    max_size=4,
-)
-
-
-@st.composite
-def _conversations(draw: st.DrawFn, with_system: bool = True) -> Transcript:
-    messages: list[Message] = []
-    if with_system and draw(st.booleans()):
-        blocks = draw(st.lists(st.builds(TextBlock, text=_text), max_size=2))
-        messages.append(Message(role=Role.SYSTEM, content=tuple(blocks)))
-    for turn in range(draw(st.integers(0, 4))):
-        if turn % 2:
-            content: list[ContentBlock] = list(draw(_assistant_blocks))
-            usage = draw(st.none() | st.dictionaries(_ids, st.integers(0, 9), max_size=2))
-            messages.append(Message(role=Role.ASSISTANT, content=tuple(content), usage=usage))
-        else:
-            content = list(draw(_user_blocks))
-            messages.append(Message(role=Role.USER, content=tuple(content)))
-    return Transcript(messages=tuple(messages))
-
-
-@settings(max_examples=150)
-@given(_conversations())
-def test_any_transcript_in_anthropic_shape_survives_anthropic(transcript: Transcript) -> None:
-    assert CODEC.read(CODEC.write(transcript, ANTHROPIC), ANTHROPIC) == transcript
-
-
-@settings(max_examples=150)
-@given(_conversations(with_system=False))
-def test_any_transcript_without_system_survives_claude_code(transcript: Transcript) -> None:
-    assert CODEC.read(CODEC.write(transcript, CLAUDE_CODE), CLAUDE_CODE) == transcript
-
-
-@settings(max_examples=150)
-@given(_conversations())
-def test_openai_writing_reaches_a_fixed_point(transcript: Transcript) -> None:
-    # Thinking and error flags have no OpenAI spelling, so the first pass may lose them; after
-    # that, writing and reading change nothing.
-    once = CODEC.read(CODEC.write(transcript, OPENAI), OPENAI)
-    assert CODEC.read(CODEC.write(once, OPENAI), OPENAI) == once
-
-
-@settings(max_examples=200)
-@given(st.lists(st.dictionaries(st.sampled_from(["role", "content", "x"]), _json), max_size=3))
-def test_any_json_messages_read_or_fail_cleanly(document: list[dict[str, Any]]) -> None:
-    for transcript_format in TranscriptFormat:
-        with contextlib.suppress(InvalidInputError):
-            CODEC.read(json.dumps(document), transcript_format)
-
-
-@settings(max_examples=200)
-@given(st.text(max_size=60))
-def test_any_text_reads_or_fails_cleanly(text: str) -> None:
-    with contextlib.suppress(InvalidInputError):
-        CODEC.read(text)
-
-
-# Documents built from the formats' own vocabulary: whatever reads without error must write back
-# to the same JSON.
-_word = st.text(max_size=6)
-_value = st.none() | st.booleans() | st.integers(-2, 2) | _word | st.dictionaries(_word, _word)
-_call_id = st.sampled_from(["t1", "t2", ""])
-_part = st.fixed_dictionaries(
-    {"type": st.sampled_from(["text", "image", "image_url", "refusal"])},
-    optional={"text": _word, "image_url": _value},
-)
-_block = st.fixed_dictionaries(
-    {"type": st.sampled_from(["text", "tool_use", "tool_result", "thinking", "redacted_thinking"])},
-    optional={
-        "text": _word,
-        "id": _call_id,
-        "name": _word,
-        "input": st.dictionaries(_word, _value, max_size=2),
-        "tool_use_id": _call_id,
-        "content": _word | st.lists(_part, max_size=2),
-        "is_error": st.booleans(),
-        "thinking": _word,
-        "signature": _word | st.none(),
-        "data": _word,
-        "cache_control": _value,
-    },
-)
-_anthropic_message = st.fixed_dictionaries(
-    {
-        "role": st.sampled_from(["user", "assistant"]),
-        "content": _word | st.lists(_block, max_size=3),
-    },
-    optional={"usage": _value, "name": _value},
-)
-_anthropic_documents = st.lists(_anthropic_message, max_size=4) | st.fixed_dictionaries(
-    {"messages": st.lists(_anthropic_message, max_size=4)},
-    optional={"system": _word | st.lists(_block, max_size=2), "model": _word},
-)
-_arguments = st.sampled_from(["{}", '{"a":1}', '{"a": 1}', "[1]", "", '{"b":"é"}'])
-_openai_call = st.fixed_dictionaries(
-    {
-        "id": _call_id,
-        "type": st.just("function"),
-        "function": st.fixed_dictionaries({"name": _word, "arguments": _arguments}),
-    }
-)
-_openai_message = st.one_of(
-    st.fixed_dictionaries(
-        {"role": st.sampled_from(["system", "developer", "user"]), "content": _word},
-        optional={"name": _word},
-    ),
-    st.fixed_dictionaries(
-        {"role": st.just("assistant")},
-        optional={
-            "content": st.none() | _word | st.lists(_part, max_size=2),
-            "tool_calls": st.lists(_openai_call, max_size=2),
-            "refusal": _value,
-        },
-    ),
-    st.fixed_dictionaries(
-        {
-            "role": st.just("tool"),
-            "tool_call_id": _call_id,
-            "content": _word | st.lists(_part, max_size=2),
-        }
-    ),
-)
-_openai_documents = st.lists(_openai_message, max_size=5) | st.fixed_dictionaries(
-    {"messages": st.lists(_openai_message, max_size=5)}, optional={"model": _word}
-)
-
-
-def _writes_back_the_same_json(document: object, transcript_format: TranscriptFormat) -> None:
-    try:
-        transcript = CODEC.read(json.dumps(document), transcript_format)
-    except InvalidInputError:
-        return
-    written = CODEC.write(transcript, transcript_format)
-    assert json.loads(written) == document
-    assert CODEC.read(written, transcript_format) == transcript
-
-
-@settings(max_examples=300)
-@given(_anthropic_documents)
-def test_any_readable_anthropic_document_writes_back_the_same(document: object) -> None:
-    _writes_back_the_same_json(document, ANTHROPIC)
-
-
-@settings(max_examples=300)
-@given(_openai_documents)
-def test_any_readable_openai_document_writes_back_the_same(document: object) -> None:
-    _writes_back_the_same_json(document, OPENAI)
