@@ -8,14 +8,13 @@ It also returns the exact number of characters `json.dumps` will write for that 
 chosen layout, from the survey's recorded sizes, so candidates are measured without being
 serialised.
 
-Where omitted items were is a `LineMap` (`line_maps`).
+Where omitted items were is a `LineMap` (`line_maps`); the sizes of what is written whole, and
+whether a run is no longer than its marker, are `rendered_sizes`'.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Sequence
-from itertools import accumulate
 from typing import NamedTuple
 
 from cleveragents.application.services.artifact_compression.kinds.json.detail import (
@@ -29,6 +28,9 @@ from cleveragents.application.services.artifact_compression.kinds.json.facts imp
     scalar_text,
 )
 from cleveragents.application.services.artifact_compression.kinds.json.line_maps import LineMap
+from cleveragents.application.services.artifact_compression.kinds.json.rendered_sizes import (
+    RenderedSizes,
+)
 from cleveragents.application.services.artifact_compression.kinds.json.survey import Survey
 from cleveragents.application.services.artifact_compression.kinds.json.writing import (
     ELLIPSIS,
@@ -37,19 +39,6 @@ from cleveragents.application.services.artifact_compression.kinds.json.writing i
     keys_marker,
 )
 from cleveragents.application.services.artifact_compression.kinds.kind_compressor import Handles
-
-_SMALL_RUN = 16  # a run this short is measured: kept when it is no longer than its marker
-
-
-class _ObjectPlan(NamedTuple):
-    """An object's members sorted out for measuring (`Pruner._plan`)."""
-
-    members: list[tuple[str, object]]
-    plain: int  # the members that are neither strings nor containers, written out
-    lengths: list[int]  # the string members' lengths, ascending
-    prefix: list[int]  # running sums of those members' sizes (key and separator included)
-    by_length: list[int]  # their indices, in that order
-    containers: list[int]  # the indices of the members that are arrays or objects
 
 
 class Built(NamedTuple):
@@ -69,10 +58,9 @@ class Pruner:
         self.pretty = pretty
         self._detail = Detail()
         self._origin: object = survey.root
-        self._sizes: dict[int, tuple[list[int], list[int], list[int]]] = {}
+        self.sizes = RenderedSizes(survey, pretty=pretty)
         self._measuring = False
         self._measured: dict[object, int] = {}
-        self._plans: dict[int, _ObjectPlan] = {}
         self.claims: list[tuple[int, str]] | None = None
         """When a list: (line, first character) of the first omitted member of each run, for
         checking a line map that was inferred from the layout."""
@@ -110,23 +98,6 @@ class Pruner:
             return value, len(encode_string(value))
         return value, len(scalar_text(value))
 
-    def _whole_value(self, value: object, depth: int) -> int:
-        if isinstance(value, dict | list):
-            return self._whole(self.survey.of(value), depth)
-        return len(scalar_text(value))
-
-    def _whole(self, facts: Facts, depth: int) -> int:
-        return facts.pretty + 2 * depth * facts.newlines if self.pretty else facts.compact
-
-    def _container_chars(self, member_chars: int, count: int, depth: int) -> int:
-        """Characters of a container whose members (keys, ': ' and values included) take
-        `member_chars`."""
-        if not count:
-            return 2
-        if self.pretty:
-            return member_chars + count * (2 * depth + 3) + count - 1 + 2 * depth + 3
-        return member_chars + count - 1 + 2
-
     def _where(self, container: object, line: int, first: int, last: int) -> str:
         if not self._detail.where:
             return ""
@@ -141,18 +112,18 @@ class Pruner:
         if isinstance(value, dict):
             text = keys_marker(len(value), where)
             member = self.survey.key_length(ELLIPSIS) + (2 if self.pretty else 1)
-            return {ELLIPSIS: text}, self._container_chars(
+            return {ELLIPSIS: text}, self.sizes.container_chars(
                 member + len(encode_string(text)), 1, depth
             )
         text = items_marker(len(value), where)
-        return [text], self._container_chars(len(encode_string(text)), 1, depth)
+        return [text], self.sizes.container_chars(len(encode_string(text)), 1, depth)
 
     def _array(
         self, value: list[object], depth: int, line: int, detail: Detail
     ) -> tuple[object, int]:
         facts = self.survey.of(value)
         if detail.keeps_whole(facts):
-            return value, self._whole(facts, depth)
+            return value, self.sizes.whole(facts, depth)
         key = self._memo_key(facts, value, depth, detail)
         if key is not None and key in self._measured:
             return None, self._measured[key]
@@ -191,7 +162,7 @@ class Pruner:
                 chars += self._omitted(result, value, previous + 1, first - 1, depth, line)
             if whole_items:
                 result.extend(value[first : last + 1])
-                chars += self._run_chars(value, first, last, depth + 1)
+                chars += self.sizes.run_chars(value, first, last, depth + 1)
             else:
                 for index in range(first, last + 1):
                     if index == partial and detail.partial is not None:
@@ -202,7 +173,7 @@ class Pruner:
             previous = last
         if previous < count - 1:
             chars += self._omitted(result, value, previous + 1, count - 1, depth, line)
-        return result, self._container_chars(chars, len(result), depth)
+        return result, self.sizes.container_chars(chars, len(result), depth)
 
     def _omitted(
         self,
@@ -216,39 +187,12 @@ class Pruner:
         """Items `first`..`last` replaced by their marker, or kept whole when no longer."""
         marker = items_marker(last - first + 1, self._where(value, line, first, last))
         marker_chars = len(encode_string(marker))
-        if self._short_run(value, first, last, marker_chars):
+        if self.sizes.short_run(value, first, last, marker_chars):
             result.extend(value[first : last + 1])
-            return self._run_chars(value, first, last, depth + 1)
+            return self.sizes.run_chars(value, first, last, depth + 1)
         self._claim(value, line, first)
         result.append(marker)
         return marker_chars
-
-    def _run_chars(self, value: list[object], first: int, last: int, depth: int) -> int:
-        """Characters of items `first`..`last` written whole at `depth`."""
-        compact, pretty, newlines = self._item_sizes(value)
-        if not self.pretty:
-            return compact[last + 1] - compact[first]
-        lines = newlines[last + 1] - newlines[first]
-        return pretty[last + 1] - pretty[first] + 2 * depth * lines
-
-    def _item_sizes(self, value: list[object]) -> tuple[list[int], list[int], list[int]]:
-        """Running sums of the items' whole sizes (compact, pretty at depth 0, newlines),
-        computed once per array."""
-        sizes = self._sizes.get(id(value))
-        if sizes is None:
-            compact, pretty, newlines = [0], [0], [0]
-            for item in value:
-                if isinstance(item, dict | list):
-                    facts = self.survey.of(item)
-                    c, p, n = facts.compact, facts.pretty, facts.newlines
-                else:
-                    c = p = len(scalar_text(item))
-                    n = 0
-                compact.append(compact[-1] + c)
-                pretty.append(pretty[-1] + p)
-                newlines.append(newlines[-1] + n)
-            sizes = self._sizes[id(value)] = (compact, pretty, newlines)
-        return sizes
 
     def _append(
         self,
@@ -290,27 +234,12 @@ class Pruner:
         finally:
             self._origin = outer
 
-    def _short_run(self, value: Sequence[object], first: int, last: int, marker_chars: int) -> bool:
-        """Whether items `first`..`last` written whole take no more room than their marker."""
-        if last - first >= _SMALL_RUN:
-            return False
-        total = 0
-        for index in range(first, last + 1):
-            item = value[index]
-            if isinstance(item, dict | list):
-                total += self.survey.of(item).compact
-            else:
-                total += len(scalar_text(item))
-            if total > marker_chars:
-                return False
-        return True
-
     def _object(
         self, value: dict[str, object], depth: int, line: int, detail: Detail
     ) -> tuple[object, int]:
         facts = self.survey.of(value)
         if detail.keeps_whole(facts):
-            return value, self._whole(facts, depth)
+            return value, self.sizes.whole(facts, depth)
         key = self._memo_key(facts, value, depth, detail)
         if key is not None and key in self._measured:
             return None, self._measured[key]
@@ -338,7 +267,7 @@ class Pruner:
             kept_set = set(kept)
             omitted = [index for index in range(count) if index not in kept_set]
             marker = keys_marker(len(omitted), self._where(value, line, omitted[0], omitted[-1]))
-            if self._short_members(members, omitted, len(encode_string(marker)) + 5):
+            if self.sizes.short_members(members, omitted, len(encode_string(marker)) + 5):
                 kept, marker, whole = list(range(count)), None, set(omitted)
             else:
                 self._claim(value, line, omitted[0])
@@ -348,7 +277,7 @@ class Pruner:
         for index in kept:
             key, item = members[index]
             if index in whole:
-                result[key], item_chars = item, self._whole_value(item, depth + 1)
+                result[key], item_chars = item, self.sizes.whole_value(item, depth + 1)
             else:
                 child_line = self._child_line(value, line, index, item, detail)
                 result[key], item_chars = self._node(item, depth + 1, child_line, detail)
@@ -359,14 +288,14 @@ class Pruner:
                 marker_key += ELLIPSIS
             result[marker_key] = marker
             chars += self.survey.key_length(marker_key) + separator + len(encode_string(marker))
-        return result, self._container_chars(chars, len(result), depth)
+        return result, self.sizes.container_chars(chars, len(result), depth)
 
     def _measured_object(
         self, value: dict[str, object], depth: int, line: int, detail: Detail
     ) -> int:
         """The size of an object that keeps all its members, from its plan: only its
         containers and its strings over the limit are looked at one by one."""
-        plan = self._plan(value)
+        plan = self.sizes.plan(value)
         separator = 2 if self.pretty else 1
         limit = detail.string_limit
         whole = len(plan.by_length) if limit is None else bisect_right(plan.lengths, limit)
@@ -380,53 +309,7 @@ class Pruner:
             child_line = self._child_line(value, line, index, item, detail)
             chars += self.survey.key_length(key) + separator
             chars += self._node(item, depth + 1, child_line, detail)[1]
-        return self._container_chars(chars, len(value), depth)
-
-    def _plan(self, value: dict[str, object]) -> _ObjectPlan:
-        """An object's members sorted out once: the size of its other scalars, its strings
-        by length with their sizes summed, its containers."""
-        plan = self._plans.get(id(value))
-        if plan is None:
-            members = list(value.items())
-            separator = 2 if self.pretty else 1
-            plain = 0
-            strings: list[tuple[int, int, int]] = []  # length, member size, index
-            containers: list[int] = []
-            for index, (key, item) in enumerate(members):
-                if isinstance(item, dict | list):
-                    containers.append(index)
-                    continue
-                size = self.survey.key_length(key) + separator + len(scalar_text(item))
-                if isinstance(item, str):
-                    strings.append((len(item), size, index))
-                else:
-                    plain += size
-            strings.sort()
-            prefix = [0, *accumulate(size for _, size, _ in strings)]
-            lengths = [length for length, _, _ in strings]
-            by_length = [index for _, _, index in strings]
-            plan = _ObjectPlan(members, plain, lengths, prefix, by_length, containers)
-            self._plans[id(value)] = plan
-        return plan
-
-    def _short_members(
-        self, members: list[tuple[str, object]], omitted: list[int], room: int
-    ) -> bool:
-        """Whether the omitted members written whole take no more room than the marker."""
-        if len(omitted) >= _SMALL_RUN:
-            return False
-        total = 0
-        for index in omitted:
-            key, item = members[index]
-            total += self.survey.key_length(key) + 1
-            total += (
-                self.survey.of(item).compact
-                if isinstance(item, dict | list)
-                else len(scalar_text(item))
-            )
-            if total > room:
-                return False
-        return True
+        return self.sizes.container_chars(chars, len(value), depth)
 
     def _claim(self, container: list[object] | dict[str, object], line: int, index: int) -> None:
         if self.claims is None:
