@@ -21,6 +21,7 @@ from cleveragents.application.services.artifact_compression.kinds.json.survey im
 from cleveragents.application.services.artifact_compression.kinds.json.writing import render
 from cleveragents.application.services.artifact_compression.kinds.kind_compressor import Handles
 from cleveragents.application.services.artifact_compression.task_terms import TaskTerms
+from tests.json_samples import key_paths
 
 NO_TERMS = TaskTerms()
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -39,18 +40,6 @@ def containers(value: object) -> list[dict[str, object] | list[object]]:
         found.append(value)
         for item in value.values() if isinstance(value, dict) else value:
             found += containers(item)
-    return found
-
-
-def key_paths(value: object, path: tuple[str, ...] = ()) -> set[tuple[str, ...]]:
-    found: set[tuple[str, ...]] = set()
-    if isinstance(value, dict):
-        for key, item in value.items():
-            found.add((*path, key))
-            found |= key_paths(item, (*path, key))
-    elif isinstance(value, list):
-        for item in value:
-            found |= key_paths(item, path)
     return found
 
 
