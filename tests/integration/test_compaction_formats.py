@@ -29,7 +29,7 @@ from cleveragents.domain.transcript import (
 from cleveragents.domain.transcript_rules import violations
 from tests.conftest import CORPUS, CORPUS_ABSENT
 from tests.fakes import FakeEventSink
-from tests.unit.test_context_compactor import transcripts
+from tests.properties.transcript_strategies import transcripts
 
 CODEC = JsonTranscriptCodec()
 COMPACTOR = ContextCompactor(TiktokenCounter(), DeterministicSummarizer(), FakeEventSink())

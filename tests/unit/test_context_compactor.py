@@ -25,10 +25,6 @@ from cleveragents.domain.transcript_rules import is_valid
 from tests.compactor_samples import COUNTER, assistant, call, compactor, user
 from tests.fakes import FakeEventSink, FakeSummarizer, FakeTokenCounter
 
-# Imported from here by tests/integration/test_compaction_formats.py, until it imports the
-# strategy from tests.properties.transcript_strategies itself.
-from tests.properties.transcript_strategies import transcripts  # noqa: F401
-
 WIDE = CompactionSettings(context_window=200_000, reserve_tokens=16_384, keep_recent_tokens=60)
 
 
