@@ -196,7 +196,11 @@ def _planted_line(rng: random.Random, index: int) -> tuple[str, SecretKind]:
         (lambda: "GH ghp_" + _fake(rng, _ALNUM, 36), SecretKind.GITHUB_TOKEN),
         (lambda: "key sk-proj-" + _fake(rng, _ALNUM, 100), SecretKind.OPENAI_API_KEY),
         (lambda: "key sk-ant-api03-" + _fake(rng, _ALNUM, 90), SecretKind.ANTHROPIC_API_KEY),
-        (lambda: "-----BEGIN RSA PRIVATE KEY-----", SecretKind.PRIVATE_KEY),
+        (
+            # A header is a key only with its body (on one line here: one planted line each).
+            lambda: "-----BEGIN RSA PRIVATE KEY----- " + _fake(rng, _ALNUM + "+/", 64),
+            SecretKind.PRIVATE_KEY,
+        ),
         (lambda: f"jwt {header}.{payload}.{_fake(rng, _ALNUM, 43)}", SecretKind.JWT),
         (
             lambda: "slack xoxb-" + _fake(rng, string.digits, 12) + "-" + _fake(rng, _ALNUM, 24),

@@ -5,6 +5,8 @@ Key-shaped values are assembled at run time so the repository holds no real-look
 
 from __future__ import annotations
 
+import base64
+import random
 import re
 
 import pytest
@@ -14,17 +16,16 @@ from cleveragents.adapters.secrets.pattern_scanner import (
     OVERLAP_BYTES,
     PatternSecretScanner,
 )
-from cleveragents.adapters.secrets.secret_patterns import (
-    MAX_MATCH_BYTES,
-    PATTERNS,
-    is_placeholder,
-    shannon_entropy,
-)
+from cleveragents.adapters.secrets.secret_patterns import MAX_MATCH_BYTES, PATTERNS
+from cleveragents.adapters.secrets.secret_values import is_placeholder, shannon_entropy
 from cleveragents.domain.secrets import SecretFinding, SecretKind
 
 # A value with a digit and >= 3 bits per byte, and key bodies shaped like real ones.
 VALUE = "Qx7" + "vR2mK9pL" + "w4Zt"
 BODY = "aB3dE5fG7hJ9kL1mN2pQ4rS6"
+# A private key's base64 body: two lines of 64, as PEM writes them.
+PEM_BODY = base64.b64encode(random.Random(5).randbytes(96)).decode()
+PEM_LINES = PEM_BODY[:64] + "\n" + PEM_BODY[64:]
 
 
 def _scan(text: str) -> list[SecretFinding]:
@@ -124,22 +125,108 @@ def test_benign_lines_are_not_reported(line: str) -> None:
         ('\\"password\\": \\"' + VALUE + '\\"', SecretKind.GENERIC_SECRET),
         ("authorization: bearer " + BODY, SecretKind.BEARER_TOKEN),
         ("redis://:" + VALUE + "@cache:6379/0", SecretKind.PASSWORD_IN_URL),
-        ("-----BEGIN OPENSSH PRIVATE KEY-----", SecretKind.PRIVATE_KEY),
-        ("-----BEGIN PGP PRIVATE KEY BLOCK-----", SecretKind.PRIVATE_KEY),
-        ("-----BEGIN PRIVATE KEY-----", SecretKind.PRIVATE_KEY),
+        ("-----BEGIN OPENSSH PRIVATE KEY----- " + PEM_BODY, SecretKind.PRIVATE_KEY),
+        ("-----BEGIN PGP PRIVATE KEY BLOCK-----\\n\\n" + PEM_BODY, SecretKind.PRIVATE_KEY),
+        ("-----BEGIN PRIVATE KEY-----\\n" + PEM_BODY, SecretKind.PRIVATE_KEY),
     ],
 )
 def test_variants_are_reported(line: str, kind: SecretKind) -> None:
     assert _scan("before\n" + line + "\nafter\n") == [SecretFinding(2, kind)]
 
 
+# Each line was found in an installed site-packages (cfn-lint's schemas, botocore's examples and
+# paginators, moto, cryptography) and is not a credential; beside it, the closest line that is.
+NAMES_THAT_ARE_NOT_CREDENTIALS = [
+    pytest.param(
+        '"AWS::ApiGateway::ApiKey": "b899a0d240b53d9d",',
+        '"ApiKey": "b899a0d240b53d9d",',
+        id="type-path-api-key",
+    ),
+    pytest.param(
+        '"AWS::SecretsManager::Secret": "f6b785ff8e74d121",',
+        '"Secret": "f6b785ff8e74d121",',
+        id="type-path-secret",
+    ),
+    pytest.param(
+        '"ARN": "arn:aws:secretsmanager:us-west-2:123456789012:secret:MyTestDatabaseSecret-a1b2c3"',
+        '"Name": "secret:MyTestDatabaseSecret-a1b2c3",',
+        id="arn-resource-type",
+    ),
+    pytest.param(
+        '"Resource":"arn:aws:secretsmanager:*:*:secret:A4BNetworkProfile*",',
+        '"Resource":"arn:aws:secretsmanager:*:*:resource secret:A4BNetworkProfile*",',
+        id="arn-wildcards",
+    ),
+    pytest.param(
+        '"output_token": "Jobs[-1].JobId",',
+        '"access_token": "Jobs[-1].JobId",',
+        id="pagination-token",
+    ),
+    pytest.param(
+        '        self.update_token = "1a2b3c4d-5e6f-7a8b-9c0d-1e2f3a4b5c6d"',
+        '        self.auth_token = "1a2b3c4d-5e6f-7a8b-9c0d-1e2f3a4b5c6d"',
+        id="concurrency-token",
+    ),
+    pytest.param(
+        "next_page_token=" + VALUE,
+        "refresh_token=" + VALUE,
+        id="page-token",
+    ),
+    pytest.param(
+        "            certificate_arn=certificate_arn, passphrase=passphrase",
+        "            certificate_arn=certificate_arn, passphrase=letmeinplease",
+        id="value-is-the-name",
+    ),
+    pytest.param(
+        '"PrivateKey": "-----BEGIN DSA PRIVATE KEY-----<a very long private key string>'
+        '-----END DSA PRIVATE KEY-----"',
+        '"PrivateKey": "-----BEGIN DSA PRIVATE KEY-----\\n'
+        + PEM_LINES.replace("\n", "\\n")
+        + '\\n-----END DSA PRIVATE KEY-----"',
+        id="pem-header-without-body",
+    ),
+    pytest.param(
+        '_SK_START = b"-----BEGIN OPENSSH PRIVATE KEY-----"',
+        '_SK_START = b"-----BEGIN OPENSSH PRIVATE KEY-----' + PEM_BODY + '"',
+        id="pem-header-constant",
+    ),
+]
+
+
+@pytest.mark.parametrize(("benign", "credential"), NAMES_THAT_ARE_NOT_CREDENTIALS)
+def test_a_name_or_header_that_is_no_credential_beside_one_that_is(
+    benign: str, credential: str
+) -> None:
+    assert _scan("before\n" + benign + "\nafter\n") == []
+    assert len(_scan("before\n" + credential + "\nafter\n")) == 1
+
+
+def test_a_key_split_into_pem_lines_is_reported_and_a_short_body_is_not() -> None:
+    key = "-----BEGIN RSA PRIVATE KEY-----\n" + PEM_LINES + "\n-----END RSA PRIVATE KEY-----\n"
+    assert _scan(key) == [SecretFinding(1, SecretKind.PRIVATE_KEY)]
+    assert _scan("-----BEGIN RSA PRIVATE KEY-----\nMIIBOgIBAAJBAK\n") == []
+    # Words after the header are no body, however many.
+    words = " ".join(["the", "key", "goes", "here"] * 20)
+    assert _scan("-----BEGIN RSA PRIVATE KEY----- " + words + "\n") == []
+
+
+def test_a_header_that_ends_the_text_is_a_key_whose_body_was_not_scanned() -> None:
+    """A line scanned alone (a redaction re-scans the BEGIN line) or an output cut after the
+    header: what follows is unseen, not absent."""
+    for tail in ("", "\n", "\r\n  \n"):
+        assert _scan("log\n-----BEGIN EC PRIVATE KEY-----" + tail) == [
+            SecretFinding(2, SecretKind.PRIVATE_KEY)
+        ]
+    assert _scan("-----BEGIN EC PRIVATE KEY-----\nlog\n") == []
+
+
 def test_lines_are_counted_by_newline_only() -> None:
-    text = "a\r\nb\rc\n-----BEGIN PRIVATE KEY-----\n"
+    text = "a\r\nb\rc\n-----BEGIN PRIVATE KEY----- " + PEM_BODY + "\n"
     assert _scan(text) == [SecretFinding(3, SecretKind.PRIVATE_KEY)]
 
 
 def test_findings_are_sorted_and_deduplicated() -> None:
-    key = "-----BEGIN PRIVATE KEY-----"
+    key = "-----BEGIN PRIVATE KEY----- " + PEM_BODY
     assert _scan(f"{key} {key}\nx\n{key}\n") == [
         SecretFinding(1, SecretKind.PRIVATE_KEY),
         SecretFinding(3, SecretKind.PRIVATE_KEY),

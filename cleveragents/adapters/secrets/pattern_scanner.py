@@ -32,7 +32,8 @@ import binascii
 import re
 from collections.abc import Callable, Iterator
 
-from cleveragents.adapters.secrets.secret_patterns import MAX_MATCH_BYTES, PATTERNS, SecretPattern
+from cleveragents.adapters.secrets.pattern_model import SecretPattern
+from cleveragents.adapters.secrets.secret_patterns import MAX_MATCH_BYTES, PATTERNS
 from cleveragents.application.ports.secret_scanner import (
     ALLOW_MARKER,
     SecretMatch,

@@ -1,0 +1,60 @@
+"""What a credential pattern is and what its classifier returns."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from cleveragents.domain.secrets import SecretKind
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """What a match is: its kind, its detailed rule (e.g. ``password`` where the kind is
+    ``generic-secret``) and the span of the credential itself, which a redaction replaces and
+    a fingerprint hashes."""
+
+    kind: SecretKind
+    rule: str
+    start: int
+    end: int
+
+
+Classifier = Callable[[bytes, "re.Match[bytes]"], Hit | None]
+
+
+@dataclass(frozen=True, slots=True)
+class SecretPattern:
+    """One regex and how to read its matches.
+
+    `regex` runs over the original bytes, or over the lower-cased bytes when `lower` is set (then
+    it is written in lower case). `classify(original, match)` reads the original bytes and returns
+    a `Hit`, or `None` for a placeholder, a reference or a near miss. `kinds` lists the kinds it
+    can return and `rules` its rules. `anchor`, when set, is a piece of the regex's leading
+    literal, at `anchor_offset` in it: every match has it there, so the scanner tries the regex
+    only where `bytes.find` finds it.
+    """
+
+    kinds: tuple[SecretKind, ...]
+    regex: re.Pattern[bytes]
+    classify: Classifier
+    lower: bool = False
+    rules: tuple[str, ...] = ()
+    anchor: bytes = b""
+    anchor_offset: int = 0
+
+
+def whole_match(kind: SecretKind) -> Classifier:
+    """A classifier that reports every match, whole, as `kind`."""
+
+    def classify(original: bytes, match: re.Match[bytes]) -> Hit | None:
+        return Hit(kind, kind.value, match.start(), match.end())
+
+    return classify
+
+
+def group_bytes(original: bytes, match: re.Match[bytes], group: int | str) -> bytes:
+    """The original bytes of a group (the match may have run over the lower-cased bytes)."""
+    start, end = match.span(group)
+    return original[start:end]
