@@ -27,6 +27,7 @@ from cleveragents.application.services.artifact_store.results import (
     ImportResult,
     SecretHandling,
 )
+from cleveragents.application.services.artifact_store.write_behind import WriteBehind
 from cleveragents.application.services.governance.media_types import sniff_media_type
 from cleveragents.application.services.governance.output_redaction import (
     OutputRedactor,
@@ -338,20 +339,20 @@ def _stream(
     tail = b""
     total = 0
     read = 0
-    while chunk := handle.read(CHUNK_BYTES):
-        read += len(chunk)
-        if redactor is not None:
-            source_digest.update(chunk)
-            chunk = redactor.feed(chunk)
-        writer.write(chunk)
-        digest.update(chunk)
-        scan.feed(chunk)
-        if len(head) < keep:
-            head += chunk[: keep - len(head)]
-        tail = (tail + chunk)[-tail_limit:]  # the policy's tail is never 0
-        total += len(chunk)
-        if progress is not None:
-            progress(read)
+    with WriteBehind(writer, digest) as written:  # written and hashed while the scan runs
+        while chunk := handle.read(CHUNK_BYTES):
+            read += len(chunk)
+            if redactor is not None:
+                source_digest.update(chunk)
+                chunk = redactor.feed(chunk)
+            written.put(chunk)
+            scan.feed(chunk)
+            if len(head) < keep:
+                head += chunk[: keep - len(head)]
+            tail = (tail + chunk)[-tail_limit:]  # the policy's tail is never 0
+            total += len(chunk)
+            if progress is not None:
+                progress(read)
     return _Passed(
         sha256=digest.hexdigest(),
         source_sha256=source_digest.hexdigest(),
