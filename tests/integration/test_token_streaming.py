@@ -91,10 +91,12 @@ def test_stream_count_is_exact_on_any_text(pieces: list[str], seed: int) -> None
         tiktoken_counter.STREAM_WINDOW_CHARS = original
 
 
-def test_safe_split_point_only_cuts_next_to_letters_or_digits() -> None:
-    assert safe_split_point("ab\ncd\n") == 3
-    assert safe_split_point("}\n  {\n") is None
-    assert safe_split_point("x\n  {") == 1
+def test_safe_split_point_cuts_before_a_newline_after_a_letter_or_after_one_before_text() -> None:
+    assert safe_split_point("ab\ncd\n") == 5  # before the last newline, which follows a letter
+    assert safe_split_point("}\n  {\n") == 2  # after a newline that indented text follows
+    assert safe_split_point("x\n  {") == 2
+    assert safe_split_point("}\n  \n") is None  # spaces, then a newline: one pre-token
+    assert safe_split_point(")\n/x") is None  # o200k_base takes the slash after the newline
 
 
 @settings(max_examples=100)

@@ -190,7 +190,9 @@ def _utf8_length(text: str) -> int:
 
 def _encode(encoding: tiktoken.Encoding, text: str) -> list[int]:
     """The tokens of `text`; text that looks like a special token ("<|endoftext|>") is encoded
-    as the plain text it is: content is data, never a control sequence."""
+    as the plain text it is: content is data, never a control sequence. (Not
+    `encode_ordinary`, a little faster but which panics, printing a Rust backtrace, on a text
+    its regex gives up on, where `encode` raises a ValueError.)"""
     with _tokenizer_failures():
         return encoding.encode(text, disallowed_special=())
 
@@ -233,19 +235,52 @@ STREAM_WINDOW_LIMIT_CHARS = 1 << 26
 def safe_split_point(text: str, start: int = 0) -> int | None:
     """The last offset at or after `start` where `text` can be cut without changing its count.
 
-    No pre-token of cl100k_base or o200k_base spans a newline that follows a letter or digit, or
-    a newline that precedes one: the letter and digit patterns take no newline, and the
-    whitespace patterns start no earlier than the newline when a letter or digit is before it.
-    So counting the two sides of such a cut separately gives the exact total.
+    The pre-tokenizer patterns of cl100k_base and o200k_base keep a newline out of every
+    pre-token that goes on past it, except three: a run of whitespace that ends in newlines,
+    and (o200k_base) punctuation followed by newlines and slashes. So two kinds of cut end a
+    pre-token both in the whole text and in its two sides, and the counts of the sides add up:
+    - before a newline that follows a letter or digit (no letter or digit run takes one);
+    - after a newline followed by spaces or tabs, if any, and then by a character that is not
+      whitespace nor a slash right after the newline (no newline-ending run can go on there).
+    The rule reads nothing past that first character, so it holds for a cut inside a piece
+    copied into another text.
     """
-    position = len(text) - 1  # a newline at the very end has no known successor yet
-    while (newline := text.rfind("\n", start, position)) > 0:
-        if text[newline + 1].isalnum():
+    position = len(text)
+    while (newline := text.rfind("\n", start, position)) >= 0:
+        if newline + 1 >= start and _cuts_after(text, newline):
             return newline + 1
-        if text[newline - 1].isalnum():
+        if newline > 0 and newline >= start and text[newline - 1].isalnum():
             return newline
         position = newline
     return None
+
+
+def next_safe_split_point(text: str, start: int) -> int | None:
+    """The first offset at or after `start` where `text` can be cut without changing its count
+    (the rule of `safe_split_point`, searched forwards)."""
+    newline = text.find("\n", max(start - 1, 0))
+    while newline >= 0:
+        if newline >= max(start, 1) and text[newline - 1].isalnum():
+            return newline
+        if newline + 1 >= max(start, 1) and _cuts_after(text, newline):
+            return newline + 1
+        newline = text.find("\n", newline + 1)
+    return None
+
+
+def _cuts_after(text: str, newline: int) -> bool:
+    """Whether the offset after the newline at `newline` is a safe cut (see `safe_split_point`)."""
+    after = newline + 1
+    if after >= len(text):
+        return False  # what follows is not known yet
+    first = text[after]
+    if first not in " \t":
+        return first != "/" and not first.isspace()
+    end = len(text)
+    position = after + 1
+    while position < end and text[position] in " \t":
+        position += 1
+    return position < end and not text[position].isspace()
 
 
 def exact_pieces(text: str, window: int | None = None) -> Iterator[str]:
@@ -261,16 +296,3 @@ def exact_pieces(text: str, window: int | None = None) -> Iterator[str]:
         yield text[start:cut]
         start = cut
     yield text[start:]
-
-
-def next_safe_split_point(text: str, start: int) -> int | None:
-    """The first offset at or after `start` where `text` can be cut without changing its count
-    (the rule of `safe_split_point`, searched forwards)."""
-    newline = text.find("\n", max(start, 1))
-    while 0 < newline < len(text) - 1:
-        if text[newline - 1].isalnum():
-            return newline
-        if text[newline + 1].isalnum():
-            return newline + 1
-        newline = text.find("\n", newline + 1)
-    return None
