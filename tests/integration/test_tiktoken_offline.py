@@ -1,8 +1,9 @@
-"""The tiktoken adapter loads real vocabularies offline, with tiktoken's hash check on."""
+"""The tiktoken adapter loads real vocabularies offline, checked against the hashes it pins."""
 
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import inspect
 import re
 from pathlib import Path
@@ -10,10 +11,11 @@ from typing import Any
 
 import pytest
 import tiktoken
+from tiktoken.load import load_tiktoken_bpe
 from tiktoken_ext import openai_public
 
 from cleveragents.adapters.tokens import offline_encodings, tiktoken_counter
-from cleveragents.adapters.tokens.offline_encodings import OFFLINE_ENCODINGS
+from cleveragents.adapters.tokens.offline_encodings import OFFLINE_ENCODINGS, read_ranks
 from cleveragents.adapters.tokens.tiktoken_counter import TiktokenCounter, load_encoding
 from cleveragents.domain.errors import TokenCountingError, UnknownEncodingError
 
@@ -92,6 +94,24 @@ def test_a_vocabulary_with_the_wrong_hash_is_refused(
     with pytest.raises(TokenCountingError, match="cannot load the o200k_tampered vocabulary"):
         load_encoding("o200k_tampered", cache_dir=tmp_path)
     assert "o200k_tampered" not in tiktoken_counter._cache
+
+
+@pytest.mark.parametrize("name", sorted(OFFLINE_ENCODINGS))
+def test_the_ranks_are_those_tiktoken_reads_from_the_same_file(name: str) -> None:
+    spec = OFFLINE_ENCODINGS[name]
+    path = spec.vocabulary_path()
+    ours = read_ranks(path, spec.sha256)
+    assert list(ours.items()) == list(load_tiktoken_bpe(str(path), spec.sha256).items())
+
+
+def test_a_file_that_is_not_a_vocabulary_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "odd.tiktoken"
+    path.write_bytes(b"IQ== 0\nIg==\n")  # the second token has no rank
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    with pytest.raises(ValueError, match="a token without its rank"):
+        read_ranks(path, digest)
+    with pytest.raises(ValueError, match="has SHA-256"):
+        read_ranks(path, "0" * 64)
 
 
 def test_gzipped_vocabulary_is_decompressed_once_into_the_cache(tmp_path: Path) -> None:

@@ -10,12 +10,11 @@ from itertools import accumulate
 from pathlib import Path
 
 import tiktoken
-from tiktoken.load import load_tiktoken_bpe
 
 from cleveragents.adapters.tokens.offline_encodings import (
     DEFAULT_ENCODING,
     OFFLINE_ENCODINGS,
-    verify_sha256,
+    read_ranks,
 )
 from cleveragents.application.ports.token_counter import TextPiece, TokenCounter
 from cleveragents.domain.errors import TokenCountingError, UnknownEncodingError
@@ -36,11 +35,7 @@ def load_encoding(name: str, cache_dir: Path | None = None) -> tiktoken.Encoding
     with _cache_lock:
         if name not in _cache:
             try:
-                path = spec.vocabulary_path(cache_dir)
-                # tiktoken checks the hash too, except when TIKTOKEN_CACHE_DIR="" turns its
-                # cache off (it then reads the file unchecked): check it ourselves as well.
-                verify_sha256(path, spec.sha256)
-                ranks = load_tiktoken_bpe(str(path), expected_hash=spec.sha256)
+                ranks = read_ranks(spec.vocabulary_path(cache_dir), spec.sha256)
             except (OSError, ValueError, ModuleNotFoundError) as exc:
                 raise TokenCountingError(
                     f"cannot load the {name} vocabulary from the {spec.package!r} package: {exc}"
