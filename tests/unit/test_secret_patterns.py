@@ -6,6 +6,9 @@ Key-shaped values are assembled at run time so the repository holds no real-look
 from __future__ import annotations
 
 import base64
+import hashlib
+import hmac
+import json
 import random
 import re
 
@@ -73,6 +76,8 @@ def test_shannon_entropy(value: bytes, bits: float) -> None:
         b"null",
         b"changeme123",
         b"your_token_here",
+        b"P@55w0rd!",  # the word, in look-alike symbols
+        b"Passw0rd123",
     ],
 )
 def test_placeholders(value: bytes) -> None:
@@ -238,3 +243,34 @@ def test_feed_after_finish_is_refused() -> None:
     assert scan.finish() == []
     with pytest.raises(RuntimeError):
         scan.feed(b"x")
+
+
+def _jwt(key: bytes, algorithm: str = "HS256") -> str:
+    def b64url(value: bytes) -> bytes:
+        return base64.urlsafe_b64encode(value).rstrip(b"=")
+
+    header = b64url(json.dumps({"alg": algorithm, "typ": "JWT"}).encode())
+    claims = b64url(b'{"sub": "4721", "scope": "orders:write"}')
+    signed = header + b"." + claims
+    signature = hmac.new(key, signed, hashlib.sha256).digest()
+    return (signed + b"." + b64url(signature)).decode()
+
+
+def test_a_token_signed_with_a_placeholder_key_is_a_documentation_example() -> None:
+    # The key is a placeholder word, or a quoted placeholder the example signs with.
+    assert _scan(f">>> jwt.encode(claims, 'secret')\n{_jwt(b'secret')}\n") == []
+    example = f'key = jwk.import_key("your-signing-key")\ntoken = {_jwt(b"your-signing-key")}\n'
+    assert _scan(example) == []
+
+
+def test_a_token_is_reported_when_its_key_is_not_a_placeholder_in_the_text() -> None:
+    found = [SecretFinding(line=1, kind=SecretKind.JWT)]
+    assert _scan(f"session {_jwt(BODY.encode())}\n") == found
+    # A placeholder key the text does not show is not tried: the token is reported.
+    assert _scan(f"session {_jwt(b'your-signing-key')}\n") == found
+    # A quoted key that is not a placeholder does not clear it either.
+    assert _scan(f"key = '{BODY}'\nsession {_jwt(BODY.encode())}\n") != []
+    # Nor does an algorithm whose key never appears in text (or an unreadable header).
+    assert _scan(f"session {_jwt(b'secret', 'RS256')}\n") == found
+    unreadable = "eyJub3QganNvbg." + _jwt(b"secret").split(".", 1)[1]  # {"not json
+    assert _scan(f"session {unreadable}\n") == found

@@ -51,6 +51,7 @@ from cleveragents.adapters.secrets.format_classifiers import (
     classify_sendgrid,
     classify_url_password,
 )
+from cleveragents.adapters.secrets.jwt_classifier import classify_jwt
 from cleveragents.adapters.secrets.pattern_model import SecretPattern, whole_match
 from cleveragents.domain.secrets import SecretKind
 
@@ -188,7 +189,7 @@ PATTERNS: tuple[SecretPattern, ...] = (
             + _B64URL
             + rb"{8,600}"
         ),
-        whole_match(SecretKind.JWT),
+        classify_jwt,
         rules=("jwt",),
         anchor=b"J",
         anchor_offset=2,

@@ -2,7 +2,7 @@
 
 Placeholders are not credentials: values starting with `$`, `%`, `{`, `<`, `[` or `(` (`$VAR`,
 `${VAR}`, `%s`, `{password}`, `<token>`), masks made only of `*x.#-_`, values of fewer than four
-distinct bytes (`ghp_000...`, `AKIAXXXX...`), the words in `_PLACEHOLDER_WORDS` and values
+distinct bytes (`ghp_000...`, `AKIAXXXX...`), the words in `PLACEHOLDER_WORDS` and values
 containing a word of `_PLACEHOLDER_MARKERS` (`example`, which also covers AWS's documented example
 keys, `changeme`, `your-`, `your_`, `xxxx`...) or naming what they stand for (`my_token`).
 """
@@ -28,7 +28,7 @@ def shannon_entropy(value: bytes) -> float:
     return -sum(n / length * math.log2(n / length) for n in Counter(value).values())
 
 
-_PLACEHOLDER_WORDS = frozenset(
+PLACEHOLDER_WORDS = frozenset(
     {
         b"password",
         b"passwd",
@@ -70,8 +70,11 @@ _PLACEHOLDER_MARKERS = (
     b"fake",
 )
 # A value that names what it stands for, as a word of its own: `password1`, `my_token`,
-# `not-a-real-secret` (not `hunter2Secret9x`).
-_NAMING_WORD = re.compile(rb"(?:^|[^a-z0-9])(?:password|passwd|secret|token)(?:[^a-z]|$)")
+# `not-a-real-secret`, and the word spelt with look-alike symbols, `P@55w0rd!` (not
+# `hunter2Secret9x`).
+_NAMING_WORD = re.compile(
+    rb"(?:^|[^a-z0-9])(?:p[a@4][s$5]{2}w[o0]rd|passwd|secret|token)(?:[^a-z]|$)"
+)
 _PLACEHOLDER_STARTS = (b"$", b"%", b"{", b"<", b"[", b"(")
 _MASK_BYTES = frozenset(b"*x.#-_")
 _MIN_DISTINCT_BYTES = 4
@@ -97,7 +100,7 @@ def is_placeholder(value: bytes) -> bool:
         or value.startswith(_PLACEHOLDER_STARTS)
         or set(lowered) <= _MASK_BYTES
         or len(set(lowered)) < _MIN_DISTINCT_BYTES
-        or lowered in _PLACEHOLDER_WORDS
+        or lowered in PLACEHOLDER_WORDS
         or any(marker in lowered for marker in _PLACEHOLDER_MARKERS)
         or _NAMING_WORD.search(lowered) is not None
     )
