@@ -46,10 +46,10 @@ def sentence_spans(
     return spans
 
 
-def first_sentence_end(text: str) -> int:
-    """Where the first sentence of `text` ends (the refined splitter's, as `sentence_spans`
-    finds it): the end of the text when it is one sentence."""
-    for end, _ in _sentence_ends(text, refined=True):
+def first_sentence_end(text: str, *, refined: bool = True) -> int:
+    """Where the first sentence of `text` ends (as `sentence_spans` finds it, the refined
+    splitter's unless told): the end of the text when it is one sentence."""
+    for end, _ in _sentence_ends(text, refined):
         return end
     return len(text)
 
