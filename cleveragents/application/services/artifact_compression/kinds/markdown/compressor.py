@@ -132,7 +132,8 @@ _SPACES = re.compile(r"[ \t]{2,}")
 # Where `_SPACE_BEFORE_PUNCT` can match, but after a tab (tested apart): a pattern that starts
 # with one character is found faster than one that starts with a repeat.
 _SPACE_BEFORE_PUNCT_HINT = re.compile(r" [,;:.!?)]")
-_PROTECTED_PARTS = ("`", "](", "<", "http")  # what every `_PROTECTED` span holds
+_LINK_PARTS = ("](", "<", "http")  # what every `_PROTECTED` span but code holds
+_PROTECTED_PARTS = ("`", *_LINK_PARTS)
 
 
 # While the filler between the protected spans of a sentence is deleted, each span is this one
@@ -152,7 +153,7 @@ def _telegraph(sentence: str) -> str:
         prose = _PHRASES.sub(_replace_phrase, sentence) if phrases else sentence
         result = _delete_filler(_FILLER_START.sub("", prose.lstrip()))
     else:
-        parts = _PROTECTED.split(sentence)  # prose, a span, prose, ...
+        parts = _split_protected(sentence)  # prose, a span, prose, ...
         pieces = parts[0::2]
         if phrases:
             pieces = [_PHRASES.sub(_replace_phrase, piece) for piece in pieces]
@@ -166,6 +167,19 @@ def _telegraph(sentence: str) -> str:
     if sentence[:1].isupper() and result[:1].islower():
         result = result[0].upper() + result[1:]
     return result
+
+
+def _split_protected(sentence: str) -> list[str]:
+    """`_PROTECTED.split(sentence)`. When the only spans are code between single backticks
+    (the most common), a split at each backtick makes the same pieces three times faster: the
+    pattern pairs the backticks in order, and an odd one left over is prose."""
+    if "``" in sentence or _holds_any(sentence, _LINK_PARTS):
+        return _PROTECTED.split(sentence)
+    parts = sentence.split("`")
+    if len(parts) % 2 == 0:  # an odd backtick out: it stays in the prose after it
+        parts[-2:] = [parts[-2] + "`" + parts[-1]]
+    parts[1::2] = [f"`{code}`" for code in parts[1::2]]
+    return parts
 
 
 def _delete_filler(prose: str) -> str:
@@ -196,7 +210,8 @@ def _continuation(prefix: str) -> str:
 def _condense(prefix: str, text: str, terms: TaskTerms) -> list[str]:
     """The prose `text` as its kept, telegraphic sentences, one per line; `prefix` starts the
     first line."""
-    if _EXAMPLE.match(text) and not terms.matches(text):
+    # An example starts with e or f, in either case (no other character matches them).
+    if text[0] in "eEfF" and _EXAMPLE.match(text) and not terms.matches(text):
         return []  # the design's "remove redundant examples"
     first_end = first_sentence_end(text, refined=False)
     # When the later sentences together hold nothing that keeps one (most paragraphs), they
