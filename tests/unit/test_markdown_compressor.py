@@ -74,6 +74,12 @@ def test_filler_is_removed_outside_code_and_links() -> None:
     )
 
 
+def test_a_phrase_spelt_with_letters_that_only_match_it_loosely_is_kept() -> None:
+    # Case-insensitive matching ties the Turkish dotted and dotless i to `i`.
+    text = "Run it \u0130n order to see. Then \u0131n order to build.\n"
+    assert COMPRESSOR.tier2(text, NO_TERMS) == "Run it \u0130n order to see.\n"
+
+
 def test_examples_are_dropped_unless_they_name_a_term() -> None:
     text = "# Title\n\nIntro.\n\nFor example, a cache.\n\n- E.g. the tree.\n\nEnd.\n"
     assert COMPRESSOR.tier2(text, NO_TERMS) == "# Title\n\nIntro.\n\nEnd.\n"

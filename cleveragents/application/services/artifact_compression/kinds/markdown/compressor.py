@@ -115,7 +115,11 @@ _PHRASE_PARTS = tuple(max(re.split("[iks]", phrase), key=len) for phrase in _PHR
 
 
 def _replace_phrase(match: re.Match[str]) -> str:
-    return _PHRASE_REPLACEMENTS[" ".join(match.group(1).lower().split())]
+    """The short form of a wordy phrase. Case-insensitive matching also takes letters that
+    lower-case to another word (the Turkish dotted and dotless i, U+0130 and U+0131, match
+    `i`): such text is kept as it is."""
+    key = " ".join(match.group(1).lower().split())
+    return _PHRASE_REPLACEMENTS.get(key, match.group(0))
 
 
 # Articles and hedges, lower case after a blank, `(` or `[` (or at the start), or capitalised at
