@@ -30,7 +30,8 @@ _QUOTED = re.compile(rb"""(?P<q>["'])(?P<key>[^"'\\\r\n]{1,100})(?P=q)""")
 
 def classify_jwt(original: bytes, match: re.Match[bytes]) -> Hit | None:
     token = group_bytes(original, match, 0)
-    if _signed_with_a_placeholder_key(token, original[: match.start()][-_KEY_WINDOW_BYTES:]):
+    before = original[max(match.start() - _KEY_WINDOW_BYTES, 0) : match.start()]
+    if _signed_with_a_placeholder_key(token, before):
         return None
     return Hit(SecretKind.JWT, SecretKind.JWT.value, match.start(), match.end())
 

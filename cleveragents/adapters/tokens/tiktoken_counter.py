@@ -242,9 +242,9 @@ def safe_split_point(text: str, start: int = 0) -> int | None:
     """
     position = len(text)
     while (newline := text.rfind("\n", start, position)) >= 0:
-        if newline + 1 >= start and _cuts_after(text, newline):
+        if _cuts_after(text, newline):
             return newline + 1
-        if newline > 0 and newline >= start and text[newline - 1].isalnum():
+        if newline > 0 and text[newline - 1].isalnum():
             return newline
         position = newline
     return None
@@ -253,11 +253,11 @@ def safe_split_point(text: str, start: int = 0) -> int | None:
 def next_safe_split_point(text: str, start: int) -> int | None:
     """The first offset at or after `start` where `text` can be cut without changing its count
     (the rule of `safe_split_point`, searched forwards)."""
-    newline = text.find("\n", max(start - 1, 0))
+    newline = text.find("\n", max(start - 1, 0))  # a cut after it may still be at `start`
     while newline >= 0:
         if newline >= max(start, 1) and text[newline - 1].isalnum():
             return newline
-        if newline + 1 >= max(start, 1) and _cuts_after(text, newline):
+        if _cuts_after(text, newline):
             return newline + 1
         newline = text.find("\n", newline + 1)
     return None
