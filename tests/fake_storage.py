@@ -207,7 +207,8 @@ class FakeBlobStorage(BlobStorage):
 
 
 class _FakeScan(SecretScan):
-    def __init__(self) -> None:
+    def __init__(self, honour_allow_markers: bool) -> None:
+        self._honour_markers = honour_allow_markers
         self._pending = b""  # the unfinished line, carried over to the next chunk
         self._pending_start = 0  # its offset in the stream
         self._line = 1
@@ -233,7 +234,7 @@ class _FakeScan(SecretScan):
         return sorted(self._matches, key=lambda match: (match.start, match.end))
 
     def _scan_line(self, line: bytes) -> None:
-        if ALLOW_MARKER.encode() in line:
+        if self._honour_markers and ALLOW_MARKER.encode() in line:
             return
         for found in FAKE_KEY.finditer(line):
             self._matches.append(
@@ -250,7 +251,7 @@ class _FakeScan(SecretScan):
 
 class FakeSecretScanner(SecretScanner):
     """Finds `FAKE_KEY` (``FAKEKEY-`` and 8 or more letters or digits), with byte spans; a line
-    with the allow marker is not reported. `scans` counts the scans started."""
+    with the allow marker is not reported when the scan honours it. `scans` counts the scans started."""
 
     def __init__(self) -> None:
         self.scans = 0
@@ -259,6 +260,6 @@ class FakeSecretScanner(SecretScanner):
     def name(self) -> str:
         return "fake"
 
-    def start(self) -> SecretScan:
+    def start(self, *, honour_allow_markers: bool = False) -> SecretScan:
         self.scans += 1
-        return _FakeScan()
+        return _FakeScan(honour_allow_markers)

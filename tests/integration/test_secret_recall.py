@@ -101,21 +101,23 @@ def test_base64_and_utf16_matches_span_their_bytes_in_the_stream(
 def test_the_inline_marker_allows_its_line_only(scanner: PatternSecretScanner) -> None:
     key = credentials()[0].secret
     text = f"export AWS_ACCESS_KEY_ID={key}  # {ALLOW_MARKER}\nexport OTHER={key}\n"
-    [match] = scanner.match_bytes(text.encode())
+    [match] = scanner.match_bytes(text.encode(), honour_allow_markers=True)
     assert match.line == 2
     marked_before = f"# {ALLOW_MARKER}: fixture\nkey={key}\n{ALLOW_MARKER} key={key}\n"
-    assert [m.line for m in scanner.match_bytes(marked_before.encode())] == [2]
+    honoured = scanner.match_bytes(marked_before.encode(), honour_allow_markers=True)
+    assert [m.line for m in honoured] == [2]
 
 
 def test_the_inline_marker_works_across_chunks_and_in_utf16(scanner: PatternSecretScanner) -> None:
     key = credentials()[0].secret
     data = f"x\nkey {key} {ALLOW_MARKER}\n".encode()
     for cut in range(1, len(data)):
-        scan = scanner.start()
+        scan = scanner.start(honour_allow_markers=True)
         scan.feed(data[:cut])
         scan.feed(data[cut:])
         assert scan.finish_matches() == []
-    assert scanner.match_bytes(data.decode().encode("utf-16-le")) == []
+    utf16 = data.decode().encode("utf-16-le")
+    assert scanner.match_bytes(utf16, honour_allow_markers=True) == []
 
 
 def test_a_specific_format_is_reported_once_not_also_as_a_generic_token(

@@ -40,7 +40,7 @@ class NoSecretScanner(SecretScanner):
     def name(self) -> str:
         return "none"
 
-    def start(self) -> SecretScan:
+    def start(self, *, honour_allow_markers: bool = False) -> SecretScan:
         return _NoFindings()
 
 

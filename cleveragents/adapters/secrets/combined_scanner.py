@@ -15,6 +15,10 @@ SCANNER_NAMES = ("builtin", "detect-secrets", "both")
 
 
 class CombinedSecretScanner(SecretScanner):
+    """Every scanner over the same stream; each is asked whether to honour the allow marker
+    exactly as this one was, so combining never lets through what one of them alone would
+    report."""
+
     def __init__(self, scanners: tuple[SecretScanner, ...]) -> None:
         self._scanners = scanners
 
@@ -22,8 +26,13 @@ class CombinedSecretScanner(SecretScanner):
     def name(self) -> str:
         return "+".join(scanner.name for scanner in self._scanners)
 
-    def start(self) -> SecretScan:
-        return _CombinedScan(tuple(scanner.start() for scanner in self._scanners))
+    def start(self, *, honour_allow_markers: bool = False) -> SecretScan:
+        return _CombinedScan(
+            tuple(
+                scanner.start(honour_allow_markers=honour_allow_markers)
+                for scanner in self._scanners
+            )
+        )
 
 
 class _CombinedScan(SecretScan):

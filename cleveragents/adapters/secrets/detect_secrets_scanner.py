@@ -12,6 +12,11 @@ on exit); scanning then uses those objects only. Its plugins verify a secret ove
 when the verification filter is configured; every scan removes that filter from the global
 settings first, so this adapter never contacts a service.
 
+Inline allowances are honoured only by a scan started with `honour_allow_markers=True`: then a
+line holding `cleveragents:allow-secret` anywhere (detect-secrets says only which line a secret is
+on) or detect-secrets' own `pragma: allowlist secret` comment reports nothing. Every other scan
+drops detect-secrets' allowlist filter, since a tool can print that comment as easily as ours.
+
 Its secret types map to our kinds where the meaning is the same; the rest are `SecretKind.OTHER`.
 Findings hold no part of the secret: the matched value is read only to tell an AWS key id from a
 secret key and a Slack token from a webhook, and is dropped.
@@ -25,6 +30,7 @@ from collections.abc import Callable
 from typing import Any
 
 from cleveragents.application.ports.secret_scanner import (
+    ALLOW_MARKER,
     SecretMatch,
     SecretScan,
     SecretScanner,
@@ -40,6 +46,8 @@ WINDOW_OVERLAP_CHARS = 1024
 # Only the line is scanned; the name is what file-type-dependent plugins and filters see.
 _VIRTUAL_FILENAME = "tool-output.txt"
 _VERIFICATION_FILTER = "detect_secrets.filters.common.is_ignored_due_to_verification_policies"
+# `pragma: allowlist secret` on the line (or `allowlist nextline` before it): an inline marker.
+_ALLOWLIST_FILTER = "detect_secrets.filters.allowlist.is_line_allowlisted"
 _SETTINGS_LOCK = threading.Lock()
 
 _KIND_BY_TYPE = {
@@ -106,24 +114,30 @@ class _Engine:
                 if function.injectable_variables - {"filename"}
                 and function.path != _VERIFICATION_FILTER
             ]
-        self._line_filters = [
+        line_filters = [
             f
             for f in filters
             if "secret" not in f.injectable_variables and "line" in f.injectable_variables
         ]
+        self._line_filters = [f for f in line_filters if f.path != _ALLOWLIST_FILTER]
+        self._allowlist_filters = [f for f in line_filters if f.path == _ALLOWLIST_FILTER]
         self._secret_filters = [f for f in filters if "secret" in f.injectable_variables]
 
-    def scan_lines(self, lines: list[tuple[int, str]]) -> set[SecretMatch]:
+    def scan_lines(
+        self, lines: list[tuple[int, str]], honour_allow_markers: bool
+    ) -> set[SecretMatch]:
         found: set[SecretMatch] = set()
         with _SETTINGS_LOCK:
             settings = self._get_settings()
             if _VERIFICATION_FILTER in settings.filters:
                 settings.disable_filters(_VERIFICATION_FILTER)
             for number, line in lines:
-                found.update(self._scan_line(number, line.rstrip()))
+                found.update(self._scan_line(number, line.rstrip(), honour_allow_markers))
         return found
 
-    def _scan_line(self, number: int, line: str) -> set[SecretMatch]:
+    def _scan_line(self, number: int, line: str, honour_allow_markers: bool) -> set[SecretMatch]:
+        if honour_allow_markers and ALLOW_MARKER in line:
+            return set()
         context = self._get_code_snippet(lines=[line], line_number=1)
         arguments: dict[str, Any] = {
             "filename": _VIRTUAL_FILENAME,
@@ -131,6 +145,10 @@ class _Engine:
             "context": context,
         }
         if any(self._passes(f, arguments) for f in self._line_filters):
+            return set()
+        if honour_allow_markers and any(
+            self._passes(f, arguments) for f in self._allowlist_filters
+        ):
             return set()
         found: set[SecretMatch] = set()
         for plugin in self._plugins:
@@ -170,13 +188,14 @@ class DetectSecretsScanner(SecretScanner):
     def name(self) -> str:
         return "detect-secrets"
 
-    def start(self) -> SecretScan:
-        return _DetectSecretsScan(self._engine)
+    def start(self, *, honour_allow_markers: bool = False) -> SecretScan:
+        return _DetectSecretsScan(self._engine, honour_allow_markers)
 
 
 class _DetectSecretsScan(SecretScan):
-    def __init__(self, engine: _Engine) -> None:
+    def __init__(self, engine: _Engine, honour_allow_markers: bool) -> None:
         self._engine = engine
+        self._honour_markers = honour_allow_markers
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         self._carry = ""  # the unfinished last line, or the unscanned tail of a long one
         self._line = 1
@@ -191,7 +210,9 @@ class _DetectSecretsScan(SecretScan):
     def finish_matches(self) -> list[SecretMatch]:
         self._take(self._decoder.decode(b"", final=True))
         if self._carry:
-            self._found |= self._engine.scan_lines([(self._line, self._carry)])
+            self._found |= self._engine.scan_lines(
+                [(self._line, self._carry)], self._honour_markers
+            )
             self._carry = ""
         return sorted(self._found)
 
@@ -209,7 +230,7 @@ class _DetectSecretsScan(SecretScan):
             rest = rest[-WINDOW_OVERLAP_CHARS:]
         self._carry = rest
         if lines:
-            self._found |= self._engine.scan_lines(lines)
+            self._found |= self._engine.scan_lines(lines, self._honour_markers)
 
 
 def _windows(line: str) -> list[str]:

@@ -22,8 +22,11 @@ A credential found inside a wrapping is reported on the line where the wrapping 
 span (for a redaction) is the whole base64 run, or the UTF-16 bytes of the credential.
 
 Lines are counted by `\\n` (a `\\r\\n` file counts the same; a lone `\\r` does not end a line).
-A line holding `cleveragents:allow-secret` within `MARKER_REACH_BYTES` of a match (on the same
-line) reports nothing for that match.
+In a scan started with `honour_allow_markers=True` (only for a file of the user's workspace
+imported by path), a line holding `cleveragents:allow-secret` within `MARKER_REACH_BYTES` of a
+match (on the same line) reports nothing for that match. Every other scan ignores the marker:
+tool output can print it. The windows keep room for the marker either way, so the findings of
+both kinds of scan depend only on the bytes.
 """
 
 from __future__ import annotations
@@ -94,13 +97,14 @@ class PatternSecretScanner(SecretScanner):
     def name(self) -> str:
         return "builtin"
 
-    def start(self) -> SecretScan:
-        return _PatternScan(self._patterns)
+    def start(self, *, honour_allow_markers: bool = False) -> SecretScan:
+        return _PatternScan(self._patterns, honour_allow_markers)
 
 
 class _PatternScan(SecretScan):
-    def __init__(self, patterns: tuple[SecretPattern, ...]) -> None:
+    def __init__(self, patterns: tuple[SecretPattern, ...], honour_allow_markers: bool) -> None:
         self._patterns = patterns
+        self._honour_markers = honour_allow_markers
         self._pending: list[bytes] = []
         self._pending_bytes = 0
         # Some bytes of context, then the bytes not yet scanned, from `_scan_from` on.
@@ -161,10 +165,11 @@ class _PatternScan(SecretScan):
         self, buffer: bytes, lowered: bytes, classes: bytes, start: int, end: int, limit: int
     ) -> None:
         """Record the matches that start in [start, end), reading up to `limit`."""
+        honour = self._honour_markers
         for match_start, match_end, kind, rule, value_start, value_end in _hits(
             self._patterns, buffer, lowered, start, end, limit
         ):
-            if _allowed_inline(buffer, match_start, match_end):
+            if honour and _allowed_inline(buffer, match_start, match_end):
                 continue
             self._record(
                 buffer,
@@ -180,7 +185,7 @@ class _PatternScan(SecretScan):
             for _, _, kind, rule, value_start, value_end in _hits(
                 self._patterns, text, text.lower(), 0, len(text), len(text)
             ):
-                if not _allowed_inline(buffer, run_start, run_end):
+                if not (honour and _allowed_inline(buffer, run_start, run_end)):
                     self._record(
                         buffer,
                         start,
@@ -199,7 +204,7 @@ class _PatternScan(SecretScan):
                 for match_start, match_end, kind, rule, value_start, value_end in _hits(
                     self._patterns, text, text.lower(), 0, text_end, len(text)
                 ):
-                    if _allowed_inline(text, match_start, match_end):
+                    if honour and _allowed_inline(text, match_start, match_end):
                         continue
                     self._record(
                         buffer,

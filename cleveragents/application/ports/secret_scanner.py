@@ -8,8 +8,9 @@ from dataclasses import dataclass
 
 from cleveragents.domain.secrets import SecretFinding, SecretKind
 
-# Written on the line of a credential that is meant to be there (a test fixture's fake key):
-# that line is not reported, like gitleaks' `gitleaks:allow`.
+# Written by a person on the line of a credential that is meant to be there (a test fixture's
+# fake key): that line is not reported, like gitleaks' `gitleaks:allow`, but only by a scan that
+# asks for it (`honour_allow_markers`). Anything a tool or a model wrote can print the marker too.
 ALLOW_MARKER = "cleveragents:allow-secret"
 FINGERPRINT_HEX = 16
 
@@ -72,23 +73,32 @@ def findings_of(matches: list[SecretMatch]) -> list[SecretFinding]:
 
 
 class SecretScanner(ABC):
+    """Finds suspected credentials. Every scan ignores `ALLOW_MARKER` unless its caller passes
+    ``honour_allow_markers=True``, which only text a person wrote deserves: a file of the
+    user's own workspace that the user imports by path. Tool output, temporary outputs, standard
+    input, transcripts and whatever a model hands over are scanned with the default: a tool
+    that prints the marker next to a token must not get the token through."""
+
     @property
     @abstractmethod
     def name(self) -> str: ...
 
     @abstractmethod
-    def start(self) -> SecretScan:
-        """A new scan."""
+    def start(self, *, honour_allow_markers: bool = False) -> SecretScan:
+        """A new scan; with `honour_allow_markers`, a match on a line holding `ALLOW_MARKER`
+        (near it, as the scanner defines) is not reported."""
 
-    def scan_bytes(self, data: bytes) -> list[SecretFinding]:
-        scan = self.start()
+    def scan_bytes(self, data: bytes, *, honour_allow_markers: bool = False) -> list[SecretFinding]:
+        scan = self.start(honour_allow_markers=honour_allow_markers)
         scan.feed(data)
         return scan.finish()
 
-    def scan_text(self, text: str) -> list[SecretFinding]:
-        return self.scan_bytes(text.encode("utf-8", errors="surrogatepass"))
+    def scan_text(self, text: str, *, honour_allow_markers: bool = False) -> list[SecretFinding]:
+        return self.scan_bytes(
+            text.encode("utf-8", errors="surrogatepass"), honour_allow_markers=honour_allow_markers
+        )
 
-    def match_bytes(self, data: bytes) -> list[SecretMatch]:
-        scan = self.start()
+    def match_bytes(self, data: bytes, *, honour_allow_markers: bool = False) -> list[SecretMatch]:
+        scan = self.start(honour_allow_markers=honour_allow_markers)
         scan.feed(data)
         return scan.finish_matches()

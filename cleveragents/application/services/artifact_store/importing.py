@@ -19,7 +19,12 @@ from typing import BinaryIO
 from cleveragents.application.ports.blob_storage import BlobStorage, BlobWriter
 from cleveragents.application.ports.clock import Clock
 from cleveragents.application.ports.contained_files import ContainedFiles
-from cleveragents.application.ports.secret_scanner import SecretMatch, SecretScanner, findings_of
+from cleveragents.application.ports.secret_scanner import (
+    SecretMatch,
+    SecretScan,
+    SecretScanner,
+    findings_of,
+)
 from cleveragents.application.ports.unit_of_work import UnitOfWorkFactory
 from cleveragents.application.services.artifact_store.reading import CHUNK_BYTES, ArtifactReader
 from cleveragents.application.services.artifact_store.results import (
@@ -64,10 +69,15 @@ Progress = Callable[[int], None]
 
 @dataclass(frozen=True, slots=True)
 class Screening:
-    """What an import does with the credentials it finds, and which ones it lets through."""
+    """What an import does with the credentials it finds, and which ones it lets through.
+
+    `honour_allow_markers` trusts the inline `cleveragents:allow-secret` marker in the content
+    (never in the name): only a file of the user's workspace imported by path sets it, since
+    tool output, temporary outputs and anything handed over in memory can print the marker."""
 
     secrets: SecretHandling = SecretHandling.BLOCK
     allowlist: SecretAllowlist = EMPTY_ALLOWLIST
+    honour_allow_markers: bool = False
 
 
 class ArtifactImporter:
@@ -114,7 +124,7 @@ class ArtifactImporter:
                 owner,
                 plan_id,
                 progress,
-                Screening(secrets, allowed),
+                Screening(secrets, allowed, honour_allow_markers=True),
             )
 
     def import_output(
@@ -201,7 +211,8 @@ class ArtifactImporter:
     ) -> ImportResult:
         """The pipeline every import shares, from an open `handle` to a committed row."""
         allowlist = screening.allowlist
-        # The name is output too: a tool can write a token into a file name.
+        # The name is output too: a tool can write a token into a file name (and the marker
+        # beside it), so the name never honours the inline marker.
         in_name = allowlist.keep(
             self._scanner.match_bytes(workspace_path.encode("utf-8", "surrogatepass")),
             workspace_path,
@@ -211,7 +222,7 @@ class ArtifactImporter:
         policy = project.policy
         writer = self._blobs.begin()
         try:
-            passed = _stream(handle, writer, self._scanner, policy, progress, None)
+            passed = _stream(handle, writer, self._scan(screening), policy, progress, None)
             found = allowlist.keep(passed.matches, workspace_path)
             facts = _ImportFacts(
                 project_id=project.id,
@@ -263,11 +274,18 @@ class ArtifactImporter:
         still shows a credential (a scanner that gave no span, a credential made by joining
         the text around a notice): then nothing is stored."""
         handle.seek(0)
-        redacted = _stream(handle, writer, self._scanner, policy, None, OutputRedactor(found))
+        redacted = _stream(
+            handle, writer, self._scan(screening), policy, None, OutputRedactor(found)
+        )
         remaining = screening.allowlist.keep(redacted.matches, workspace_path)
         if redacted.source_sha256 != scanned.sha256 or remaining:
             return None
         return redacted
+
+    def _scan(self, screening: Screening) -> SecretScan:
+        """A scan of the content as `screening` says (the same for both passes, so the
+        redacted pass does not find again what the first pass was told to let through)."""
+        return self._scanner.start(honour_allow_markers=screening.honour_allow_markers)
 
     def _register(
         self, facts: _ImportFacts, sha256: str | None, findings: tuple[SecretFinding, ...]
@@ -322,17 +340,16 @@ class _Passed:
 def _stream(
     handle: BinaryIO,
     writer: BlobWriter,
-    scanner: SecretScanner,
+    scan: SecretScan,
     policy: ContextPolicy,
     progress: Progress | None,
     redactor: OutputRedactor | None,
 ) -> _Passed:
     """Read `handle` in bounded chunks into `writer` (through `redactor`, if any), hashing and
-    scanning what is written, keeping the head and tail for the preview."""
+    scanning (with `scan`, new) what is written, keeping the head and tail for the preview."""
     head_limit = policy.effective_preview_head_bytes
     tail_limit = policy.effective_preview_tail_bytes
     keep = max(head_limit, SNIFF_BYTES)
-    scan = scanner.start()
     digest = hashlib.sha256()
     source_digest = hashlib.sha256() if redactor is not None else digest
     head = bytearray()
