@@ -4,9 +4,7 @@ is written and stays a FIFO (the stand-in for /dev/null, which tests never write
 from __future__ import annotations
 
 import json
-import os
 import stat
-import threading
 from hashlib import sha256
 from pathlib import Path
 
@@ -15,6 +13,7 @@ import pytest
 from tests.e2e.cli_runner import run
 from tests.e2e.test_cli_context import anthropic_conversation
 from tests.e2e.test_cli_context_prefix import YAML
+from tests.fifo_reader import FifoReader
 
 
 @pytest.fixture
@@ -37,30 +36,10 @@ def test_compact_never_follows_a_symlink_planted_at_the_staging_name(
     assert len(json.loads(out.read_text())["messages"]) < 24
 
 
-class _FifoReader:
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.received = b""
-        os.mkfifo(path)
-        self._thread = threading.Thread(target=self._read)
-        self._thread.start()
-
-    def _read(self) -> None:
-        with self.path.open("rb") as stream:
-            self.received = stream.read()
-
-    def join(self) -> bytes:
-        if self._thread.is_alive() and not self.received:
-            with self.path.open("wb"):  # nothing was written: release the reader
-                pass
-        self._thread.join()
-        return self.received
-
-
 def test_compact_writes_into_a_fifo_and_leaves_it_a_fifo(
     capsys: pytest.CaptureFixture[str], home: Path, transcript: Path, tmp_path: Path
 ) -> None:
-    reader = _FifoReader(tmp_path / "pipe")
+    reader = FifoReader(tmp_path / "pipe")
     result = run(
         capsys, "context", "compact", str(transcript), "--force", "--out", str(reader.path)
     )
@@ -73,7 +52,7 @@ def test_compact_writes_into_a_fifo_and_leaves_it_a_fifo(
 def test_prefix_build_writes_into_a_fifo_and_leaves_it_a_fifo(
     capsys: pytest.CaptureFixture[str], home: Path, tmp_path: Path
 ) -> None:
-    reader = _FifoReader(tmp_path / "pipe")
+    reader = FifoReader(tmp_path / "pipe")
     result = run(capsys, "context", "prefix", "build", YAML, "--out", str(reader.path))
     received = reader.join()
     assert result.exit_code == 0, result.stderr

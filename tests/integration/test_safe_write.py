@@ -9,13 +9,14 @@ from __future__ import annotations
 import os
 import secrets
 import stat
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from cleveragents.adapters.files.safe_write import OutputFileError, write_file
+from cleveragents.adapters.files.staging_names import new_staging_name
+from tests.fifo_reader import FifoReader
 
 
 def _staging_leftovers(directory: Path) -> list[str]:
@@ -63,11 +64,12 @@ def test_a_staging_name_already_taken_is_skipped_for_a_fresh_one(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # The random part is made predictable so that the attacker "guesses" the first name.
-    names = iter(["guessed", "fresh"])
+    guessed, fresh = "0" * 16, "1" * 16
+    names = iter([guessed, guessed, fresh])
     monkeypatch.setattr(secrets, "token_hex", lambda _n: next(names))
     victim = tmp_path / "victim"
     victim.write_bytes(b"precious")
-    planted = tmp_path / ".out.guessed.partial"
+    planted = tmp_path / new_staging_name("out")
     planted.symlink_to(victim)
     write_file(tmp_path / "out", b"payload")
     assert victim.read_bytes() == b"precious"
@@ -79,56 +81,35 @@ def test_a_staging_name_already_taken_is_skipped_for_a_fresh_one(
 def test_a_dangling_planted_staging_symlink_creates_nothing_where_it_points(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    names = iter(["guessed", "fresh"])
+    guessed, fresh = "0" * 16, "1" * 16
+    names = iter([guessed, guessed, fresh])
     monkeypatch.setattr(secrets, "token_hex", lambda _n: next(names))
     elsewhere = tmp_path / "elsewhere"
-    (tmp_path / ".out.guessed.partial").symlink_to(elsewhere)
+    (tmp_path / new_staging_name("out")).symlink_to(elsewhere)
     write_file(tmp_path / "out", b"payload")
     assert not elsewhere.exists()
 
 
-class _FifoReader:
-    """A FIFO in the test's directory and a thread reading it to the end."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.received: list[bytes] = []
-        os.mkfifo(path)
-        self._thread = threading.Thread(target=self._read)
-        self._thread.start()
-
-    def _read(self) -> None:
-        with self.path.open("rb") as stream:
-            self.received.append(stream.read())
-
-    def join(self) -> list[bytes]:
-        self._thread.join()
-        return self.received
-
-
 @pytest.fixture
-def fifo(tmp_path: Path) -> Iterator[_FifoReader]:
-    reader = _FifoReader(tmp_path / "pipe")
+def fifo(tmp_path: Path) -> Iterator[FifoReader]:
+    reader = FifoReader(tmp_path / "pipe")
     yield reader
-    if not reader.received:  # the test failed before writing: release the reader
-        with reader.path.open("wb"):
-            pass
     reader.join()
 
 
-def test_a_fifo_is_written_in_place_and_stays_a_fifo(fifo: _FifoReader) -> None:
+def test_a_fifo_is_written_in_place_and_stays_a_fifo(fifo: FifoReader) -> None:
     data = b"line\n" * 50_000  # more than a pipe buffer: every byte must get through
     write_file(fifo.path, data)
-    assert fifo.join() == [data]
+    assert fifo.join() == data
     assert stat.S_ISFIFO(fifo.path.lstat().st_mode)
     assert _staging_leftovers(fifo.path.parent) == []
 
 
-def test_a_symlink_to_a_fifo_writes_into_the_fifo(fifo: _FifoReader, tmp_path: Path) -> None:
+def test_a_symlink_to_a_fifo_writes_into_the_fifo(fifo: FifoReader, tmp_path: Path) -> None:
     link = tmp_path / "link"
     link.symlink_to(fifo.path)
     write_file(link, b"through the link")
-    assert fifo.join() == [b"through the link"]
+    assert fifo.join() == b"through the link"
     assert link.is_symlink()
     assert stat.S_ISFIFO(fifo.path.lstat().st_mode)
 
