@@ -33,15 +33,16 @@ class ShrunkToolResult:
     artifact_id: str | None
     """The stored artifact holding the full output (`Store.read`), when a store keeps it."""
     full_output: str | None
-    """The full output when no store keeps it (no store was given, or the output holds a
-    credential and the store refused it): the caller's own text, so nothing is lost. It is as
-    it came in, credentials included: it is never put back into the messages."""
+    """The full output when no store keeps it (no store was given, or the store refused it),
+    so nothing is lost: its credentials redacted, like the messages, unless
+    ``keep_credentials=True`` (then it is the caller's own text, as it came in)."""
 
 
 @dataclass(frozen=True, slots=True)
 class CompactResult(Generic[_Messages]):
     """What `compact` returns: the messages to send, in the format and shape they came in
-    (compacted, or unchanged when that was not needed or failed), and what happened."""
+    (compacted, or unchanged when that was not needed or failed), and what happened. Whatever
+    the status, the messages hold no credential unless ``keep_credentials=True``."""
 
     messages: _Messages
     format: TranscriptFormat
@@ -61,6 +62,13 @@ class CompactResult(Generic[_Messages]):
     split_turn: bool
     """The kept messages start inside a turn (its request is quoted in the summary)."""
     redacted_secrets: int
+    """Credentials redacted from the messages returned, wherever they were."""
+    redacted_in: Mapping[str, int]
+    """Where they were: ``system`` (the system prompt), ``folded`` (the messages folded into
+    the summary, which holds none), ``kept`` (the messages kept verbatim; all of them when
+    nothing was folded), ``request`` (the request's other fields)."""
+    keep_credentials: bool
+    """Asked to keep the credentials of the messages kept verbatim (the summary's never)."""
     shrunk_tool_results: tuple[ShrunkToolResult, ...]
     summary_sections: Mapping[str, int] | None
     """Items per summary section (goals, files, tests, unfinished work, ...)."""
@@ -90,6 +98,8 @@ class CompactResult(Generic[_Messages]):
             "summary_budget": self.summary_budget,
             "split_turn": self.split_turn,
             "redacted_secrets": self.redacted_secrets,
+            "redacted_in": dict(self.redacted_in),
+            "keep_credentials": self.keep_credentials,
             "shrunk_tool_results": [
                 {
                     "call_id": shrunk.call_id,
@@ -119,6 +129,7 @@ def compact(
     store: Store | None = None,
     project: str | None = None,
     encoding: str | None = None,
+    keep_credentials: bool = False,
 ) -> CompactResult[str]: ...
 @overload
 def compact(
@@ -134,6 +145,7 @@ def compact(
     store: Store | None = None,
     project: str | None = None,
     encoding: str | None = None,
+    keep_credentials: bool = False,
 ) -> CompactResult[dict[str, Any]]: ...
 @overload
 def compact(
@@ -149,6 +161,7 @@ def compact(
     store: Store | None = None,
     project: str | None = None,
     encoding: str | None = None,
+    keep_credentials: bool = False,
 ) -> CompactResult[list[dict[str, Any]]]: ...
 
 
@@ -165,6 +178,7 @@ def compact(
     store: Store | None = None,
     project: str | None = None,
     encoding: str | None = None,
+    keep_credentials: bool = False,
 ) -> CompactResult[Any]:
     """Compact a conversation before a provider request, in the shape it came in.
 
@@ -187,6 +201,12 @@ def compact(
     ``context_compaction_failed``) event is recorded there and the full outputs are stored as
     artifacts (their markers say how to read them back). `encoding` defaults to the store's,
     else ``cl100k_base``.
+
+    Whatever the status, every credential is redacted from the messages returned (the system
+    prompt, the messages kept verbatim, tool calls' arguments and results, and the request's
+    other fields), and `redacted_secrets` and `redacted_in` say how many and where; the token
+    figures count the messages as returned. ``keep_credentials=True`` keeps the messages as
+    they are (the summary is redacted all the same). The caller's messages are never changed.
     """
     from cleveragents.api.engines import storeless_container
     from cleveragents.domain.policy import ContextPolicyChanges
@@ -220,11 +240,12 @@ def compact(
         overrides=changes,
         force=force,
         unrecorded=warnings.append,
+        keep_credentials=keep_credentials,
     )
-    if compaction.outcome.compacted:
-        written = compaction.text() if isinstance(messages, str) else compaction.native()
-    else:
+    if compaction.unchanged:
         written = _unchanged(messages)
+    else:
+        written = compaction.text() if isinstance(messages, str) else compaction.native()
     return _result(written, compaction, tuple(warnings))
 
 
@@ -241,26 +262,16 @@ def _unchanged(messages: object) -> object:
 def _result(
     messages: object, compaction: TranscriptCompaction, warnings: tuple[str, ...]
 ) -> CompactResult[Any]:
-    """The result, of the report's figures; a shrunk tool result no store keeps carries the
-    caller's full output."""
-    originals = {
-        result.call_id: result.content
-        for message in compaction.transcript.messages
-        for result in message.tool_results
-    }
+    """The result, of the report's figures; a shrunk tool result no store keeps carries its
+    full output."""
     report = compaction.report()
     shrunk = report.pop("shrunk_tool_results")
     return CompactResult(
         messages=messages,
         format=compaction.format,
         shrunk_tool_results=tuple(
-            ShrunkToolResult(
-                **entry,
-                full_output=originals.get(entry["call_id"])
-                if entry["artifact_id"] is None
-                else None,
-            )
-            for entry in shrunk
+            ShrunkToolResult(**entry, full_output=record.full_output)
+            for entry, record in zip(shrunk, compaction.outcome.shrunk_results, strict=True)
         ),
         warnings=warnings,
         **report,

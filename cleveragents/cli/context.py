@@ -132,25 +132,38 @@ def compact(
         typer.Option(
             "--out",
             metavar="FILE",
-            help="Write the messages to send (compacted, or unchanged when not needed) here, "
-            "in the input's format.",
+            help="Write the messages to send (compacted, or unchanged when not needed; "
+            "credentials redacted) here, in the input's format. Never the input file.",
         ),
     ] = None,
+    keep_credentials: Annotated[
+        bool,
+        typer.Option(
+            "--keep-credentials",
+            help="Keep credentials in the messages written back as they are (the system "
+            "prompt, the messages kept verbatim); the summary is redacted all the same.",
+        ),
+    ] = False,
     encoding: EncodingOption = "cl100k_base",
     as_json: JsonFlag = False,
 ) -> None:
-    """Compact a transcript: older messages folded into a deterministic summary (credentials
-    redacted, within its own budget), recent messages kept verbatim, never a tool result
-    without its call. A long turn (one request, hundreds of tool calls) is cut inside, at an
-    assistant message; its request is quoted in the summary.
+    """Compact a transcript: older messages folded into a deterministic summary (within its
+    own budget), recent messages kept verbatim, never a tool result without its call. A long
+    turn (one request, hundreds of tool calls) is cut inside, at an assistant message; its
+    request is quoted in the summary.
 
     The result fits context window - reserve tokens, counted with the tokenizer: oversized
     tool results in the kept part are shrunk first (their full output kept in the artifact
     store; the marker says how to read it back), then more is folded. Prints a report: tokens
     before and after, messages folded and kept, the summary's tokens, sections and SHA-256. A
-    compaction that fails (it cannot fit, would not be smaller, or would break a provider rule)
-    keeps the original messages, is recorded as a context_compaction_failed event with the
-    reason, writes nothing and exits 1.
+    compaction that fails (it cannot fit, would not be smaller, or would break a provider
+    rule) keeps the original messages, is recorded as a context_compaction_failed event with
+    the reason, writes nothing and exits 1.
+
+    Credentials are redacted from every message written back, whatever the outcome: the
+    system prompt, texts, tool calls' arguments, tool results and the session's record
+    fields; the report says how many and where (--keep-credentials keeps them). The input
+    file is never changed.
 
     Example: agents context compact session.jsonl --force --out compacted.jsonl
     """
@@ -165,6 +178,7 @@ def compact(
         container = build_container(cli_state.database_url, encoding=encoding)
     if out is not None:
         _check_writable(out)
+        _check_not_input(out, transcript)
     text = read_transcript_file(transcript)
     overrides = _overrides(context_window, reserve_tokens, keep_recent_tokens, summary_tokens)
     with progress_line(f"compacting {transcript}", enabled=not as_json):
@@ -177,6 +191,7 @@ def compact(
                 force=force,
                 unrecorded=_warn,  # a read-only store still gets the compaction, not its event
                 what=transcript,
+                keep_credentials=keep_credentials,
             )
         except NoConversationError as error:
             raise typer.BadParameter(str(error)) from None  # printed as a bad value, as ever
@@ -206,6 +221,22 @@ def _check_writable(out: Path, option: str = "--out") -> None:
         raise typer.BadParameter(f"no folder {out.parent} for {out}", param_hint=option)
 
 
+def _check_not_input(out: Path, transcript: str) -> None:
+    """Refuse to write over the transcript being read (by any name: a link, a hard link)."""
+    if transcript == "-":
+        return
+    try:
+        same = out.exists() and Path(transcript).exists() and out.samefile(transcript)
+    except OSError:
+        return  # unreadable: reading the transcript says what is wrong
+    if same:
+        raise typer.BadParameter(
+            f"{out} is the transcript being compacted; the input is never overwritten: "
+            "write to another file",
+            param_hint="--out",
+        )
+
+
 def _print_report(report: dict[str, Any]) -> None:
     out = console()
     out.print(
@@ -214,6 +245,9 @@ def _print_report(report: dict[str, Any]) -> None:
     )
     if report["reason"]:
         out.print(f"reason: {report['reason']}")
+    redacted = _redacted_line(report)
+    if redacted:
+        out.print(redacted)
     if report["summary_sections"] is not None:
         split = " (cut inside a turn)" if report["split_turn"] else ""
         out.print(
@@ -221,8 +255,6 @@ def _print_report(report: dict[str, Any]) -> None:
             f"{split}; summary {report['summary_tokens']} of {report['summary_budget']} tokens, "
             f"summary sha256 {report['summary_sha256']}"
         )
-        if report["redacted_secrets"]:
-            out.print(f"credentials redacted from the summary: {report['redacted_secrets']}")
         for shrunk in report["shrunk_tool_results"]:
             kept = shrunk["artifact_id"] or "not kept"
             out.print(
@@ -234,6 +266,26 @@ def _print_report(report: dict[str, Any]) -> None:
             ("section", "items"),
             [(name, count) for name, count in report["summary_sections"].items()],
         )
+
+
+_PLACES = {
+    "system": "system prompt",
+    "folded": "folded into the summary",
+    "kept": "messages kept verbatim",
+    "request": "request fields",
+}
+
+
+def _redacted_line(report: dict[str, Any]) -> str | None:
+    """Where credentials were redacted, or that they were kept; None when there were none."""
+    places = ", ".join(
+        f"{_PLACES[place]} {count}" for place, count in report["redacted_in"].items() if count
+    )
+    count = report["redacted_secrets"]
+    if report["keep_credentials"]:
+        kept = "credentials kept as they are (--keep-credentials)"
+        return f"{kept}; redacted from the summary: {count}" if count else kept
+    return f"credentials redacted: {count} ({places})" if count else None
 
 
 @app.command("validate")

@@ -38,7 +38,17 @@ class CompactionReport(BaseModel):
     summary_tokens: int
     summary_budget: int
     split_turn: bool = Field(description="The kept part starts inside a turn.")
-    redacted_secrets: int = Field(description="Credentials redacted from the summary.")
+    redacted_secrets: int = Field(
+        description="Credentials redacted from the messages returned, wherever they were."
+    )
+    redacted_in: dict[str, int] = Field(
+        description="Where they were: system (the system prompt), folded (the messages folded "
+        "into the summary, which holds none), kept (the messages kept verbatim; all of them "
+        "when nothing was folded), request (the request's other fields)."
+    )
+    keep_credentials: bool = Field(
+        description="The credentials of the messages kept verbatim were kept as asked."
+    )
     shrunk_tool_results: list[dict[str, object]] = Field(
         description="Tool results shrunk to fit: call_id, tokens_before, tokens_after, and "
         "artifact_id, where the full output is kept (read_artifact reads it)."
@@ -130,13 +140,23 @@ def register(server: MCPServer, engine: Engine) -> None:
             ),
         ] = None,
         force: Annotated[bool, Field(description="Compact even under the threshold.")] = False,
+        keep_credentials: Annotated[
+            bool,
+            Field(
+                description="Keep credentials in the messages returned as they are (the "
+                "system prompt, the messages kept verbatim); the summary is redacted all the "
+                "same. By default every credential is redacted."
+            ),
+        ] = False,
     ) -> CompactedTranscript:
         """Compact a conversation transcript so it fits the context window: older messages
         are folded into a deterministic summary (the task, requests, files, commands, errors,
-        decisions and next step kept; credentials redacted), recent turns are kept verbatim,
-        and no tool result loses its call. Returns the messages in the input's format and a
-        report. Give exactly one of transcript or path. A compaction that cannot fit or would
-        break a provider's rules is an error, and nothing is changed."""
+        decisions and next step kept), recent turns are kept verbatim, and no tool result
+        loses its call. Returns the messages in the input's format and a report; every
+        credential in them is redacted (the system prompt, texts, tool calls' arguments, tool
+        results) unless keep_credentials. Give exactly one of transcript or path. A
+        compaction that cannot fit or would break a provider's rules is an error, and nothing
+        is changed."""
         if (transcript is None) == (path is None):
             raise refuse("give exactly one of transcript (its text) or path (a file)")
         # The schema's bounds are the policy's: these changes are valid; whether together they
@@ -157,6 +177,7 @@ def register(server: MCPServer, engine: Engine) -> None:
                 overrides=changes,
                 force=force,
                 unrecorded=_log.warning,
+                keep_credentials=keep_credentials,
             )
             outcome = compaction.outcome
             if outcome.status == "failed":

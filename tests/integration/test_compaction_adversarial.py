@@ -287,7 +287,10 @@ def test_a_shrunk_claude_code_result_does_not_keep_its_full_output_in_the_record
     settings = CompactionSettings(
         context_window=20_000, reserve_tokens=1_000, keep_recent_tokens=4_000, summary_tokens=1_000
     )
-    outcome = container.context_compactor().compact(transcript.messages, settings, force=True)
+    # Credentials kept: otherwise the output is redacted before it is shrunk, and stored.
+    outcome = container.context_compactor().compact(
+        transcript.messages, settings, force=True, keep_credentials=True
+    )
     assert outcome.status == "compacted", outcome.reason
     [shrunk] = outcome.shrunk_results
     assert shrunk.artifact_id is None  # refused by the store: it holds a credential

@@ -11,14 +11,20 @@ Before each provider request `compact` checks the request's tokens against
    request verbatim.
 2. **Summary.** The folded messages become one summary message written by the `Summarizer`
    port (local and deterministic by default), merged into an earlier summary, with every
-   credential redacted (`summary_redaction`) and kept within `summary_tokens` by ranking what
-   it keeps (`summary_budget`).
+   credential redacted (`summary.redaction`) and kept within `summary_tokens` by ranking what
+   it keeps (`summary.budget`).
 3. **Honest fit.** The result is counted with the real tokenizer. When the kept part is over
    `keep_recent_tokens`, or the whole over the threshold, its oversized tool results are
    shrunk (`tool_output_shrinking`: compressed for their kind, the full output kept in the
    artifact store); then later cuts fold more. A result that still does not fit, that is not
    smaller than the input, or that breaks a provider rule is a failure: the original messages
    come back unchanged and `context_compaction_failed` is emitted, with the reason.
+
+Credentials: every message is redacted in every field before anything is counted or cut
+(`credential_redaction`), so whatever the status the messages returned hold none, and the
+token figures count what is returned. `keep_credentials` keeps the messages returned
+verbatim (system prompt, kept messages, the originals of a run that did not compact) as they
+are; the summary is redacted all the same.
 
 A success emits `context_compacted` with the token figures, the summary's SHA-256, how many
 credentials were redacted and which tool results were shrunk. An event the store cannot take (a
@@ -31,13 +37,18 @@ from __future__ import annotations
 import hashlib
 import logging
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from cleveragents.application.ports.events import EventSink
 from cleveragents.application.ports.secret_scanner import SecretScanner
 from cleveragents.application.ports.summarizer import Summarizer
 from cleveragents.application.ports.token_counter import TokenCounter
+from cleveragents.application.services.compaction.credential_redaction import (
+    RedactedCredentials,
+    RedactedMessages,
+    redact_every_field,
+)
 from cleveragents.application.services.compaction.cut_points import (
     CutPoint,
     cut_candidates,
@@ -88,9 +99,9 @@ class CompactionFailedError(Exception):
 class ContextCompactor:
     """Compacts a conversation before a provider request; see the module docstring.
 
-    `secret_scanner` redacts what the summary copies (the container always provides one);
-    `shrinker` shrinks oversized kept tool results (without it, a kept part that does not fit
-    fails the compaction)."""
+    `secret_scanner` redacts the messages returned and what the summary copies (the container
+    always provides one; without it nothing is redacted); `shrinker` shrinks oversized kept
+    tool results (without it, a kept part that does not fit fails the compaction)."""
 
     def __init__(
         self,
@@ -115,6 +126,7 @@ class ContextCompactor:
         scope: Mapping[str, str] | None = None,
         project: str | None = None,
         unrecorded: Unrecorded | None = None,
+        keep_credentials: bool = False,
     ) -> CompactionOutcome:
         """The messages to send: compacted when over the threshold (or `force`), else the
         originals. Never raises for a compaction that fails: that is reported in the outcome
@@ -122,24 +134,34 @@ class ContextCompactor:
         the events' payloads, so metrics can count compactions per project and plan;
         `project` names the project whose artifact store keeps shrunk tool outputs. An event
         that cannot be recorded is reported to `unrecorded` (else logged as a warning) and the
-        outcome is returned all the same."""
+        outcome is returned all the same. Every credential is redacted from the messages
+        returned unless `keep_credentials` (the summary's are, always)."""
         labels = dict(scope or {})
         original = tuple(messages)
+        redacted: RedactedMessages | None = None
+        if self.scanner is not None and not keep_credentials:
+            redacted = redact_every_field(original, self.scanner)
+            original = redacted.messages
+        verbatim = _Verbatim(redacted, _leading_system(original), keep_credentials)
         try:
             costs = message_tokens(original, self.counter)
         except TokenCountingError as error:
             # Without a count no fit can be promised: the originals, and the reason.
             estimate = HeuristicTokenCounter().count("\n".join(map(rendered, original)))
             reason = f"{error}; nothing was compacted (about {estimate:,} tokens, estimated)"
-            return self._failed(original, estimate, _clipped(reason), labels, settings, unrecorded)
+            return self._failed(
+                original, estimate, _clipped(reason), labels, settings, unrecorded, verbatim
+            )
         before = sum(costs)
         if not force and before <= settings.threshold:
-            return CompactionOutcome(original, "not-needed", before, before)
+            return verbatim.outcome(original, "not-needed", before)
         try:
-            outcome = _Compaction(self, original, costs, settings, project).run()
+            outcome = _Compaction(self, original, costs, settings, project, verbatim).run()
         except Exception as error:  # any failure keeps the original messages
             reason = str(error) if isinstance(error, CompactionFailedError) else repr(error)
-            return self._failed(original, before, _clipped(reason), labels, settings, unrecorded)
+            return self._failed(
+                original, before, _clipped(reason), labels, settings, unrecorded, verbatim
+            )
         self._record(
             CONTEXT_COMPACTED,
             {
@@ -172,6 +194,7 @@ class ContextCompactor:
         labels: dict[str, str],
         settings: CompactionSettings,
         unrecorded: Unrecorded | None,
+        verbatim: _Verbatim,
     ) -> CompactionOutcome:
         self._record(
             CONTEXT_COMPACTION_FAILED,
@@ -184,7 +207,7 @@ class ContextCompactor:
             },
             unrecorded,
         )
-        return CompactionOutcome(messages, "failed", before, before, reason=reason)
+        return verbatim.outcome(messages, "failed", before, reason=reason)
 
     def _record(self, kind: str, payload: dict[str, Any], unrecorded: Unrecorded | None) -> None:
         try:
@@ -197,6 +220,41 @@ class ContextCompactor:
                 unrecorded(note)
 
 
+@dataclass(frozen=True, slots=True)
+class _Verbatim:
+    """What was redacted from the messages before anything else (None: nothing was, the
+    credentials are kept), and how many leading system messages they start with."""
+
+    redacted: RedactedMessages | None
+    head: int
+    keep_credentials: bool
+
+    def tally(self, folded: int = 0, in_summary: int = 0) -> RedactedCredentials:
+        """Where the credentials redacted were, the body's first `folded` messages folded
+        into a summary from which `in_summary` were redacted."""
+        if self.redacted is None:
+            return RedactedCredentials(folded=in_summary)
+        return RedactedCredentials(
+            system=self.redacted.count(0, self.head),
+            folded=in_summary,
+            kept=self.redacted.count(self.head + folded),
+        )
+
+    def outcome(
+        self, messages: tuple[Message, ...], status: str, tokens: int, reason: str | None = None
+    ) -> CompactionOutcome:
+        """The messages returned as they were given (credentials redacted unless kept)."""
+        return CompactionOutcome(
+            messages,
+            status,
+            tokens,
+            tokens,
+            reason=reason,
+            redactions=self.tally(),
+            keep_credentials=self.keep_credentials,
+        )
+
+
 class _Compaction:
     """One compaction's work: the cuts tried, the summary and shrinking of each."""
 
@@ -207,8 +265,10 @@ class _Compaction:
         costs: list[int],
         settings: CompactionSettings,
         project: str | None,
+        verbatim: _Verbatim,
     ) -> None:
         self.service = service
+        self.verbatim = verbatim
         self.messages = messages
         self.costs = costs
         self.settings = settings
@@ -218,6 +278,8 @@ class _Compaction:
         self.before = sum(costs)
         self.shrink_cache: ShrinkCache = {}
         self.redacted: tuple[list[Message], list[Redactions]] | None = None
+        if verbatim.redacted is not None:  # every field is redacted already
+            self.redacted = (list(self.body), list(verbatim.redacted.found[self.head :]))
 
     def run(self) -> CompactionOutcome:
         points = safe_cut_points(self.body, self._choosing_costs())
@@ -314,7 +376,8 @@ class _Compaction:
             summary_sha256=hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest(),
             summary_tokens=summary_cost,
             split_turn=point.splits_turn,
-            redacted_secrets=redactions.count,
+            redactions=self.verbatim.tally(cut, redactions.count),
+            keep_credentials=self.verbatim.keep_credentials,
             shrunk_results=tuple(shrunk),
         )
 

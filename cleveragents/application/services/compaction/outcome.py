@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from cleveragents.application.services.compaction.credential_redaction import (
+    RedactedCredentials,
+)
 from cleveragents.application.services.compaction.tool_output_shrinking import ShrunkResult
 from cleveragents.domain.compaction_summary import CompactionSummary
 from cleveragents.domain.policy import DEFAULT_SUMMARY_TOKENS, ContextPolicy, ContextPolicyChanges
@@ -48,7 +51,9 @@ class CompactionOutcome:
     """The messages to send (compacted, or the originals unchanged) and what happened.
 
     `status` is ``compacted``, ``not-needed`` (under the threshold and not forced) or
-    ``failed`` (then `reason` says why and `messages` are the originals)."""
+    ``failed`` (then `reason` says why and `messages` are the originals). Whatever the
+    status, `messages` hold no credential unless `keep_credentials` was asked for: they are
+    redacted in every field, and the token figures count them as returned."""
 
     messages: tuple[Message, ...]
     status: str
@@ -62,14 +67,21 @@ class CompactionOutcome:
     summary_tokens: int = 0
     split_turn: bool = False
     """The kept part starts inside a turn (its request is quoted in the summary)."""
-    redacted_secrets: int = 0
-    """Credentials redacted from what the summary copied (kinds in the event, never values)."""
+    redactions: RedactedCredentials = field(default_factory=RedactedCredentials)
+    """Credentials redacted from the messages returned, by where they were (never values)."""
+    keep_credentials: bool = False
+    """Asked to keep the verbatim messages as they are (the summary is redacted all the same)."""
     shrunk_results: tuple[ShrunkResult, ...] = ()
     """Tool results of the kept part shrunk to fit, each with its full output's artifact."""
 
     @property
     def compacted(self) -> bool:
         return self.status == "compacted"
+
+    @property
+    def redacted_secrets(self) -> int:
+        """How many credentials were redacted, wherever they were."""
+        return self.redactions.total
 
     def report(self, settings: CompactionSettings) -> dict[str, Any]:
         """What happened, as JSON-ready values: the figures `agents context compact --json`
@@ -89,6 +101,8 @@ class CompactionOutcome:
             "summary_budget": settings.summary_tokens,
             "split_turn": self.split_turn,
             "redacted_secrets": self.redacted_secrets,
+            "redacted_in": self.redactions.as_dict(),
+            "keep_credentials": self.keep_credentials,
             "shrunk_tool_results": [shrunk.as_dict() for shrunk in self.shrunk_results],
             "summary_omitted": (
                 {section.value: count for section, count in summary.omitted.items()}

@@ -58,6 +58,9 @@ class ShrunkResult:
     tokens_after: int
     artifact_id: str | None
     pending: PendingOutput | None = field(default=None, repr=False, compare=False)
+    full_output: str | None = field(default=None, repr=False, compare=False)
+    """The full output when no store keeps it, as the compaction was given it (its
+    credentials redacted, unless the caller kept them): the caller's to keep."""
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -166,7 +169,12 @@ class ToolOutputShrinker:
             text = redact_texts([text], self._scanner, Redactions())[0]
         shrunk = result.model_copy(update={"content": f"{text}\n{marker}"})
         record = ShrunkResult(
-            result.call_id, tokens, self._counter.count(shrunk.content), None, pending
+            result.call_id,
+            tokens,
+            self._counter.count(shrunk.content),
+            None,
+            pending,
+            full_output=result.content if pending is None else None,
         )
         return shrunk, record
 
@@ -208,8 +216,18 @@ class ToolOutputShrinker:
                 pending.data, pending.label, project=pending.project
             )
             artifact_id = None if imported.blocked else imported.artifact.id
+            # Refused by the store: the caller keeps the output the compaction was given.
+            full_output = (
+                pending.data.decode("utf-8", "surrogatepass") if artifact_id is None else None
+            )
             stored.append(
-                ShrunkResult(record.call_id, record.tokens_before, record.tokens_after, artifact_id)
+                ShrunkResult(
+                    record.call_id,
+                    record.tokens_before,
+                    record.tokens_after,
+                    artifact_id,
+                    full_output=full_output,
+                )
             )
         return tuple(stored)
 

@@ -1,6 +1,8 @@
 """A conversation transcript compacted, as every driver asks for it: read in its format (named,
 else detected), refused when it holds no conversation, compacted with the project's policy
-(or the defaults) under the caller's overrides, and given back in the same format.
+(or the defaults) under the caller's overrides, and given back in the same format with no
+credential in it: not in its messages (`ContextCompactor` redacts every field of each), nor in
+the fields beside them (a request's tools, metadata, ...), unless the caller keeps them.
 
 One use case for `agents context compact`, the Python API's `compact` and the MCP server's
 `compact_transcript`, which keep only what is theirs: where the transcript comes from, how
@@ -10,7 +12,7 @@ errors and the result are shown.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from cleveragents.application.ports.transcript_codec import TranscriptCodec
@@ -18,6 +20,7 @@ from cleveragents.application.services.compaction.context_compactor import (
     ContextCompactor,
     Unrecorded,
 )
+from cleveragents.application.services.compaction.credential_redaction import redact_fields
 from cleveragents.application.services.compaction.outcome import (
     CompactionOutcome,
     CompactionSettings,
@@ -40,10 +43,11 @@ class NoConversationError(InvalidInputError):
 
 @dataclass(frozen=True, slots=True)
 class TranscriptCompaction:
-    """A transcript's compaction: the format it was read in, the transcript as read, what the
+    """A transcript's compaction: the format it was read in, the transcript as read (its own
+    fields beside the messages redacted unless the credentials are kept), what the
     compaction did and the settings it ran with, and the transcript to send next written
     back in that format (compacted, or the original messages when it was not needed or
-    failed)."""
+    failed; either way redacted unless the credentials are kept)."""
 
     format: TranscriptFormat
     transcript: Transcript
@@ -68,6 +72,12 @@ class TranscriptCompaction:
     def native(self) -> object:
         """The same as the parsed document of its format (`write_native`): a dict or list."""
         return self.codec.write_native(self.compacted_transcript, self.format)
+
+    @property
+    def unchanged(self) -> bool:
+        """The transcript to send next is the one given: not compacted, nothing redacted. A
+        driver may then hand back the caller's own text, byte for byte."""
+        return not self.outcome.compacted and self.outcome.redacted_secrets == 0
 
     def report(self) -> dict[str, Any]:
         """The report as JSON-ready values (`CompactionOutcome.report`)."""
@@ -102,6 +112,7 @@ class TranscriptCompactor:
         force: bool = False,
         unrecorded: Unrecorded | None = None,
         what: str = "the transcript",
+        keep_credentials: bool = False,
     ) -> TranscriptCompaction:
         """Compact `transcript`: a str is the text of its format, anything else its parsed
         document (`TranscriptCodec.read_native`). `transcript_format` is detected when None.
@@ -113,7 +124,9 @@ class TranscriptCompactor:
         `InvalidInputError`; a transcript without a user or assistant message
         `NoConversationError`, naming it as `what`. A compaction that fails does not raise:
         the outcome says so and keeps the original messages. Its events are scoped to the
-        project; one the store cannot record goes to `unrecorded`."""
+        project; one the store cannot record goes to `unrecorded`. Credentials are redacted
+        from everything written back, whatever the status, unless `keep_credentials` (the
+        summary's are redacted all the same); the report says how many and where."""
         resolved = compaction_settings(self._projects(), project, overrides, policy=policy)
         used, parsed = self._read(transcript, transcript_format)
         if not any(message.role is not Role.SYSTEM for message in parsed.messages):
@@ -125,7 +138,15 @@ class TranscriptCompactor:
             scope=resolved.scope,
             project=project,
             unrecorded=unrecorded,
+            keep_credentials=keep_credentials,
         )
+        scanner = self.compactor.scanner
+        if scanner is not None and not keep_credentials and parsed.extra:
+            fields, found = redact_fields(parsed.extra, scanner)
+            if found.count:
+                parsed = parsed.model_copy(update={"extra": fields})
+                redactions = replace(outcome.redactions, request=found.count)
+                outcome = replace(outcome, redactions=redactions)
         return TranscriptCompaction(used, parsed, outcome, resolved.settings, self.codec)
 
     def _read(
