@@ -146,7 +146,8 @@ class Store:
         was stored (only an audit row; `notice` says which kinds, on which lines, never the
         value) and there is no `preview`; otherwise `artifact.id` and a bounded `preview` are
         what the model should see. ``secrets="redact"`` stores it with each credential
-        replaced instead. The same bytes again reuse the stored artifact."""
+        replaced instead. The same bytes again reuse the stored artifact. A
+        ``cleveragents:allow-secret`` marker in the output allows nothing: a tool can print it."""
         from cleveragents.application.services.artifact_store.artifact_store import SecretHandling
 
         data = output.encode("utf-8", "surrogatepass") if isinstance(output, str) else output
@@ -165,7 +166,8 @@ class Store:
     ) -> ImportResult:
         """Import a file inside `workspace` (default: the current directory), opened
         race-free beneath it. A credential blocks it (see `import_output`), or with
-        ``secrets="redact"`` it is stored with each credential replaced."""
+        ``secrets="redact"`` it is stored with each credential replaced, unless its line holds
+        the ``cleveragents:allow-secret`` marker: trusted here, in a file of your own, only."""
         from cleveragents.application.services.artifact_store.artifact_store import SecretHandling
 
         handling = SecretHandling(secrets)

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 
 PROGRESS_MIN_BYTES = 16 << 20
 READ_BYTES = 65536
+MAX_REFERENCE_CHARS = 1024
 
 ProjectOption = Annotated[
     str | None,
@@ -93,8 +94,8 @@ def import_artifact(
 
     Prints a bounded preview (head and tail) and the artifact's id; output with a suspected
     credential is blocked (nothing stored, exit 2) unless --secrets redact. The notice gives
-    each finding's fingerprint, for the allowlist; a line that holds
-    cleveragents:allow-secret is not scanned.
+    each finding's fingerprint, for the allowlist; a line of a PATH file that holds
+    cleveragents:allow-secret is not reported (in --ref output it counts for nothing).
 
     Example: agents artifact import build/test-output.log --plan $PLAN
 
@@ -116,7 +117,7 @@ def import_artifact(
     if reference is not None and workspace is not None:
         raise typer.BadParameter("--workspace applies to PATH, not to --ref")
     if reference == "-":
-        reference = sys.stdin.readline().strip()
+        reference = _reference_from_stdin()
     store = store_of(ctx)
     with _progress(path, workspace) as progress:
         if reference is not None:
@@ -188,6 +189,18 @@ def _report_import(result: ImportResult, as_json: bool) -> None:
         return
     if result.preview is not None:
         typer.echo(render_preview(result.preview))
+
+
+def _reference_from_stdin() -> str:
+    """The first line of standard input, bounded: a reference is under 100 characters, and a
+    stream without a newline must not be read whole."""
+    line = sys.stdin.readline(MAX_REFERENCE_CHARS + 1)
+    if len(line.rstrip("\r\n")) > MAX_REFERENCE_CHARS:
+        raise typer.BadParameter(
+            f"the reference on standard input is longer than {MAX_REFERENCE_CHARS} characters",
+            param_hint="--ref",
+        )
+    return line.strip()
 
 
 class _NoProgress:
