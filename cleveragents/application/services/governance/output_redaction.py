@@ -9,7 +9,10 @@ become one notice.
 
 from __future__ import annotations
 
+import dataclasses
+
 from cleveragents.application.ports.secret_scanner import SecretMatch
+from cleveragents.application.services.governance.credential_spans import whole_span
 from cleveragents.domain.secrets import redaction_placeholder
 
 
@@ -18,10 +21,18 @@ def redaction_notice(rule: str) -> bytes:
 
 
 def redact_text(text: str, matches: list[SecretMatch]) -> str:
-    """`text` (a file name, a short output) with `matches`, found in its UTF-8 bytes, redacted."""
-    redactor = OutputRedactor(matches)
-    data = redactor.feed(text.encode("utf-8", "surrogatepass"))
-    return data.decode("utf-8", "replace")
+    """`text` (a file name, a short output) with `matches`, found in its UTF-8 bytes, redacted:
+    each value whole (see `credential_spans`), not only what the scanner's pattern took."""
+    data = text.encode("utf-8", "surrogatepass")
+    whole = [_widened(data, match) for match in matches]
+    return OutputRedactor(whole).feed(data).decode("utf-8", "replace")
+
+
+def _widened(data: bytes, match: SecretMatch) -> SecretMatch:
+    if match.start < 0:
+        return match
+    start, end = whole_span(data, match)
+    return dataclasses.replace(match, start=start, end=end)
 
 
 class OutputRedactor:

@@ -4,36 +4,30 @@ A summary quotes commands, errors, file names and requests; a ``GITHUB_TOKEN=ghp
 Bash command would otherwise travel into every later request. The folded messages are
 redacted before they are summarised (so no cut item can keep the start of a credential), and
 the summary once more after (a merged earlier summary). Every text goes through the secret
-scanner. The scanner reports lines, not offsets, so on a flagged line each word is masked in
-turn: a word whose masking makes a finding disappear is (part of) the credential and is
-replaced by ``[REDACTED:<kind>]``; what precedes an ``=`` or ``:`` in it (the variable's name)
-stays readable. If the line still holds a finding after that, the whole line goes. A private
-key goes whole, from its BEGIN line through its END line. The kind is named; the value, or any
-part of it, never.
+scanner. All the texts are scanned as one document, once, and each credential loses its whole value
+(`governance.text_redaction`: the scanner's span widened to the end of the value) to
+``[REDACTED:<kind>]``; what precedes it (a variable's name before ``=``, the words of a command)
+stays readable. A private key goes from its BEGIN line through its END line, its body lines
+left empty. The result is scanned once more, and a line that still holds a finding goes whole.
+Linear in the texts' length, whatever the number of credentials. The kind is named; the value,
+or any part of it, never.
 """
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from cleveragents.application.ports.secret_scanner import SecretScanner
+from cleveragents.application.services.governance.text_redaction import redact_document
 from cleveragents.domain.compaction_summary import CompactionSummary
 from cleveragents.domain.secrets import SecretKind, redaction_placeholder
 from cleveragents.domain.transcript import Message, TextBlock, ToolCall, ToolResult
 
-_WORD = re.compile(r"\S+")
-_NAME_PREFIX = re.compile(r"^[^=:]*[=:]")
-_KEY_END = re.compile(r"-----END [A-Z0-9 ]*PRIVATE KEY")
-MAX_WORDS_MASKED = 200
-"""On a flagged line longer than this many words, only credentials found on their own are
-masked (masking each word in its context would scan the whole line once per word); if the
-line still holds a finding, it is replaced whole."""
-MIN_VALUE_CHARS = 8
-"""A shorter word is a keyword around a credential, not the credential: it stays."""
+_GROUP_BREAK = "\x00"
+"""A line between two groups' texts: no credential pattern takes a NUL, so no span crosses it."""
 
 
 @dataclass(slots=True)
@@ -158,90 +152,30 @@ def redact_texts(
     groups: Sequence[int] | None = None,
 ) -> list[str]:
     """`texts` redacted, scanned as one document (one scan, whatever their number); `texts`
-    itself when nothing was found. A private key runs on through the following texts of its
-    group (`groups`: one id per text; by default each text is its own)."""
-    group_of = list(range(len(texts))) if groups is None else list(groups)
-    lines: list[str | None] = []
-    owner: list[int] = []  # for each line, the index of its text
-    for index, text in enumerate(texts):
-        for part in text.split("\n"):
-            lines.append(part)
-            owner.append(index)
-    group = [group_of[index] for index in owner]
-    findings = scanner.scan_text("\n".join(line or "" for line in lines))
-    if not findings:
+    itself when nothing was found. A credential that spans lines (a private key) runs on
+    through the following texts of its group (`groups`: one id per text; by default each text
+    is its own), never into another group's."""
+    if not texts:
         return texts
-    keys = {f.line - 1 for f in findings if f.kind is SecretKind.PRIVATE_KEY}
-    for number in sorted({finding.line - 1 for finding in findings}):
-        flagged = lines[number]
-        if flagged is None:
-            continue  # inside a private key already removed
-        if number in keys:
-            _remove_key(lines, group, number, redactions)
-        else:
-            lines[number] = redact_line(flagged, scanner, redactions)
-    rebuilt: list[list[str]] = [[] for _ in texts]
-    for kept, index in zip(lines, owner, strict=True):
-        if kept is not None:
-            rebuilt[index].append(kept)
-    return ["\n".join(parts) for parts in rebuilt]
-
-
-def _remove_key(
-    lines: list[str | None], group: list[int], start: int, redactions: Redactions
-) -> None:
-    """A private key from its BEGIN line through its END line (or its group's end), as one
-    placeholder line."""
-    lines[start] = placeholder(SecretKind.PRIVATE_KEY)
-    redactions.kinds[SecretKind.PRIVATE_KEY] += 1
-    number = start + 1
-    while number < len(lines) and group[number] == group[start]:
-        line = lines[number]
-        lines[number] = None
-        if line is not None and _KEY_END.search(line):
-            break
-        number += 1
+    group_of = list(range(len(texts))) if groups is None else list(groups)
+    parts: list[str] = []
+    for index, text in enumerate(texts):
+        if index and group_of[index] != group_of[index - 1]:
+            parts.append(_GROUP_BREAK)
+        parts.append(text)
+    redacted = redact_document("\n".join(parts), scanner)
+    if not redacted.kinds:
+        return texts
+    redactions.kinds.update(redacted.kinds)
+    lines = iter(redacted.text.split("\n"))
+    cleaned: list[str] = []
+    for index, text in enumerate(texts):
+        if index and group_of[index] != group_of[index - 1]:
+            next(lines)  # the group break, never part of a span: it holds no value byte
+        cleaned.append("\n".join(next(lines) for _ in range(text.count("\n") + 1)))
+    return cleaned
 
 
 def redact_line(line: str, scanner: SecretScanner, redactions: Redactions) -> str:
-    """One line with its credentials masked (see the module docstring)."""
-    found = _kinds(line, scanner)
-    if not found:
-        return line
-    words = list(_WORD.finditer(line))
-    replacements: dict[int, str] = {}
-    kinds: dict[int, SecretKind] = {}
-    in_context = len(words) <= MAX_WORDS_MASKED
-    for index, word in enumerate(words):
-        name = _NAME_PREFIX.match(word.group())
-        prefix = name.group() if name else ""
-        if len(word.group()) - len(prefix) < MIN_VALUE_CHARS:
-            continue  # a keyword ("Bearer", "password:"), not a value
-        # A credential on its own is found alone; one that needs its context (a password
-        # after its keyword) is what the line no longer shows once the word is masked.
-        gone = _kinds(word.group(), scanner)
-        if not gone and in_context:
-            masked = line[: word.start()] + "x" + line[word.end() :]
-            gone = found - _kinds(masked, scanner)
-        if gone:
-            kinds[index] = min(gone, key=_specific_first)
-            replacements[index] = prefix + placeholder(kinds[index])
-    redacted = line
-    for index in sorted(replacements, reverse=True):
-        word = words[index]
-        redacted = redacted[: word.start()] + replacements[index] + redacted[word.end() :]
-    if not replacements or _kinds(redacted, scanner):
-        redactions.kinds.update(found)
-        return " ".join(placeholder(kind) for kind in sorted(found, key=_specific_first))
-    redactions.kinds.update(kinds.values())
-    return redacted
-
-
-def _specific_first(kind: SecretKind) -> tuple[bool, str]:
-    return (kind in (SecretKind.GENERIC_SECRET, SecretKind.OTHER), kind.value)
-
-
-def _kinds(text: str, scanner: SecretScanner) -> Counter[SecretKind]:
-    """The kinds found in `text`, with how many findings of each (two tokens of one kind on
-    a line are two findings)."""
-    return Counter(finding.kind for finding in scanner.scan_text(text))
+    """One line (or any one text) with its credentials redacted whole."""
+    return redact_texts([line], scanner, redactions)[0]
