@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from cleveragents.cli.inputs import read_text_file
+from cleveragents.cli.inputs import read_settings_file, read_text_file
 from cleveragents.cli.output import JsonFlag, emit_json
 from cleveragents.cli.state import state
 
@@ -126,7 +126,8 @@ def budget(
 
     artifacts = _artifacts(spec, test_plan, module_docs or [], changed or [])
     heuristics = load_heuristics(
-        read_text_file(weights) if weights is not None else None, source=weights or "default"
+        read_settings_file(weights, what="weights files") if weights is not None else None,
+        source=weights or "default",
     )
     cli_state = state(ctx)
     container = cli_state.container()

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from cleveragents.cli.inputs import read_text_file
+from cleveragents.cli.inputs import read_settings_file
 from cleveragents.cli.output import EncodingOption, JsonFlag, emit_json
 from cleveragents.cli.state import state
 
@@ -30,7 +30,8 @@ def _build(container: Container, path: str) -> BuiltPrefix:
     """The prefix of the file at `path`; every error names the file."""
     from cleveragents.domain.errors import InvalidInputError
 
-    spec = container.prefix_spec_reader().parse(read_text_file(path), source=path)
+    text = read_settings_file(path, what="prefix files")
+    spec = container.prefix_spec_reader().parse(text, source=path)
     try:
         built: BuiltPrefix = container.stable_prefix_builder().build(spec)
     except InvalidInputError as error:

@@ -1,14 +1,18 @@
-"""Reading the files commands are given, with one clear line for each way it can fail."""
+"""Reading the files commands are given, with one clear line for each way it can fail.
+
+Every file a command reads is read whole but bounded (`read_bounded`): one byte past its limit
+refuses it, whether it is a regular file, standard input, a pipe, a FIFO or a device. The limits
+are read at each call, so a test or the environment can change them.
+"""
 
 from __future__ import annotations
 
 import os
-import stat
-import sys
-from pathlib import Path
-from typing import BinaryIO
 
 import typer
+
+from cleveragents.adapters.input_files.bounded_reading import read_bounded
+from cleveragents.domain.errors import InvalidInputError
 
 MAX_TRANSCRIPT_BYTES = 256 * 1024 * 1024
 """The largest transcript the commands read (256 MiB). Reading a Claude Code session takes
@@ -18,19 +22,35 @@ file is refused before anything is read. ``CLEVERAGENTS_MAX_TRANSCRIPT_BYTES`` o
 
 MAX_TRANSCRIPT_ENV = "CLEVERAGENTS_MAX_TRANSCRIPT_BYTES"
 
-_ADVICE = "split the session or compact it earlier"
+MAX_DOCUMENT_BYTES = 64 * 1024 * 1024
+"""The largest document read whole (64 MiB): the budget planner's spec, test plan, module docs
+and changed files, a budget report to lint, a decision's text. That is some sixteen million
+tokens, far past any context window the text is meant for."""
+
+MAX_SETTINGS_BYTES = 1024 * 1024
+"""The largest settings file read (1 MiB): a prefix file, a weights file. A prefix of that size
+is about 250,000 tokens; a weights file is a few hundred bytes."""
+
+_TRANSCRIPT_ADVICE = "split the session or compact it earlier"
 
 
 def read_text_file(path: str) -> str:
-    """The UTF-8 text of `path` (``-`` reads stdin); a usage error when it cannot be read."""
-    return _decoded(path, _read_bytes(path, limit=None))
+    """The UTF-8 text of the document at `path` (``-`` reads stdin), at most
+    `MAX_DOCUMENT_BYTES`; a usage error when it cannot be read or is larger."""
+    return _decoded(path, _read(path, MAX_DOCUMENT_BYTES, "documents", ""))
+
+
+def read_settings_file(path: str, what: str) -> str:
+    """Like `read_text_file`, for a settings file of the kind `what` names in messages
+    (``prefix files``), at most `MAX_SETTINGS_BYTES`."""
+    return _decoded(path, _read(path, MAX_SETTINGS_BYTES, what, ""))
 
 
 def read_transcript_file(path: str) -> str:
     """Like `read_text_file`, for a transcript: a file above `max_transcript_bytes` is refused
     before it is read (its size is checked first; standard input, a pipe or a file still being
     written is read up to one byte past the limit, no further)."""
-    return _decoded(path, _read_bytes(path, limit=max_transcript_bytes()))
+    return _decoded(path, _read(path, max_transcript_bytes(), "transcripts", _TRANSCRIPT_ADVICE))
 
 
 def max_transcript_bytes() -> int:
@@ -49,56 +69,11 @@ def max_transcript_bytes() -> int:
     return limit
 
 
-def _read_bytes(path: str, limit: int | None) -> bytes:
+def _read(path: str, limit: int, what: str, advice: str) -> bytes:
     try:
-        if path == "-":
-            return _bounded(sys.stdin.buffer, "standard input", None, limit)
-        with Path(path).open("rb") as stream:
-            info = os.fstat(stream.fileno())
-            size = info.st_size if stat.S_ISREG(info.st_mode) else None
-            return _bounded(stream, path, size, limit)
-    except FileNotFoundError:
-        raise typer.BadParameter(f"file not found: {path}") from None
-    except IsADirectoryError:
-        raise typer.BadParameter(f"{path} is a directory, not a file") from None
-    except OSError as error:
-        raise typer.BadParameter(f"cannot read {path}: {error.strerror}") from None
-
-
-def _bounded(stream: BinaryIO, name: str, size: int | None, limit: int | None) -> bytes:
-    """All of `stream`, or a usage error when it is larger than `limit` bytes (`size`, when
-    known, is checked before anything is read)."""
-    if limit is None:
-        return stream.read()
-    if size is not None and size > limit:
-        raise _too_large(f"{name} is {_over(size, limit)}", limit)
-    data = stream.read(limit + 1)
-    if len(data) > limit:
-        raise _too_large(f"{name} is more than {_size(limit)}", limit)
-    return data
-
-
-def _too_large(what: str, limit: int) -> typer.BadParameter:
-    return typer.BadParameter(f"{what}; transcripts above {_size(limit)} are refused ({_ADVICE})")
-
-
-def _over(size: int, limit: int) -> str:
-    """`size` in the unit the limit is shown in, exact when rounding would hide the excess."""
-    shown = _size(size, decimals=1)
-    return f"{size:,} bytes" if shown == _size(limit, decimals=1) else shown
-
-
-_UNITS = (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10))
-
-
-def _size(count: int, decimals: int | None = None) -> str:
-    """``256 MiB``, ``1.0 GiB`` (with `decimals`), ``900 bytes``."""
-    for unit, scale in _UNITS:
-        if count >= scale:
-            if decimals is None and count % scale == 0:
-                return f"{count // scale} {unit}"
-            return f"{count / scale:.{1 if decimals is None else decimals}f} {unit}"
-    return f"{count:,} bytes"
+        return read_bounded(path, limit, what=what, advice=advice)
+    except InvalidInputError as error:  # the CLI's usage error, as every option's is
+        raise typer.BadParameter(str(error)) from None
 
 
 def _decoded(path: str, data: bytes) -> str:

@@ -11,6 +11,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.types import ToolAnnotations
 from pydantic import BaseModel, Field
 
+from cleveragents.adapters.input_files.bounded_reading import read_bounded
 from cleveragents.domain.errors import InvalidInputError
 from cleveragents.domain.policy import MIN_SUMMARY_TOKENS, ContextPolicyChanges
 from cleveragents.domain.tokens import MAX_TOKEN_COUNT
@@ -202,21 +203,9 @@ def _read(path: str) -> str:
     """The UTF-8 text of a transcript file, refused above the size limit before it is read."""
     limit = _limit()
     file = Path(path).expanduser()
-    try:
-        with file.open("rb") as stream:
-            size = os.fstat(stream.fileno()).st_size
-            if size > limit:
-                raise InvalidInputError(
-                    f"{path} is {size:,} bytes; transcripts above {limit:,} bytes are refused "
-                    "(split the session or compact it earlier)"
-                )
-            data = stream.read(limit + 1)
-    except FileNotFoundError:
-        raise InvalidInputError(f"file not found: {path}") from None
-    except IsADirectoryError:
-        raise InvalidInputError(f"{path} is a directory, not a file") from None
-    except OSError as error:
-        raise InvalidInputError(f"cannot read {path}: {error.strerror}") from None
+    data = read_bounded(  # a device or a FIFO too: refused one byte past the limit
+        str(file), limit, what="transcripts", advice="split the session or compact it earlier"
+    )
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:

@@ -2,7 +2,9 @@
 
 A project's file may set only what it changes (say, ``[tiers] red = 0.9``); everything else
 keeps the default. Unknown sections and kinds are refused, so that a typo is not silently
-ignored. Numbers are read as Decimals, exactly as written.
+ignored. Numbers are read as Decimals, exactly as written. The file's nesting is measured
+before `tomllib` reads it (`check_toml_nesting`): a hostile file is refused at once, naming the
+line, instead of costing gigabytes first.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from cleveragents.adapters.input_files.toml_nesting import TomlNestingError, check_toml_nesting
 from cleveragents.domain.context_budget import (
     ArtifactKind,
     BudgetHeuristics,
@@ -49,7 +52,10 @@ def parse_heuristics(
 ) -> BudgetHeuristics:
     """Parse a weights file; with `base`, what it leaves out keeps `base`'s values."""
     try:
+        check_toml_nesting(text)
         document = tomllib.loads(text, parse_float=Decimal)
+    except TomlNestingError as error:
+        raise InvalidHeuristicsError(f"{source} is not valid TOML: {error}") from None
     except tomllib.TOMLDecodeError as error:
         raise InvalidHeuristicsError(f"{source} is not valid TOML: {error}") from None
     except ValueError:  # int() refuses an integer of more than 4,300 digits

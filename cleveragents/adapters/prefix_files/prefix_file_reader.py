@@ -8,6 +8,10 @@ Both are read so that nothing in the file is silently changed on the way to the 
 - A key written twice in a YAML mapping is an error (PyYAML keeps the last one silently; TOML
   already refuses it).
 Library errors are re-raised as `InvalidInputError` naming the file, the line and the column.
+
+Neither parser is handed work it cannot finish: YAML is composed with its aliases expanded into
+a count, and refused past a node count or a depth before anything is built (`bounded_yaml`);
+TOML's nesting is measured on the text before `tomllib` reads it (`toml_nesting`).
 """
 
 from __future__ import annotations
@@ -21,6 +25,8 @@ from typing import Any, ClassVar
 
 import yaml  # type: ignore[import-untyped, unused-ignore]  # no stubs (types-PyYAML) required
 
+from cleveragents.adapters.input_files.toml_nesting import TomlNestingError, check_toml_nesting
+from cleveragents.adapters.prefix_files.bounded_yaml import BoundedSafeLoader, YamlBoundError
 from cleveragents.application.ports.prefix_spec_reader import PrefixSpecReader
 from cleveragents.domain.errors import InvalidInputError
 from cleveragents.domain.stable_prefix.spec import PrefixSpec
@@ -30,8 +36,8 @@ _TIMESTAMP_TAG = "tag:yaml.org,2002:timestamp"
 _MERGE_TAG = "tag:yaml.org,2002:merge"
 
 
-class _PrefixYamlLoader(yaml.SafeLoader):  # type: ignore[misc, unused-ignore]
-    """SafeLoader without implicit timestamps and with duplicate keys refused."""
+class _PrefixYamlLoader(BoundedSafeLoader):
+    """SafeLoader without implicit timestamps, with duplicate keys refused, and bounded."""
 
     yaml_implicit_resolvers: ClassVar[dict[str, list[tuple[str, Any]]]] = {
         first: [(tag, regexp) for tag, regexp in resolvers if tag != _TIMESTAMP_TAG]
@@ -63,6 +69,8 @@ _PrefixYamlLoader.add_constructor("tag:yaml.org,2002:map", _mapping_without_dupl
 def _load_yaml(text: str, source: str) -> object:
     try:
         data = yaml.load(text, Loader=_PrefixYamlLoader)  # a SafeLoader: no arbitrary objects
+    except YamlBoundError as error:
+        raise InvalidInputError(f"{source}: {error}") from None
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
@@ -79,7 +87,10 @@ def _load_yaml(text: str, source: str) -> object:
 
 def _load_toml(text: str, source: str) -> object:
     try:
+        check_toml_nesting(text)
         return _iso_dates(tomllib.loads(text))
+    except TomlNestingError as error:
+        raise InvalidInputError(f"{source}: malformed TOML: {error}") from None
     except tomllib.TOMLDecodeError as error:
         raise InvalidInputError(f"{source}: malformed TOML: {error}") from None
     except ValueError:  # tomllib's int() of a number Python refuses to read
