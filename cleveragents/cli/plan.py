@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from cleveragents.cli.inputs import read_text_file
 from cleveragents.cli.output import JsonFlag, emit_json, print_fields, print_table
 from cleveragents.cli.state import state
 
@@ -105,14 +106,7 @@ def _decision_text(content: str | None, file: Path | None) -> str:
     if content is not None:
         return content
     assert file is not None
-    try:
-        return file.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise typer.BadParameter(f"file not found: {file}") from None
-    except UnicodeDecodeError:
-        raise typer.BadParameter(f"{file} is not UTF-8 text") from None
-    except OSError as error:
-        raise typer.BadParameter(f"cannot read {file}: {error.strerror}") from None
+    return read_text_file(str(file))  # bounded, as every file a command reads
 
 
 @app.command("spawn")
