@@ -106,7 +106,8 @@ def compress(
         container = storeless_container(encoding or "cl100k_base")
     service = container.artifact_compressor_service()
     if isinstance(text_or_path, str):
-        label = name or _TEXT_NAME
+        # Redacted first: a name is printed (and echoed by errors); its suffix stays.
+        label = service.redacted(name or _TEXT_NAME)
         detected = detect_as(label, text_or_path[:SNIFF_CHARS], wanted).kind
         compressed = service.compress_text(
             label, text_or_path, budget, task=task, mode=chosen_mode, kind=detected
@@ -119,7 +120,7 @@ def compress(
         )
     path = Path(os.fspath(text_or_path)).absolute()
     directory = Path(os.fspath(workdir)).absolute() if workdir is not None else path.parent
-    detected = detect_as(name or path.name, _head(path), wanted).kind
+    detected = detect_as(service.redacted(name or path.name), _head(path), wanted).kind
     outcome = service.compress(
         str(path),
         budget,

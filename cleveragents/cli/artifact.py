@@ -136,11 +136,12 @@ def compress(
     compression_mode = CompressionMode(mode.value)
     artifact_kind = ArtifactKind(kind.value) if kind is not None else None
     container = build_container(state(ctx).database_url, encoding=encoding)
-    label = f"compressing {artifact_id if artifact_path is None else artifact_path}"
+    service = container.artifact_compressor_service()
+    label = f"compressing {service.redacted(artifact_id or artifact_path or '')}"
     try:
         with progress_line(label, enabled=not as_json):
             outcome = _compress(
-                container.artifact_compressor_service(),
+                service,
                 artifact_path,
                 artifact_id,
                 budget,

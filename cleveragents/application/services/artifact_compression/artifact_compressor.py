@@ -12,7 +12,9 @@ each run of dropped lines replaced by a marker naming its line range, so nothing
 the artifact is in the store, `agents artifact read ID --lines A-B` gives the range back.
 
 Before anything, credentials in the artifact are redacted (kind named, value never), so a
-judge never sees a key.
+judge never sees a key. So is every other field printed: the artifact's name (a tool can write
+a token into a file name), the notice, an error's message and the error response's content
+(they name the path), and the content once more at the end (one scan of what is returned).
 
 The tiers read here; their machinery is beside this module: `compression_run` (the state the
 tiers share), `raw_counts` (the raw count and its fallback), `smart_mode` (the ranking, the
@@ -21,7 +23,8 @@ type's own fit, the packing) and `streamed_artifacts` (files too large to hold).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
 
@@ -72,6 +75,7 @@ from cleveragents.application.services.counting.heuristic_counter import (
 from cleveragents.domain.artifact import ArtifactKind, CompressedArtifact, CompressionMode
 from cleveragents.domain.errors import (
     ArtifactNotFoundError,
+    CleverAgentsError,
     InvalidInputError,
     TokenCountingError,
 )
@@ -133,6 +137,21 @@ class ArtifactCompressorService:
         the kind told from the name and the first lines.
         """
         _check_budget(budget)
+        with self._errors_redacted():
+            return self._shown(
+                self._compress_file(artifact_path, budget, workdir, task, mode, store, kind)
+            )
+
+    def _compress_file(
+        self,
+        artifact_path: str,
+        budget: int,
+        workdir: str,
+        task: str | None,
+        mode: CompressionMode,
+        store: bool,
+        kind: ArtifactKind | None,
+    ) -> CompressionOutcome:
         try:
             artifact = open_artifact(self._files, workdir, artifact_path)
         except ArtifactNotFoundError as missing:
@@ -159,7 +178,10 @@ class ArtifactCompressorService:
         refused, invalid UTF-8 as U+FFFD, large input streamed."""
         _check_budget(budget)
         artifact = artifact_from_bytes(data)
-        return self._compress_readable(name, artifact, budget, task, mode, None, kind)
+        with self._errors_redacted():
+            return self._shown(
+                self._compress_readable(name, artifact, budget, task, mode, None, kind)
+            )
 
     def compress_stored(
         self,
@@ -172,7 +194,40 @@ class ArtifactCompressorService:
     ) -> CompressionOutcome:
         """Compress an artifact already in the store; its markers name it."""
         _check_budget(budget)
-        return self._compress_stored(artifact_id, None, budget, task, mode, kind)
+        with self._errors_redacted():
+            # An id holding a credential is no id: looked up redacted, it is not found, and
+            # the message that says so does not show it.
+            artifact_id = self.redacted(artifact_id)
+            return self._shown(self._compress_stored(artifact_id, None, budget, task, mode, kind))
+
+    def redacted(self, text: str) -> str:
+        """`text` as compression prints it: with every credential in it redacted whole (an
+        artifact's name, a path in a message)."""
+        return redact_artifact(text, self._scanner)
+
+    def _shown(self, outcome: CompressionOutcome) -> CompressionOutcome:
+        """`outcome` with every field it prints redacted: the name, the notice, the error,
+        and an error response's content (which names the path)."""
+        result = outcome.result
+        update = {"artifact_name": self.redacted(result.artifact_name)}
+        if outcome.error is not None:
+            update["content"] = self.redacted(result.content)
+        return CompressionOutcome(
+            result.model_copy(update=update),
+            None if outcome.error is None else self.redacted(outcome.error),
+            None if outcome.notice is None else self.redacted(outcome.notice),
+        )
+
+    @contextmanager
+    def _errors_redacted(self) -> Iterator[None]:
+        """An expected error's message redacted: it may echo a path or an id the user gave."""
+        try:
+            yield
+        except CleverAgentsError as error:
+            error.args = tuple(
+                self.redacted(part) if isinstance(part, str) else part for part in error.args
+            )
+            raise
 
     def _compress_stored(
         self,
@@ -248,6 +303,19 @@ class ArtifactCompressorService:
         """Compress `text`, whose file name `name` helps detect its kind (unless `kind` says
         it)."""
         _check_budget(budget)
+        with self._errors_redacted():
+            return self._compress_text(name, text, budget, task, mode, handles, kind)
+
+    def _compress_text(
+        self,
+        name: str,
+        text: str,
+        budget: int,
+        task: str | None,
+        mode: CompressionMode,
+        handles: Handles | None,
+        kind: ArtifactKind | None,
+    ) -> CompressedArtifact:
         text = redact_artifact(_as_tokenized(text), self._scanner)
         compressor = compressor_for(detect_as(name, text[:SNIFF_CHARS], kind), self._skeletonizer)
         terms = TaskTerms.from_task(task)
@@ -285,12 +353,28 @@ class ArtifactCompressorService:
         else:
             body = _tier2(run, body_budget, counted) or _tier3(text, body_budget, counted)
         content = _with_preamble(counted.preamble, body.content, budget, counter)
+        tokens = counter.count(content) if counted.preamble else body.tokens
+        return self._finished(name, counted.tokens, content, tokens, body.truncated, counter)
+
+    def _finished(
+        self,
+        name: str,
+        raw_tokens: int,
+        content: str,
+        tokens: int,
+        truncated: bool,
+        counter: TokenCounter,
+    ) -> CompressedArtifact:
+        """The five fields, the name redacted and the content scanned once more: what was
+        redacted before it was cut or packed has nothing left to find, but whatever a tier
+        may have joined into a credential is redacted too (and then counted again)."""
+        shown = self.redacted(content)
         return CompressedArtifact(
-            artifact_name=name,
-            raw_tokens=counted.tokens,
-            compacted_tokens=counter.count(content) if counted.preamble else body.tokens,
-            truncated=body.truncated,
-            content=content,
+            artifact_name=self.redacted(name),
+            raw_tokens=raw_tokens,
+            compacted_tokens=tokens if shown == content else counter.count(shown),
+            truncated=truncated,
+            content=shown,
         )
 
     # -- large files and the store ---------------------------------------------------------------
@@ -330,13 +414,7 @@ class ArtifactCompressorService:
         else:
             content = _redacted_head(artifact, body_budget, raw_tokens, counter, self._scanner)
         content = _with_preamble(preamble, content, budget, counter)
-        return CompressedArtifact(
-            artifact_name=name,
-            raw_tokens=raw_tokens,
-            compacted_tokens=counter.count(content),
-            truncated=True,
-            content=content,
-        )
+        return self._finished(name, raw_tokens, content, counter.count(content), True, counter)
 
     def _require_store(self) -> ArtifactStore:
         if self._store is None:
