@@ -163,8 +163,8 @@ NAMES_THAT_ARE_NOT_CREDENTIALS = [
         id="arn-wildcards",
     ),
     pytest.param(
-        '"output_token": "Jobs[-1].JobId",',
-        '"access_token": "Jobs[-1].JobId",',
+        '"output_token": "' + VALUE + '",',
+        '"access_token": "' + VALUE + '",',
         id="pagination-token",
     ),
     pytest.param(

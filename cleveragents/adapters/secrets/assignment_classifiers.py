@@ -1,15 +1,23 @@
 """The classifiers of generic assignments: `password=`, `"token": ...`, `client_secret: ...`.
 
-The value needs >= 3.0 bits of entropy per byte (2.0 for a password, which people choose); a
-quoted value must be the whole quoted string (`"password": "Wrong password"` is a message); an
-unquoted value that is a bare identifier without a digit (`token: csrfToken`), a dotted reference
-(`document.querySelector`, and with a suffix `android.os.BinderProxy@2bd79ce`,
-`com.apple.xpc.activity/4505`), a call (`token = mint(...)`) or a path (`PWD=/home/x`) is code or
-configuration, not a credential. A letter-only password (`password=hunter`) is reported when it
-is assigned with `=` and ends its line or word, not when it is a keyword argument
-(`f(password=hashed)`) nor when it is the name itself (`passphrase=passphrase`). Names that hold
-a keyword without naming a credential (type paths, ARNs, pagination tokens) are in
-`assignment_names.py`.
+A name says a credential may follow; only the value says one does. What the value must be:
+- whole and not a placeholder, a mask or the name itself (`secret_values.py`): a quoted value is
+  the whole quoted string (`"password": "Wrong password"` is a message), an unquoted one ends
+  at punctuation that ends values in code and query strings, and before a `.` or `:` that ends
+  a sentence (`stream/token: com.apple.xpc.activity/4505: 132: ...`);
+- judged without its template or format fields (`unknown_12_%d` is judged as `unknown_12_`);
+- long enough (8 bytes, 6 for a password) and varied enough (3.0 bits of entropy per byte, 2.0
+  for a password, which people choose);
+- of no known shape of text: not a URL, a path, a number, a timestamp, a version or a dotted
+  reference made of names; and not a call (`token = mint(...)`);
+- for a token, a secret or an API key, random: at least `MIN_RANDOM_BYTES` in runs that mix
+  letters and digits as no name or number does (`Xk9mQ2vL`, `3f9a0b1c`). Names with numbers
+  (`unknown_12`, `sha256`, `oauth2Client`), words and pure numbers have none;
+- for a password, which a person may make of words and digits (`hunter2x`): a digit or a
+  character no name has; a bare name is a password only when assigned with `=` at the end of
+  its word (`password=hunter`, a .env line), not as a keyword argument (`f(password=hashed)`).
+Names that hold a keyword without naming a credential (type paths, ARNs, pagination tokens) are
+in `assignment_names.py`.
 """
 
 from __future__ import annotations
@@ -29,13 +37,16 @@ from cleveragents.adapters.secrets.secret_values import (
     MIN_ENTROPY_BITS,
     MIN_PASSWORD_BYTES,
     MIN_PASSWORD_ENTROPY_BITS,
+    MIN_RANDOM_BYTES,
     MIN_VALUE_BYTES,
-    REFERENCE,
     after_word,
     has_digit,
     is_placeholder,
     is_random,
+    random_material,
     shannon_entropy,
+    shape_of_text,
+    without_template_fields,
 )
 from cleveragents.domain.secrets import SecretKind
 
@@ -44,6 +55,10 @@ _UNQUOTED_END = re.compile(rb"[`,;&<>(){}\[\]]")
 # A password's may hold `& ; , (` (a .env line, a YAML value).
 _UNQUOTED_PASSWORD_END = re.compile(rb"[`<>{}\[\]]")
 _QUERY_NEXT = re.compile(rb"&[A-Za-z_][A-Za-z0-9_]*=")
+
+
+# What ends a sentence, not a value: `stream/token: com.apple.xpc.activity/4505: 132: ...`.
+_SENTENCE_END = b".:"
 
 
 def _value_span(
@@ -57,6 +72,12 @@ def _value_span(
     return start, end
 
 
+def _without_sentence_end(original: bytes, start: int, end: int) -> int:
+    while end > start and original[end - 1] in _SENTENCE_END:
+        end -= 1
+    return end
+
+
 def _is_generic_secret(
     original: bytes, match: re.Match[bytes], start: int, end: int, *, password: bool
 ) -> bool:
@@ -66,35 +87,35 @@ def _is_generic_secret(
     if is_not_a_credential_name(original, match.start()):
         return False  # `AWS::ApiGateway::ApiKey`, `arn:aws:...:secret:Name`, `next_token`
     value = original[start:end]
+    if is_placeholder(value) or is_the_name_itself(original, match.start(), value):
+        return False  # `${TOKEN}`, `<redacted>`, `passphrase=passphrase`
+    judged = without_template_fields(value)  # `unknown_12_%d` is `unknown_12_`
     minimum_bytes = MIN_PASSWORD_BYTES if password else MIN_VALUE_BYTES
     minimum_bits = MIN_PASSWORD_ENTROPY_BITS if password else MIN_ENTROPY_BITS
-    if len(value) < minimum_bytes or is_placeholder(value):
+    if len(judged) < minimum_bytes or shannon_entropy(judged) < minimum_bits:
         return False
-    if shannon_entropy(value) < minimum_bits:
-        return False
-    if value.startswith((b"/", b"~", b".")) or REFERENCE.fullmatch(value):
-        return False  # a path (`PWD=/home/x`) or a dotted reference (`os.environ`)
-    if is_the_name_itself(original, match.start(), value):
-        return False  # `passphrase=passphrase`: a variable passed on
+    if (judged != value and is_placeholder(judged)) or shape_of_text(judged) is not None:
+        return False  # a URL, a path, a number, a timestamp, a version, a dotted reference
     after = original[end : end + 2]
-    if not password and not has_digit(value):
-        # Keys and tokens are random: practically always with a digit. Without one, a value is
-        # a name (`"OPENAI_API_KEY"`, `"upgrades"`) or prose (`api_key: Explicitly-provided`).
-        return False
-    if match.start("quote") != -1:
+    quoted = match.start("quote") != -1
+    if quoted:
         # The whole quoted string is the value: `"password": "Wrong password"` is a message.
-        whole = after[:1] in (b'"', b"'") or after in (b'\\"', b"\\'")
-        return whole and (has_digit(value) or not IDENTIFIER.fullmatch(value))
-    if after[:1] == b"(" or CALL.match(value):
+        if not (after[:1] in (b'"', b"'") or after in (b'\\"', b"\\'")):
+            return False
+    elif after[:1] == b"(" or CALL.match(value):
         return False  # a call: `token = make_token(...)`
-    if has_digit(value) or not IDENTIFIER.fullmatch(value):
+    if not password:
+        # Keys and tokens are random; names, words and numbers are not (`unknown_12`).
+        return random_material(judged) >= MIN_RANDOM_BYTES
+    if has_digit(judged) or not IDENTIFIER.fullmatch(judged):
         return True
-    # A bare word: code (`token: csrfToken`), unless it is a password assigned as an
-    # environment variable or an option is (`password=hunter`, at the end of its word).
+    if quoted:
+        return False  # `"password": "from_env"`: a name
+    # A bare word: code (`password: str`), unless it is a password assigned as an environment
+    # variable or an option is (`password=hunter`, at the end of its word).
     separator = original[start - 1 : start]
     return (
-        password
-        and separator == b"="
+        separator == b"="
         and LETTERS.fullmatch(value) is not None
         and after[:1] in (b"", b"\n", b"\r", b" ", b"\t", b"&", b";", b"\\")
     )
@@ -105,6 +126,8 @@ def generic_assignment(rule: str) -> Classifier:
 
     def classify(original: bytes, match: re.Match[bytes]) -> Hit | None:
         start, end = _value_span(original, match, _UNQUOTED_END)
+        if match.start("quote") == -1:
+            end = _without_sentence_end(original, start, end)
         if not _is_generic_secret(original, match, start, end, password=False):
             return None
         return Hit(SecretKind.GENERIC_SECRET, rule, start, end)
@@ -123,7 +146,7 @@ def classify_password(original: bytes, match: re.Match[bytes]) -> Hit | None:
         query = _QUERY_NEXT.search(original, start, end)
         if query is not None:
             end = query.start()
-        while end > start and original[end - 1 : end] in (b",", b";", b"&", b"(", b")", b":"):
+        while end > start and original[end - 1 : end] in (b",", b";", b"&", b"(", b")", b":", b"."):
             end -= 1
     if not _is_generic_secret(original, match, start, end, password=True):
         return None

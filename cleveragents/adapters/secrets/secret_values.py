@@ -1,10 +1,19 @@
-"""Whether a matched value looks like a credential: entropy, placeholders, shapes of code.
+"""Whether a matched value looks like a credential: entropy, placeholders, shapes of text.
 
 Placeholders are not credentials: values starting with `$`, `%`, `{`, `<`, `[` or `(` (`$VAR`,
-`${VAR}`, `%s`, `{password}`, `<token>`), masks made only of `*x.#-_`, values of fewer than four
-distinct bytes (`ghp_000...`, `AKIAXXXX...`), the words in `PLACEHOLDER_WORDS` and values
-containing a word of `_PLACEHOLDER_MARKERS` (`example`, which also covers AWS's documented example
-keys, `changeme`, `your-`, `your_`, `xxxx`...) or naming what they stand for (`my_token`).
+`${VAR}`, `%s`, `{password}`, `<token>`), masks made only of `*x.#-_` or holding `**` or `...`
+(`sk-...a1B2`), values of fewer than four distinct bytes (`ghp_000...`, `AKIAXXXX...`), the words
+in `PLACEHOLDER_WORDS` and values containing a word of `_PLACEHOLDER_MARKERS` (`example`, which
+also covers AWS's documented example keys, `changeme`, `your-`, `your_`, `xxxx`...) or naming
+what they stand for (`my_token`).
+
+What a credential looks like, as opposed to the other values programs print (`shape_of_text`,
+`random_material`): a key or a token is random, so its letters and digits are mixed within a
+run (`Xk9mQ2vL`, `3f9a0b1c`); the runs of names and numbers are not (`unknown_12`, `sha256`,
+`oauth2Client`, `4505`, `300ms`). A URL, a path, a dotted reference made of names
+(`com.apple.xpc.activity/4505`), a number, a timestamp or a version is text of a known shape, and
+so is what is left of a format string or a template once its fields (`%d`, `{name}`, `${VAR}`)
+are taken out: `unknown_12_%d` leaves `unknown_12_`.
 """
 
 from __future__ import annotations
@@ -59,6 +68,12 @@ _PLACEHOLDER_MARKERS = (
     b"change_me",
     b"change-me",
     b"redacted",
+    b"masked",
+    b"filtered",
+    b"censored",
+    b"omitted",
+    b"sanitized",
+    b"obfuscated",
     b"your_",
     b"your-",
     b"yourapi",
@@ -77,12 +92,16 @@ _NAMING_WORD = re.compile(
 )
 _PLACEHOLDER_STARTS = (b"$", b"%", b"{", b"<", b"[", b"(")
 _MASK_BYTES = frozenset(b"*x.#-_")
+# A value with some of it masked or cut short is no whole credential: `sk-...a1B2`, `ab**yz`.
+_MASKED_PARTS = (b"**", b"...")
 _MIN_DISTINCT_BYTES = 4
 
 # A dotted reference, optionally with what a runtime prints after it: `os.environ`,
-# `android.os.BinderProxy@2bd79ce`, `com.apple.xpc.activity/4505`.
+# `android.os.BinderProxy@2bd79ce`, `com.apple.xpc.activity/4505`. Its names must be names
+# (`is_reference`): `ya29.a0AfH6SMBx...` is a token with a prefix, not a reference.
 REFERENCE = re.compile(
-    rb"[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)+(?:[@/#:][A-Za-z0-9_./-]*)?"
+    rb"(?P<names>[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)+)"
+    rb"(?:[@/#:][A-Za-z0-9_./:-]*)?"
 )
 IDENTIFIER = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 LETTERS = re.compile(rb"[A-Za-z]+")
@@ -99,6 +118,7 @@ def is_placeholder(value: bytes) -> bool:
         not value
         or value.startswith(_PLACEHOLDER_STARTS)
         or set(lowered) <= _MASK_BYTES
+        or any(part in value for part in _MASKED_PARTS)
         or len(set(lowered)) < _MIN_DISTINCT_BYTES
         or lowered in PLACEHOLDER_WORDS
         or any(marker in lowered for marker in _PLACEHOLDER_MARKERS)
@@ -128,3 +148,82 @@ def after_word(original: bytes, position: int) -> bool:
     if before in (b"\\n", b"\\r", b"\\t"):
         return False
     return before[-1:].isalnum()
+
+
+# What fills a template or a format string in, and holds no secret itself: printf conversions
+# (`%d`, `%(name)s`, `%-8.3f`, `%%`; Go's `%v`), brace fields (`{}`, `{0}`, `{name:>8}`, `${VAR}`,
+# `#{var}`), variables in capitals (`$API_KEY`) and Windows ones (`%APPDATA%`).
+_TEMPLATE_FIELD = re.compile(
+    rb"%[A-Za-z_][A-Za-z0-9_]*%"
+    rb"|%(?:\([A-Za-z_][A-Za-z0-9_]*\))?[-+ #0]*(?:[0-9]+|\*)?(?:\.[0-9]+)?[diouxXeEfFgGcrsaqvp%]"
+    rb"|[$#]?\{[^{}\s]{0,64}\}"
+    rb"|\$[A-Z_][A-Z0-9_]{2,}"
+)
+
+
+def without_template_fields(value: bytes) -> bytes:
+    """`value` without the fields of a template or a format string: `unknown_12_%d` gives
+    `unknown_12_`, `${HOME}/x` gives `/x`."""
+    return _TEMPLATE_FIELD.sub(b"", value)
+
+
+# A run of letters and digits that a person or a program names things with: a word with a
+# number after it (`unknown`, `sha256`, `v2`) and camel-case words after that (`oauth2Client`,
+# `X509Certificate`); a number with a short unit (`4505`, `300ms`, `5xx`); a hex literal.
+# Random text mixes letters and digits inside a run (`Xk9mQ2`, `3f9a0b`) and almost never fits.
+_NAMING_RUN = re.compile(
+    rb"0x[0-9A-Fa-f]+"
+    rb"|[0-9]+[A-Za-z]{0,3}"
+    rb"|[A-Za-z]+[0-9]*(?:[A-Z][a-z]+[0-9]*)*"
+)
+_ALNUM_RUN = re.compile(rb"[A-Za-z0-9]+")
+# At least this many bytes of random runs: a key, a token or a generated password has them; a
+# name with a short generated suffix (`default-token-4w9qz`) has fewer.
+MIN_RANDOM_BYTES = 6
+
+
+def random_material(value: bytes) -> int:
+    """How many bytes of `value` are in runs of letters and digits that no name or number is
+    made of: 0 for `com.apple.xpc.activity/4505`, 16 for `f6b785ff8e74d121`."""
+    return sum(len(run) for run in _ALNUM_RUN.findall(value) if _NAMING_RUN.fullmatch(run) is None)
+
+
+_URL = re.compile(rb"[A-Za-z][A-Za-z0-9+.-]{0,16}://")
+_NUMBER = re.compile(rb"[-+]?[0-9]+(?:[.:,/_-][0-9]+)*[A-Za-z%]{0,3}")
+_TIMESTAMP = re.compile(
+    rb"[0-9]{4}-[0-9]{2}-[0-9]{2}(?:[T ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:[.,][0-9]{1,9})?)?)?"
+    rb"(?:Z|[+-][0-9]{2}:?[0-9]{2})?"
+)
+_VERSION = re.compile(rb"[vV]?[0-9]+(?:\.[0-9]+)+(?:[-+][0-9A-Za-z.-]+)?")
+
+
+# A JSON Web Token: the JWT rule judges it (and clears a documentation example's), not the
+# generic rules of the name it is assigned to.
+_JWT = re.compile(rb"eyJ[A-Za-z0-9_-]*\.eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*")
+
+
+def is_reference(value: bytes) -> bool:
+    """A dotted reference made of names, with what a runtime prints after it."""
+    match = REFERENCE.fullmatch(value)
+    return match is not None and random_material(match.group("names")) == 0
+
+
+def shape_of_text(value: bytes) -> str | None:
+    """The known shape `value` has, if any: a URL, a path, a number, a timestamp, a version, a
+    dotted reference or a JSON Web Token (which its own rule judges). None for a value that
+    could be a credential of no format of its own."""
+    if _URL.match(value):
+        return "url"
+    if value.startswith((b"/", b"~", b"./", b"../")):
+        return "path"
+    if _NUMBER.fullmatch(value):
+        return "number"
+    if _TIMESTAMP.fullmatch(value):
+        return "timestamp"
+    if _VERSION.fullmatch(value):
+        return "version"
+    if is_reference(value):
+        return "reference"
+    if _JWT.fullmatch(value):
+        return "jwt"
+    return None
