@@ -1,17 +1,21 @@
-"""A labelled recall set for secret scanners: 32 kinds of credential in 6 forms.
+"""A labelled recall set for secret scanners: 78 kinds of credential in 8 forms.
 
 Every value is generated from a seeded random generator in the shape of the real thing: fake,
 never a real credential, and never written as a literal (push protection and other scanners
 would rightly flag a real-looking literal). The same set serves the tests
 (`tests/integration/test_secret_recall.py`) and the benchmark (`benchmarks/secret_scanning.py`,
-which also runs gitleaks on it).
+which also runs gitleaks on it). The kinds are the 32 of the first set and 46 more that
+gitleaks' default rules also know (Datadog, Vault, age, Shopify, Twilio, Mailgun...), so that
+the comparison is fair.
 
 Forms, each a document holding one credential at a known line:
 - plain: a shell transcript, `\\n` line endings;
 - json: that transcript JSON-escaped inside a JSON document (a tool result in a transcript);
-- chunk-split: plain, handed to the scanner in two reads cut inside the credential;
+- log-line: the credential's line inside a timestamped log line;
 - base64: the credential's line base64-encoded (`kubectl get secret -o yaml`, `| base64`);
+- base64-labelled: the same under a label that says nothing of secrets (`data: <base64>`);
 - utf16le: plain, written as UTF-16LE (a Windows tool's log);
+- chunk-split: plain, handed to the scanner in two reads cut inside the credential;
 - crlf: plain with `\\r\\n` line endings.
 """
 
@@ -30,7 +34,20 @@ DIGITS = string.digits
 ALNUM = UPPER + LOWER + DIGITS
 HEX_UPPER = "0123456789ABCDEF"
 SEED = 20261201
-FORMS = ("plain", "json", "chunk-split", "base64", "utf16le", "crlf")
+FORMS = (
+    "plain",
+    "json",
+    "log-line",
+    "base64",
+    "base64-labelled",
+    "utf16le",
+    "chunk-split",
+    "crlf",
+)
+# The forms every kind must be found in (the others are extra).
+REQUIRED_FORMS = ("plain", "json", "log-line", "base64", "base64-labelled", "utf16le")
+HEX = "0123456789abcdef"
+BECH32_UPPER = "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L"
 
 
 @dataclass(frozen=True)
@@ -165,6 +182,97 @@ def credentials(seed: int = SEED) -> tuple[Credential, ...]:
             "SG." + r(ALNUM + "-_", 22) + "." + r(ALNUM + "-_", 43),
         ),
         token("huggingface-token", "HF_TOKEN={}", "hf_" + r(UPPER + LOWER, 34)),
+        *_vendor_credentials(r),
+    )
+
+
+def _vendor_credentials(r: Callable[[str, int], str]) -> tuple[Credential, ...]:
+    """The kinds that gitleaks' default rules know too, beyond the first 32."""
+
+    def token(name: str, template: str, secret: str) -> Credential:
+        return Credential(name, template.format(secret), secret)
+
+    uuid = "-".join(r(HEX, size) for size in (8, 4, 4, 4, 12))
+    upper_digits = UPPER + DIGITS
+    return (
+        token("datadog-api-key", "DD_API_KEY={}", r(HEX, 32)),
+        token("datadog-app-key", "DD_APP_KEY={}", r(HEX, 40)),
+        token("datadog-api-key-header", "dd-api-key: {}", r(HEX, 32)),
+        token("datadog-app-key-named", 'datadog_app_key: "{}"', r(HEX, 40)),
+        token("vault-service-token", "$ vault login {}", "hvs." + r(ALNUM + "_-", 95)),
+        token("vault-batch-token", "X-Vault-Token: {}", "hvb." + r(ALNUM + "_-", 150)),
+        token("vault-legacy-token", "export VAULT_TOKEN={}", "s." + r(ALNUM, 24)),
+        token("age-secret-key", "{}", "AGE-SECRET-KEY-1" + r(BECH32_UPPER, 58)),
+        token("shopify-access-token", "SHOPIFY_ACCESS_TOKEN={}", "shpat_" + r(HEX, 32)),
+        token("shopify-shared-secret", "shopify: {}", "shpss_" + r(HEX, 32)),
+        token("twilio-api-key", "TWILIO_API_KEY={}", "SK" + r(HEX, 32)),
+        token("mailgun-api-key", "MAILGUN_API_KEY={}", "key-" + r(HEX, 32)),
+        token("mailchimp-api-key", "MAILCHIMP_API_KEY={}", r(HEX, 32) + "-us21"),
+        token("square-access-token", "SQUARE_ACCESS_TOKEN={}", "EAAA" + r(ALNUM + "-_", 60)),
+        token("square-oauth-token", "square: {}", "sq0atp-" + r(ALNUM + "-_", 22)),
+        token("digitalocean-token", "DIGITALOCEAN_TOKEN={}", "dop_v1_" + r(HEX, 64)),
+        token("heroku-api-key", "HEROKU_API_KEY={}", uuid),
+        token("heroku-api-key-v2", "heroku auth: {}", "HRKU-AA" + r(ALNUM + "_-", 58)),
+        token("pypi-token", "password = {}", "pypi-AgEIcHlwaS5vcmc" + r(ALNUM + "-_", 70)),
+        token("doppler-token", "DOPPLER_TOKEN={}", "dp.pt." + r(ALNUM, 43)),
+        token(
+            "dynatrace-token",
+            "DT_API_TOKEN={}",
+            "dt0c01." + r(upper_digits, 24) + "." + r(upper_digits, 64),
+        ),
+        token("linear-api-key", "LINEAR_API_KEY={}", "lin_api_" + r(ALNUM, 40)),
+        token("postman-api-key", "POSTMAN_API_KEY={}", "PMAK-" + r(HEX, 24) + "-" + r(HEX, 34)),
+        token("pulumi-token", "PULUMI_ACCESS_TOKEN={}", "pul-" + r(HEX, 40)),
+        token(
+            "grafana-service-account-token",
+            "GRAFANA_TOKEN={}",
+            "glsa_" + r(ALNUM, 32) + "_" + r(HEX, 8),
+        ),
+        token("grafana-cloud-token", "grafana cloud: {}", "glc_" + r(ALNUM, 80)),
+        token("new-relic-user-key", "NEW_RELIC_API_KEY={}", "NRAK-" + r(upper_digits, 27)),
+        token("sentry-user-token", "SENTRY_AUTH_TOKEN={}", "sntryu_" + r(HEX, 64)),
+        token("atlassian-api-token", "JIRA_API_TOKEN={}", "ATATT3" + r(ALNUM + "_-", 186)),
+        token(
+            "telegram-bot-token",
+            "TELEGRAM_BOT_TOKEN={}",
+            r(DIGITS, 10) + ":AA" + r(ALNUM + "_-", 33),
+        ),
+        token("databricks-token", "DATABRICKS_TOKEN={}", "dapi" + r(HEX, 32)),
+        token("flyio-token", "FLY_API_TOKEN={}", "fo1_" + r(ALNUM + "_-", 43)),
+        token(
+            "terraform-cloud-token",
+            "TF_TOKEN_app_terraform_io={}",
+            r(ALNUM, 14) + ".atlasv1." + r(ALNUM + "_-", 67),
+        ),
+        token(
+            "1password-service-account-token",
+            "OP_SERVICE_ACCOUNT_TOKEN={}",
+            "ops_eyJ" + r(ALNUM, 300),
+        ),
+        token("alibaba-access-key-id", "ALIBABA_CLOUD_ACCESS_KEY_ID={}", "LTAI" + r(ALNUM, 20)),
+        token(
+            "azure-ad-client-secret",
+            "AZURE_CLIENT_SECRET={}",
+            r(ALNUM, 3) + r(DIGITS, 1) + "Q~" + r(ALNUM + "_~.-", 34),
+        ),
+        token("github-app-token", "installation token: {}", "ghs_" + r(ALNUM, 36)),
+        token("github-refresh-token", "refresh with {}", "ghr_" + r(ALNUM, 36)),
+        token("gitlab-deploy-token", "deploy with {}", "gldt-" + r(ALNUM, 20)),
+        token("gitlab-runner-token", "runner registered: {}", "glrt-" + r(ALNUM, 20)),
+        token("gitlab-trigger-token", "trigger with {}", "glptt-" + r(HEX, 40)),
+        token("cloudflare-api-token", "CLOUDFLARE_API_TOKEN={}", r(ALNUM + "_-", 40)),
+        token(
+            "cloudflare-origin-ca-key",
+            "origin CA key: {}",
+            "v1.0-" + r(HEX, 24) + "-" + r(HEX, 146),
+        ),
+        token("okta-api-token", "OKTA_API_TOKEN={}", "00" + r(ALNUM + "_-", 40)),
+        token("confluent-api-secret", "CONFLUENT_API_SECRET={}", r(ALNUM, 64)),
+        token(
+            "discord-bot-token",
+            "DISCORD_BOT_TOKEN={}",
+            "M" + r(ALNUM, 25) + "." + r(ALNUM, 6) + "." + r(ALNUM + "_-", 38),
+        ),
     )
 
 
@@ -182,6 +290,13 @@ def case(credential: Credential, form: str) -> Case:
     plain, line = _plain(credential.text)
     if form == "plain":
         return Case(credential, form, (plain.encode(),), line)
+    if form == "log-line":
+        logged, _ = _plain(f"2026-11-30T10:12:01.123Z INFO deploy[4121]: {credential.text}")
+        return Case(credential, form, (logged.encode(),), line)
+    if form == "base64-labelled":
+        wrapped = base64.b64encode(credential.text.encode()).decode()
+        document = f"name: deploy-payload\nversion: 3\ndata: {wrapped}\nsize: 4096\n"
+        return Case(credential, form, (document.encode(),), 3)
     if form == "crlf":
         return Case(credential, form, (plain.replace("\n", "\r\n").encode(),), line)
     if form == "utf16le":

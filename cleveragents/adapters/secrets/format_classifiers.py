@@ -19,7 +19,8 @@ from __future__ import annotations
 import re
 import urllib.parse
 
-from cleveragents.adapters.secrets.pattern_model import Hit, group_bytes
+from cleveragents.adapters.secrets.named_classifiers import classify_datadog_app_key
+from cleveragents.adapters.secrets.pattern_model import Classifier, Hit, group_bytes
 from cleveragents.adapters.secrets.secret_values import (
     LETTERS,
     MIN_BEARER_BYTES,
@@ -32,16 +33,32 @@ from cleveragents.adapters.secrets.secret_values import (
     is_random,
     shannon_entropy,
 )
+from cleveragents.adapters.secrets.vendor_formats import (
+    A_FORMATS,
+    AZURE_AD,
+    DASH_FORMATS,
+    DOT_FORMATS,
+    MAILCHIMP,
+    TWILIO,
+    UNDERSCORE_FORMATS,
+    classify_prefixed,
+    starts_word,
+)
 from cleveragents.domain.secrets import SecretKind
 
 # The smallest private key, Ed25519 in PKCS#8, is 64 base64 characters on one line.
 MIN_PEM_BODY_CHARS = 40
 MIN_PEM_LINE_CHARS = 16
+_DASH_VENDOR_FORMATS = (*DASH_FORMATS, MAILCHIMP)
 _BASE64_RUN = re.compile(rb"[A-Za-z0-9+/=]{%d,}" % MIN_PEM_LINE_CHARS)
 
 
 def classify_a_literal(original: bytes, match: re.Match[bytes]) -> Hit | None:
-    """AWS key ids, Google API keys and Azure storage account keys (all found at an `A`)."""
+    """AWS key ids, Google API keys, Azure storage account keys and `A_FORMATS` (all found at
+    an `A`)."""
+    vendor, hit = classify_prefixed(original, match, A_FORMATS)
+    if vendor:
+        return hit
     if match.start("google") != -1:
         body = group_bytes(original, match, 0)
         if is_placeholder(body[4:]):
@@ -59,7 +76,13 @@ def classify_a_literal(original: bytes, match: re.Match[bytes]) -> Hit | None:
 
 
 def classify_after_dash(original: bytes, match: re.Match[bytes]) -> Hit | None:
-    """PEM private keys, `sk-` keys, Slack and GitLab tokens (all found at a `-`)."""
+    """PEM private keys, `sk-` keys, Slack tokens, `DASH_FORMATS`, Mailchimp keys and Datadog's
+    `DD-APPLICATION-KEY` header (all found at a `-`)."""
+    vendor, hit = classify_prefixed(original, match, _DASH_VENDOR_FORMATS)
+    if vendor:
+        return hit
+    if match.start("valuedd_header") != -1:
+        return classify_datadog_app_key(original, match, "valuedd_header")
     start, end = match.span()
     if match.start("openai") != -1:
         if match.start("anthropic") != -1:
@@ -71,10 +94,6 @@ def classify_after_dash(original: bytes, match: re.Match[bytes]) -> Hit | None:
         if not is_random(group_bytes(original, match, "slack")):
             return None
         return Hit(SecretKind.SLACK_TOKEN, "slack-token", start - 4, end)
-    if match.start("gitlab") != -1:
-        if not is_random(group_bytes(original, match, "gitlab"), digit=False):
-            return None
-        return Hit(SecretKind.GITLAB_TOKEN, "gitlab-token", start - 5, end)
     after_header = original[match.start("pem") : end]
     cut_off = end == len(original) and not after_header.strip()
     if not cut_off and not has_key_body(after_header):
@@ -92,7 +111,13 @@ def has_key_body(after_header: bytes) -> bool:
 
 
 def classify_after_underscore(original: bytes, match: re.Match[bytes]) -> Hit | None:
-    """GitHub, Stripe, npm and Hugging Face tokens, `.npmrc` credentials (found at a `_`)."""
+    """GitHub, Stripe, npm and Hugging Face tokens, `.npmrc` credentials, `UNDERSCORE_FORMATS`
+    and Datadog's `DD_APP_KEY=` (found at a `_`)."""
+    vendor, hit = classify_prefixed(original, match, UNDERSCORE_FORMATS)
+    if vendor:
+        return hit
+    if match.start("valuedd") != -1:
+        return classify_datadog_app_key(original, match, "valuedd")
     start, end = match.span()
     if match.start("stripe") != -1:
         if not is_random(group_bytes(original, match, "stripe")):
@@ -124,10 +149,40 @@ def classify_after_underscore(original: bytes, match: re.Match[bytes]) -> Hit | 
     return Hit(SecretKind.GITHUB_TOKEN, "github-token", start - 3, end)
 
 
-def classify_sendgrid(original: bytes, match: re.Match[bytes]) -> Hit | None:
-    if not is_random(group_bytes(original, match, 0)[3:], digit=False):
-        return None
-    return Hit(SecretKind.SENDGRID_API_KEY, "sendgrid-api-key", *match.span())
+def classify_after_dot(original: bytes, match: re.Match[bytes]) -> Hit | None:
+    """`DOT_FORMATS`: SendGrid, Vault, Doppler, Dynatrace, Terraform Cloud (found at a `.`)."""
+    return classify_prefixed(original, match, DOT_FORMATS)[1]
+
+
+def classify_tilde(original: bytes, match: re.Match[bytes]) -> Hit | None:
+    """Azure AD client secrets (found at their `~`)."""
+    return classify_prefixed(original, match, (AZURE_AD,))[1]
+
+
+def classify_twilio(original: bytes, match: re.Match[bytes]) -> Hit | None:
+    """Twilio API key SIDs, `SK<32 hex>`."""
+    return classify_prefixed(original, match, (TWILIO,))[1]
+
+
+def classify_api(assignment: Classifier) -> Classifier:
+    """Databricks' `dapi<32 hex>`, else `assignment` (the `api_key = ...` classifier): the
+    match ran over the lower-cased bytes; a token is lower-case."""
+
+    def classify(original: bytes, match: re.Match[bytes]) -> Hit | None:
+        if match.start("databricks") == -1:
+            return assignment(original, match)
+        start = match.start() - 1
+        token = original[start : match.end()]
+        body = group_bytes(original, match, "databricks")
+        if not token.startswith(b"dapi") or token != token.lower():
+            return None
+        if not starts_word(original, start) or not is_random(body, digit=False):
+            return None
+        return Hit(
+            SecretKind.DATABRICKS_TOKEN, SecretKind.DATABRICKS_TOKEN.value, start, match.end()
+        )
+
+    return classify
 
 
 def classify_url_password(original: bytes, match: re.Match[bytes]) -> Hit | None:

@@ -18,7 +18,7 @@ import json
 import re
 
 from cleveragents.adapters.secrets.pattern_model import Hit, group_bytes
-from cleveragents.adapters.secrets.secret_values import PLACEHOLDER_WORDS, is_placeholder
+from cleveragents.adapters.secrets.secret_values import PLACEHOLDER_WORDS, is_placeholder, is_random
 from cleveragents.domain.secrets import SecretKind
 
 _HMAC_DIGESTS = {"HS256": hashlib.sha256, "HS384": hashlib.sha384, "HS512": hashlib.sha512}
@@ -29,6 +29,11 @@ _QUOTED = re.compile(rb"""(?P<q>["'])(?P<key>[^"'\\\r\n]{1,100})(?P=q)""")
 
 
 def classify_jwt(original: bytes, match: re.Match[bytes]) -> Hit | None:
+    """A JSON Web Token, or a Grafana API key (base64 JSON that starts `{"k":`)."""
+    if match.start("grafana") != -1:
+        if not is_random(group_bytes(original, match, "grafana"), digit=False):
+            return None
+        return Hit(SecretKind.GRAFANA_TOKEN, SecretKind.GRAFANA_TOKEN.value, *match.span())
     token = group_bytes(original, match, 0)
     before = original[max(match.start() - _KEY_WINDOW_BYTES, 0) : match.start()]
     if _signed_with_a_placeholder_key(token, before):

@@ -46,13 +46,36 @@ from cleveragents.adapters.secrets.assignment_classifiers import (
 from cleveragents.adapters.secrets.format_classifiers import (
     classify_a_literal,
     classify_after_dash,
+    classify_after_dot,
     classify_after_underscore,
+    classify_api,
     classify_bearer,
-    classify_sendgrid,
+    classify_tilde,
+    classify_twilio,
     classify_url_password,
 )
 from cleveragents.adapters.secrets.jwt_classifier import classify_jwt
-from cleveragents.adapters.secrets.pattern_model import SecretPattern, whole_match
+from cleveragents.adapters.secrets.named_classifiers import (
+    DATADOG_APP_KEY_PREFIXES,
+    NAMED_FORMATS,
+    datadog_app_key_names,
+    named,
+)
+from cleveragents.adapters.secrets.pattern_model import Classifier, Hit, SecretPattern, whole_match
+from cleveragents.adapters.secrets.vendor_formats import (
+    A_FORMATS,
+    A_GLUED_FORMATS,
+    A_WORD_FORMATS,
+    AZURE_AD,
+    DASH_FORMATS,
+    DOT_FORMATS,
+    MAILCHIMP,
+    TWILIO,
+    UNDERSCORE_FORMATS,
+    alternatives,
+    endings,
+    gate,
+)
 from cleveragents.domain.secrets import SecretKind
 
 # No pattern matches more than this many bytes (a unit test checks every pattern).
@@ -77,6 +100,68 @@ def _assignment(keyword: bytes) -> re.Pattern[bytes]:
     return re.compile(keyword + _ASSIGNED_VALUE)
 
 
+def _word_start(literal: bytes, glued: bytes = b"A-Za-z0-9_-") -> bytes:
+    """A lookbehind: the `literal` just read starts a word (no byte of `glued` before it), or
+    a line of JSON-escaped text (`\\n` before it: a tool result inside a transcript)."""
+    return b"(?:(?<![" + glued + b"]" + literal + b")|(?<=\\\\[nrt]" + literal + b"))"
+
+
+def _assigned(name: str) -> bytes:
+    """`_ASSIGNED_VALUE` with its groups named `quote<name>` and `value<name>` (a regex that
+    reads two assignments in two alternatives needs two names)."""
+    suffix = name.encode() + b">"
+    return _ASSIGNED_VALUE.replace(b"<quote>", b"<quote" + suffix).replace(
+        b"<value>", b"<value" + suffix
+    )
+
+
+def _datadog_app_key(separator: bytes, name: str) -> bytes:
+    """`DD_APP_KEY=...`, `DD-APPLICATION-KEY: ...`, found at the separator after `DD`."""
+    behind = b"|".join(
+        b"(?<=" + prefix + re.escape(separator) + b")" for prefix in DATADOG_APP_KEY_PREFIXES
+    )
+    return b"(?:" + behind + b")" + datadog_app_key_names(separator) + _assigned(name)
+
+
+# What may stand before the `-` and the `_` of a credential (the last two bytes of a prefix).
+_DATADOG_ENDINGS = {prefix[-2:] for prefix in DATADOG_APP_KEY_PREFIXES}
+_DASH_GATE = gate(
+    b"-",
+    {b"sk", *(b"x" + bytes([c]) for c in b"abposr")} | endings(DASH_FORMATS) | _DATADOG_ENDINGS,
+)
+# Terraform's `atlasv1.` is a shape, `v1` before its `.`.
+_DOT_GATE = gate(b".", endings(DOT_FORMATS) | {b"v1"})
+_UNDERSCORE_GATE = gate(
+    b"_",
+    {*(b"h" + bytes([c]) for c in b"pousr"), b"at", b"pm", b"hf"}
+    | endings(UNDERSCORE_FORMATS)
+    | _DATADOG_ENDINGS,
+)
+
+
+def _left_to_formats(classify: Classifier) -> Classifier:
+    """`classify` (a generic assignment's), except where the value starts with a credential
+    of a format of its own: that format's pattern reports it, over its whole length (an
+    assigned value holds at most 256 bytes; a 1Password service account token is longer), and
+    one credential is one finding."""
+
+    def wrapped(original: bytes, match: re.Match[bytes]) -> Hit | None:
+        hit = classify(original, match)
+        if hit is None or hit.kind is not SecretKind.GENERIC_SECRET:
+            return hit
+        for pattern in _FORMAT_PATTERNS:
+            found = pattern.regex.search(original, hit.start, hit.start + MAX_MATCH_BYTES)
+            specific = None if found is None else pattern.classify(original, found)
+            if specific is not None and specific.start == hit.start:
+                return None
+        return hit
+
+    return wrapped
+
+
+_NAMED_KINDS = tuple(dict.fromkeys(each.kind for each in NAMED_FORMATS))
+_NAMED_RULES = tuple(kind.value for kind in _NAMED_KINDS)
+
 PATTERNS: tuple[SecretPattern, ...] = (
     SecretPattern(
         (
@@ -84,29 +169,53 @@ PATTERNS: tuple[SecretPattern, ...] = (
             SecretKind.ANTHROPIC_API_KEY,
             SecretKind.OPENAI_API_KEY,
             SecretKind.SLACK_TOKEN,
-            SecretKind.GITLAB_TOKEN,
+            *(each.kind for each in DASH_FORMATS),
+            SecretKind.MAILCHIMP_API_KEY,
+            SecretKind.DATADOG_APP_KEY,
         ),
         # Everything found at a `-`: the PEM header with its body (to the END line, or as much
         # of it as there is), `sk-` keys (`sk-ant-` is Anthropic's, any other OpenAI's: one
-        # alternative, so a key has one kind), Slack tokens and GitLab tokens.
+        # alternative, so a key has one kind), Slack tokens, Mailchimp's `-us21` after its hex,
+        # the vendor formats of `DASH_FORMATS` (GitLab, Postman, age, Square...) and Datadog's
+        # `DD-APPLICATION-KEY` header.
         re.compile(
             rb"-(?:"
             rb"----BEGIN (?:RSA |EC |DSA |OPENSSH |ENCRYPTED |PGP |SSH2 ENCRYPTED )?"
             rb"PRIVATE KEY(?: BLOCK)?-----(?P<pem>)"
             rb"(?:[A-Za-z0-9+/=\s\\:,-]{0,4096}?-----END [A-Z0-9 ]{0,24}PRIVATE KEY(?: BLOCK)?-----"
             rb"|[A-Za-z0-9+/=\s\\:,]{0,4096})"
-            # One look at the byte before first (`k` of sk-, `b` of xoxb-, `t` of glpat-...):
+            rb"|"
+            + MAILCHIMP.body
+            +
+            # A look at the bytes before first (`sk` of sk-, `xb` of xoxb-, `at` of glpat-...):
             # most `-` in text (dates, words) stop there.
-            rb"|(?<=[abkoprst]-)(?:"
-            rb"(?<=sk-)(?<![A-Za-z0-9_-]sk-)(?P<openai>(?P<anthropic>ant-)?"
+            rb"|"
+            + _DASH_GATE
+            + rb"(?:"
+            rb"(?<=sk-)"
+            + _word_start(rb"sk-")
+            + rb"(?P<openai>(?P<anthropic>ant-)?"
             + _B64URL
             + rb"{20,250})"
-            rb"|(?<=xox[abposr]-)(?<![A-Za-z0-9_-]xox[abposr]-)(?P<slack>[A-Za-z0-9-]{10,250})"
-            rb"|(?<=glpat-)(?<![A-Za-z0-9_-]glpat-)(?P<gitlab>[A-Za-z0-9_.-]{20,80})"
-            rb"))"
+            rb"|(?<=xox[abposr]-)"
+            + _word_start(rb"xox[abposr]-")
+            + rb"(?P<slack>[A-Za-z0-9-]{10,250})"
+            rb"|"
+            + alternatives(b"-", DASH_FORMATS)
+            + rb"|"
+            + _datadog_app_key(b"-", "dd_header")
+            + rb"))"
         ),
         classify_after_dash,
-        rules=("private-key", "anthropic-api-key", "openai-api-key", "slack-token", "gitlab-token"),
+        rules=(
+            "private-key",
+            "anthropic-api-key",
+            "openai-api-key",
+            "slack-token",
+            *(each.rule for each in DASH_FORMATS),
+            "mailchimp-api-key",
+            "datadog-app-key",
+        ),
     ),
     SecretPattern(
         (
@@ -114,10 +223,14 @@ PATTERNS: tuple[SecretPattern, ...] = (
             SecretKind.STRIPE_KEY,
             SecretKind.NPM_TOKEN,
             SecretKind.HUGGINGFACE_TOKEN,
+            *(each.kind for each in UNDERSCORE_FORMATS),
+            SecretKind.DATADOG_APP_KEY,
         ),
         # Everything found at a `_`: GitHub's ghp_/gho_/ghu_/ghs_/ghr_ and github_pat_ tokens,
         # Stripe secret and restricted keys (publishable pk_ keys are public: not matched), npm
-        # and Hugging Face tokens, and an `.npmrc`'s `:_authToken=` and `:_password=`.
+        # and Hugging Face tokens, an `.npmrc`'s `:_authToken=` and `:_password=`, the vendor
+        # formats of `UNDERSCORE_FORMATS` (Shopify, DigitalOcean, Linear...) and Datadog's
+        # `DD_APP_KEY=`.
         # `_` is common (snake_case): the alternatives that can start by reading the byte after
         # it (`l`/`t` of Stripe's live_/test_, `a`/`p` of .npmrc's names) do, which the regex
         # engine checks without entering them, and the others share one look at the byte before.
@@ -127,13 +240,19 @@ PATTERNS: tuple[SecretPattern, ...] = (
             rb"(?P<stripe>[A-Za-z0-9]{16,250})"
             rb"|[ap](?<=:_[ap])(?:(?<=a)uthToken|(?<=p)assword|(?<=a)uth)[ \t]{0,8}=[ \t]{0,8}\"?"
             rb"(?P<npmrc>[A-Za-z0-9+/=_.-]{8,512})(?![^\s\"'#])"
-            rb"|(?<=[pousrtmf]_)(?:"
-            rb"(?<=gh[pousr]_)(?<![A-Za-z0-9_]gh[pousr]_)[A-Za-z0-9]{36,251}(?![A-Za-z0-9_])"
-            rb"|(?<=github_pat_)(?<![A-Za-z0-9_]github_pat_)(?P<pat>[A-Za-z0-9_]{22,255})"
+            rb"|" + _UNDERSCORE_GATE + rb"(?:"
+            rb"(?<=gh[pousr]_)"
+            + _word_start(rb"gh[pousr]_")
+            + rb"[A-Za-z0-9]{36,251}(?![A-Za-z0-9_])"
+            rb"|(?<=github_pat_)" + _word_start(rb"github_pat_") + rb"(?P<pat>[A-Za-z0-9_]{22,255})"
             rb"(?![A-Za-z0-9_])"
-            rb"|(?<=npm_)(?<![A-Za-z0-9_]npm_)(?P<npm>[A-Za-z0-9]{36})(?![A-Za-z0-9_])"
-            rb"|(?<=hf_)(?<![A-Za-z0-9_]hf_)(?P<hf>[A-Za-z0-9]{30,40})(?![A-Za-z0-9_])"
-            rb"))"
+            rb"|(?<=npm_)" + _word_start(rb"npm_") + rb"(?P<npm>[A-Za-z0-9]{36})(?![A-Za-z0-9_])"
+            rb"|(?<=hf_)" + _word_start(rb"hf_") + rb"(?P<hf>[A-Za-z0-9]{30,40})(?![A-Za-z0-9_])"
+            rb"|"
+            + alternatives(b"_", UNDERSCORE_FORMATS)
+            + rb"|"
+            + _datadog_app_key(b"_", "dd")
+            + rb"))"
         ),
         classify_after_underscore,
         rules=(
@@ -142,20 +261,40 @@ PATTERNS: tuple[SecretPattern, ...] = (
             "npm-token",
             "huggingface-token",
             "npm-auth-token",
+            *(each.rule for each in UNDERSCORE_FORMATS),
+            "datadog-app-key",
         ),
     ),
     SecretPattern(
-        (SecretKind.AWS_ACCESS_KEY_ID, SecretKind.GOOGLE_API_KEY, SecretKind.AZURE_STORAGE_KEY),
+        (
+            SecretKind.AWS_ACCESS_KEY_ID,
+            SecretKind.GOOGLE_API_KEY,
+            SecretKind.AZURE_STORAGE_KEY,
+            *(each.kind for each in A_FORMATS),
+        ),
+        # Everything found at an `A`: AWS key ids, Google API keys, Azure storage account keys,
+        # and the vendor formats of `A_FORMATS`: those whose `A` starts a word (Atlassian's
+        # ATATT3, Telegram's `<bot id>:A...`), then those whose `A` follows a letter (Alibaba's
+        # LTAI, Square's EAAA).
         re.compile(
-            rb"A(?<![A-Za-z0-9]A)(?:"
+            rb"A(?:" + _word_start(b"A", b"A-Za-z0-9") + rb"(?:"
             rb"(?:KIA|SIA|BIA|CCA|3T[A-Z0-9])[A-Z0-9]{16}(?![A-Za-z0-9])"
             rb"|(?P<google>Iza)" + _B64URL + rb"{35}(?!" + _B64URL + rb")"
             # An Azure storage connection string's key: 64 bytes in base64.
             rb"|ccountKey[ \t]{0,4}=[ \t]{0,4}(?P<azure>[A-Za-z0-9+/]{40,100}={0,2})"
-            rb")"
+            rb"|"
+            + alternatives(b"A", A_WORD_FORMATS)
+            + rb")|"
+            + alternatives(b"A", A_GLUED_FORMATS)
+            + rb")"
         ),
         classify_a_literal,
-        rules=("aws-access-key-id", "google-api-key", "azure-storage-key"),
+        rules=(
+            "aws-access-key-id",
+            "google-api-key",
+            "azure-storage-key",
+            *(each.rule for each in A_FORMATS),
+        ),
     ),
     SecretPattern(
         (SecretKind.SLACK_WEBHOOK,),
@@ -167,30 +306,46 @@ PATTERNS: tuple[SecretPattern, ...] = (
         anchor=b"hooks.slack.com/services/T",
     ),
     SecretPattern(
-        (SecretKind.SENDGRID_API_KEY,),
-        # SendGrid: SG.<22>.<43>, base64url.
-        re.compile(
-            rb"SG\.(?<![A-Za-z0-9_-]SG\.)" + _B64URL + rb"{16,32}\." + _B64URL + rb"{30,60}"
-        ),
-        classify_sendgrid,
-        rules=("sendgrid-api-key",),
-        anchor=b"G",
+        tuple(each.kind for each in DOT_FORMATS),
+        # Everything found at a `.`: SendGrid's SG.<22>.<43>, Vault's hvs. and hvb., Doppler's
+        # dp.pt., Dynatrace's dt0c01., Terraform Cloud's <14>.atlasv1.<60+>. `.` is common: the
+        # byte before it is looked at first, one class for all.
+        re.compile(rb"\." + _DOT_GATE + rb"(?:" + alternatives(b".", DOT_FORMATS) + rb")"),
+        classify_after_dot,
+        rules=tuple(each.rule for each in DOT_FORMATS),
+    ),
+    SecretPattern(
+        (SecretKind.AZURE_AD_CLIENT_SECRET,),
+        # Azure AD (Entra ID) client secrets: `<3><digit>Q~<31 to 34>`, found at their `~`.
+        re.compile(b"~" + alternatives(b"~", (AZURE_AD,))),
+        classify_tilde,
+        rules=(AZURE_AD.rule,),
+        anchor=b"~",
+    ),
+    SecretPattern(
+        (SecretKind.TWILIO_API_KEY,),
+        re.compile(rb"SK" + TWILIO.body),
+        classify_twilio,
+        rules=(TWILIO.rule,),
+        anchor=b"K",
         anchor_offset=1,
     ),
     SecretPattern(
-        (SecretKind.JWT,),
+        (SecretKind.JWT, SecretKind.GRAFANA_TOKEN),
         # Header and payload are base64url JSON objects (`{"` encodes as `eyJ`), then a signature.
+        # A Grafana API key is base64 JSON too, of its own shape: `{"k":` (`eyJrIjoi`).
         re.compile(
-            rb"eyJ(?<![A-Za-z0-9_-]eyJ)"
+            rb"eyJ" + _word_start(b"eyJ") + rb"(?:rIjoi(?P<grafana>[A-Za-z0-9+/]{70,400}={0,3})"
+            rb"(?![A-Za-z0-9+/=_.-])|"
             + _B64URL
             + rb"{4,500}\.eyJ"
             + _B64URL
             + rb"{4,3500}\."
             + _B64URL
-            + rb"{8,600}"
+            + rb"{8,600})"
         ),
         classify_jwt,
-        rules=("jwt",),
+        rules=("jwt", "grafana-token"),
         anchor=b"J",
         anchor_offset=2,
     ),
@@ -216,36 +371,43 @@ PATTERNS: tuple[SecretPattern, ...] = (
         anchor=b"authorization",
     ),
     SecretPattern(
-        (SecretKind.AWS_SECRET_ACCESS_KEY, SecretKind.GENERIC_SECRET),
+        (SecretKind.AWS_SECRET_ACCESS_KEY, SecretKind.GENERIC_SECRET, *_NAMED_KINDS),
         # secret, secret_key, client_secret, aws_secret_access_key, secretAccessKey...
         _assignment(rb"secret(?:(?P<access>[_-]?access)?[_-]?key)?"),
-        classify_secret,
+        _left_to_formats(named(classify_secret)),
         lower=True,
-        rules=("aws-secret-access-key", "secret"),
+        rules=("aws-secret-access-key", "secret", *_NAMED_RULES),
         anchor=b"secret",
     ),
     SecretPattern(
         (SecretKind.GENERIC_SECRET,),
         re.compile(_PASSWORD_KEYWORD + _ASSIGNED_VALUE),
-        classify_password,
+        _left_to_formats(classify_password),
         lower=True,
         rules=("password",),
     ),
     # token, access_token, auth_token, refresh_token, github_token...
     SecretPattern(
-        (SecretKind.GENERIC_SECRET,),
+        (SecretKind.GENERIC_SECRET, *_NAMED_KINDS),
         _assignment(rb"token"),
-        generic_assignment("token"),
+        _left_to_formats(named(generic_assignment("token"))),
         lower=True,
-        rules=("token",),
+        rules=("token", *_NAMED_RULES),
         anchor=b"token",
     ),
     SecretPattern(
-        (SecretKind.GENERIC_SECRET,),
-        _assignment(rb"api[_-]?key"),
-        generic_assignment("api-key"),
+        (SecretKind.GENERIC_SECRET, SecretKind.DATABRICKS_TOKEN, *_NAMED_KINDS),
+        # api_key, apikey, api-key; and Databricks' `dapi<32 hex>`, which holds `api` too.
+        re.compile(
+            rb"api(?:(?<=dapi)(?P<databricks>[0-9a-f]{32}(?:-[0-9])?)(?![a-z0-9])"
+            rb"|[_-]?key" + _ASSIGNED_VALUE + rb")"
+        ),
+        classify_api(_left_to_formats(named(generic_assignment("api-key")))),
         lower=True,
-        rules=("api-key",),
+        rules=("api-key", "databricks-token", *_NAMED_RULES),
         anchor=b"api",
     ),
 )
+
+# The patterns of credentials with a format of their own (not case-insensitive assignments).
+_FORMAT_PATTERNS = tuple(pattern for pattern in PATTERNS if not pattern.lower)
