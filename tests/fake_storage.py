@@ -18,7 +18,12 @@ import re
 from collections.abc import Iterator
 from typing import BinaryIO
 
-from cleveragents.application.ports.blob_storage import BlobMissingError, BlobStorage, BlobWriter
+from cleveragents.application.ports.blob_storage import (
+    BlobMissingError,
+    BlobStorage,
+    BlobWriter,
+    TempOutputFolder,
+)
 from cleveragents.application.ports.clock import Clock
 from cleveragents.application.ports.contained_files import ContainedFile, ContainedFiles
 from cleveragents.application.ports.secret_scanner import (
@@ -144,6 +149,7 @@ class FakeBlobStorage(BlobStorage):
         self.modified: dict[str, float] = {}
         self.staging: list[_FakeWriter] = []  # writers neither committed nor aborted yet
         self.temp_paths: set[str] = set()
+        self.temp_issued: dict[str, float] = {}  # path -> when its folder was made
         self.aborted = 0
         self.sweeps = 0
         self._files = files
@@ -189,6 +195,7 @@ class FakeBlobStorage(BlobStorage):
         if path in self.temp_paths:
             raise ValueError(f"temporary output {token_id} was already issued")
         self.temp_paths.add(path)
+        self.temp_issued[path] = self._clock.now().timestamp()
         return path
 
     def temp_output_location(self, path: str) -> tuple[str, str]:
@@ -199,6 +206,11 @@ class FakeBlobStorage(BlobStorage):
     def discard_temp_output(self, path: str) -> None:
         self.temp_paths.discard(path)
         self._files.remove(path)
+
+    def temp_output_folders(self) -> Iterator[TempOutputFolder]:
+        for path in sorted(self.temp_paths):
+            selector = path.removeprefix(f"{STORE_ROOT}/temp/").removesuffix("/output")
+            yield TempOutputFolder(selector, path, self.temp_issued[path])
 
     def _blob(self, sha256: str) -> bytes:
         if sha256 not in self.blobs:

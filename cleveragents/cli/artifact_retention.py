@@ -45,6 +45,10 @@ def cleanup(
 ) -> None:
     """Apply each project's retention: expire old artifacts, keep their audit rows.
 
+    Also removes blobs no artifact refers to, temporary outputs whose grant expired unused, and
+    temporary-output folders no pending grant refers to (left by a killed import); blobs and
+    folders younger than the grace period are left for a later cleanup.
+
     Example: agents artifact cleanup --dry-run
     """
     report = store_of(ctx).cleanup(dry_run=dry_run)
@@ -56,6 +60,7 @@ def cleanup(
                 "freed_bytes": report.freed_bytes,
                 "orphan_blobs": report.orphan_blobs,
                 "stale_temp_outputs": report.stale_temp_outputs,
+                "orphan_temp_outputs": report.orphan_temp_outputs,
             }
         )
         return
@@ -63,7 +68,8 @@ def cleanup(
     typer.echo(
         f"{verb} {len(report.expired)} artifact(s); {report.freed_bytes} bytes of blobs "
         f"{'to free' if dry_run else 'freed'}; {report.orphan_blobs} orphan blob(s); "
-        f"{report.stale_temp_outputs} expired temporary output(s)"
+        f"{report.stale_temp_outputs} expired temporary output(s); "
+        f"{report.orphan_temp_outputs} orphan temporary output(s)"
     )
     for artifact in report.expired:
         typer.echo(f"  {artifact.id}  {artifact.byte_count:>12}  {artifact.workspace_path}")

@@ -16,7 +16,12 @@ from typing import BinaryIO
 from cleveragents.adapters.blobs.digests import check_digest, is_digest
 from cleveragents.adapters.blobs.local_work_area import LocalWorkArea, StagingFile
 from cleveragents.adapters.files.private_directories import make_private_directory
-from cleveragents.application.ports.blob_storage import BlobMissingError, BlobStorage, BlobWriter
+from cleveragents.application.ports.blob_storage import (
+    BlobMissingError,
+    BlobStorage,
+    BlobWriter,
+    TempOutputFolder,
+)
 
 
 def _fsync_directory(path: Path) -> None:
@@ -94,6 +99,9 @@ class FilesystemBlobStorage(BlobStorage):
 
     def discard_temp_output(self, path: str) -> None:
         self.work_area.discard_temp_output(path)
+
+    def temp_output_folders(self) -> Iterator[TempOutputFolder]:
+        return self.work_area.temp_output_folders()
 
     def temp_output_location(self, path: str) -> tuple[str, str]:
         return self.work_area.temp_output_location(path)

@@ -10,16 +10,20 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import re
 import secrets
 import shutil
+import stat
+from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
 from cleveragents.adapters.files.private_directories import make_private_directory
-from cleveragents.application.ports.blob_storage import BlobWriter
+from cleveragents.application.ports.blob_storage import BlobWriter, TempOutputFolder
 from cleveragents.domain.errors import InvalidInputError
 
 _TEMP_OUTPUT_NAME = "output"
+_SELECTOR = re.compile(r"[0-9a-f]{16}")  # what TempOutputs.create issues (8 random bytes)
 
 
 class LocalWorkArea:
@@ -65,15 +69,44 @@ class LocalWorkArea:
         return str(self.root), f"{self.temp_dir.name}/{output.parent.name}/{output.name}"
 
     def discard_temp_output(self, path: str) -> None:
-        """Remove a temporary output and its private directory (used or expired grants). A
-        directory swapped for a symlink loses the link only, never what it points to."""
+        """Remove a temporary output and its private directory (used, refused or expired
+        grants). Relative to a descriptor of ``temp/`` opened without following a symlink: a
+        grant's folder swapped for a symlink loses the link only, and ``temp/`` itself swapped
+        for one is left alone, never followed to remove what lies elsewhere."""
         directory = Path(path).parent
         if directory.parent != self.temp_dir:
             return
-        if directory.is_symlink():
-            directory.unlink(missing_ok=True)
-        else:
-            shutil.rmtree(directory, ignore_errors=True)
+        flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+        try:
+            temp_fd = os.open(self.temp_dir, flags)
+        except OSError:
+            return  # not a folder of ours any more: nothing here is ours to remove
+        try:
+            status = os.lstat(directory.name, dir_fd=temp_fd)
+            if stat.S_ISDIR(status.st_mode):
+                shutil.rmtree(directory.name, dir_fd=temp_fd, ignore_errors=True)
+            else:
+                os.unlink(directory.name, dir_fd=temp_fd)
+        except FileNotFoundError:
+            pass
+        finally:
+            os.close(temp_fd)
+
+    def temp_output_folders(self) -> Iterator[TempOutputFolder]:
+        """The folders of ``temp/`` named like a selector, looked at without following a
+        symlink planted in their place (its own time is given; discarding it removes the link)."""
+        try:
+            entries = list(os.scandir(self.temp_dir))
+        except FileNotFoundError:
+            return
+        for entry in entries:
+            if _SELECTOR.fullmatch(entry.name) is None:
+                continue
+            try:
+                modified = entry.stat(follow_symlinks=False).st_mtime
+            except FileNotFoundError:
+                continue  # discarded meanwhile
+            yield TempOutputFolder(entry.name, str(Path(entry.path) / _TEMP_OUTPUT_NAME), modified)
 
 
 def _alive(pid: int) -> bool:

@@ -40,6 +40,7 @@ from cleveragents.application.ports.blob_storage import (
     BlobStorage,
     BlobStoreUnavailableError,
     BlobWriter,
+    TempOutputFolder,
 )
 
 PART_BYTES = 8 << 20  # S3 requires parts of 5 MiB at least (all but the last)
@@ -148,6 +149,9 @@ class S3BlobStorage(BlobStorage):
 
     def discard_temp_output(self, path: str) -> None:
         self.work_area.discard_temp_output(path)
+
+    def temp_output_folders(self) -> Iterator[TempOutputFolder]:
+        return self.work_area.temp_output_folders()
 
     # -- publishing --------------------------------------------------------------------------
 

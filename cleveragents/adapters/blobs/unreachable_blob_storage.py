@@ -16,6 +16,7 @@ from cleveragents.application.ports.blob_storage import (
     BlobStorage,
     BlobStoreUnavailableError,
     BlobWriter,
+    TempOutputFolder,
 )
 
 
@@ -59,3 +60,6 @@ class UnreachableBlobStorage(BlobStorage):
 
     def discard_temp_output(self, path: str) -> None:
         self._fail()
+
+    def temp_output_folders(self) -> Iterator[TempOutputFolder]:
+        return iter(())  # nothing of this store is on this machine

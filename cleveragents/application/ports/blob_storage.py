@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import BinaryIO
 
 from cleveragents.domain.errors import OperationalError
@@ -23,6 +24,16 @@ class BlobMissingError(OperationalError, FileNotFoundError):
 class BlobStoreUnavailableError(OperationalError):
     """The blob store cannot be reached from here (a folder not mounted on this machine, an
     S3 endpoint down, a bucket missing, credentials refused)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TempOutputFolder:
+    """A temporary output's folder found on this machine: its grant's selector, the output's
+    path (as `temp_output_path` gave it) and when the folder last changed (POSIX seconds)."""
+
+    selector: str
+    path: str
+    modified_at: float
 
 
 class BlobWriter(ABC):
@@ -86,3 +97,9 @@ class BlobStorage(ABC):
     @abstractmethod
     def discard_temp_output(self, path: str) -> None:
         """Remove a temporary output (after import, or when its grant expired)."""
+
+    @abstractmethod
+    def temp_output_folders(self) -> Iterator[TempOutputFolder]:
+        """Every temporary output's folder on this machine, whatever the database says, so
+        that cleanup can remove the ones no pending grant refers to (left by an importer that
+        was killed). Only names this store issues are listed; nothing else in the folder."""

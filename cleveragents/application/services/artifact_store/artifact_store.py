@@ -193,7 +193,9 @@ class ArtifactStore:
         their blob and keep their audit row (hash, size, times, who, findings). Artifacts on
         hold are kept. Blobs no stored row refers to (an importer died between publishing the
         blob and committing its row) are removed too, and so are temporary outputs whose
-        grant expired unused. A blob published or reused in the last `blob_grace_seconds` (by
-        default `BLOB_GRACE`) is left alone: an import running now, on this machine or another
-        one sharing the store, may be about to commit the row that refers to it."""
+        grant expired unused, and temporary-output folders no pending grant refers to (an
+        import killed after spending its reference). A blob published or reused in the last
+        `blob_grace_seconds` (by default `BLOB_GRACE`) is left alone: an import running now, on
+        this machine or another one sharing the store, may be about to commit the row that
+        refers to it; so is a folder made in that time, whose grant's row may be on its way."""
         return self._retention.cleanup(dry_run=dry_run)

@@ -93,3 +93,4 @@ class CleanupReport:
     orphan_blobs: int
     dry_run: bool
     stale_temp_outputs: int = 0
+    orphan_temp_outputs: int = 0  # folders of spent or unknown grants, left by a killed import

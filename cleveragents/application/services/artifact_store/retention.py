@@ -2,14 +2,16 @@
 
 An expired artifact loses its blob and keeps its audit row. A blob no stored row refers to is
 removed only once it is older than the grace period: an import publishes its blob a moment
-before it commits the row that refers to it.
+before it commits the row that refers to it. The same grace applies to a temporary output's
+folder that no pending grant refers to (its reference spent by an import that was killed, or no
+row at all): the store makes the folder a moment before it commits the grant's row.
 """
 
 from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from cleveragents.application.ports.blob_storage import BlobStorage
+from cleveragents.application.ports.blob_storage import BlobStorage, TempOutputFolder
 from cleveragents.application.ports.clock import Clock
 from cleveragents.application.ports.unit_of_work import UnitOfWork, UnitOfWorkFactory
 from cleveragents.application.services.artifact_store.reading import ArtifactReader
@@ -85,12 +87,39 @@ class Retention:
             except FileNotFoundError:
                 continue  # another cleanup got there first
             freed += size
+        orphan_folders = self._orphan_temp_outputs(now, {g.selector for g in stale_grants})
         if not dry_run:
             for grant in stale_grants:
                 self._blobs.discard_temp_output(grant.path)
+            for folder in orphan_folders:
+                self._blobs.discard_temp_output(folder.path)
         expired_digests = {a.sha256 for a in expired if a.sha256}
         orphans = len([d for d in removable if d not in expired_digests])
-        return CleanupReport(expired, freed, orphans, dry_run, len(stale_grants))
+        return CleanupReport(
+            expired, freed, orphans, dry_run, len(stale_grants), len(orphan_folders)
+        )
+
+    def _orphan_temp_outputs(self, now: datetime, expiring: set[str]) -> list[TempOutputFolder]:
+        """Temporary-output folders older than the grace period whose grant is spent or gone.
+        A pending grant's folder (unused, unexpired) is never one: its tool may be writing. An
+        expired unused grant's folder is not counted here: `cleanup` removes it with its row.
+        Removing a spent grant's folder under an import still reading it is harmless: the
+        import reads from the descriptor it opened."""
+        old = [
+            folder
+            for folder in self._blobs.temp_output_folders()
+            if folder.selector not in expiring
+            and now.timestamp() - folder.modified_at > self._blob_grace
+        ]
+        if not old:
+            return []
+        orphans = []
+        with self._uow_factory() as uow:
+            for folder in old:
+                grant = uow.temp_outputs.get(folder.selector)
+                if grant is None or grant.used_at is not None:
+                    orphans.append(folder)
+        return orphans
 
     def _is_old(self, digest: str, now: datetime) -> bool:
         try:

@@ -28,6 +28,7 @@ from cleveragents.application.services.artifact_store.results import (
     SecretHandling,
 )
 from cleveragents.domain.errors import InvalidInputError, NotFoundError
+from cleveragents.domain.project import Project
 from cleveragents.domain.stored_artifact import TempOutputGrant
 from cleveragents.domain.stored_text import refuse_nul
 
@@ -91,6 +92,24 @@ class TempOutputs:
         owner = self._importer.owner(project, plan_id)
         allowed = self._importer.allowlist(allowlist, None)
         claim = self._claim(reference)
+        try:
+            return self._import_claimed(
+                claim, owner, plan_id, progress, Screening(secrets, allowed)
+            )
+        finally:
+            # Whatever the outcome: the reference is spent, so nothing can import this output
+            # again, and a refused one (a symlink, a hard link to a file outside, a FIFO, a
+            # folder) must not stay in the store, nor keep a second name for an outside file.
+            self._blobs.discard_temp_output(claim.path)
+
+    def _import_claimed(
+        self,
+        claim: TempOutputRecord,
+        owner: Project,
+        plan_id: str | None,
+        progress: Progress | None,
+        screening: Screening,
+    ) -> ImportResult:
         root, relative = self._blobs.temp_output_location(claim.path)
         try:
             # The same fd-based checks as workspace files, from the store's root: no symlink,
@@ -102,19 +121,15 @@ class TempOutputs:
                 f"the tool {claim.tool_name!r} wrote nothing to its temporary output"
             ) from None
         with contained.handle as handle:
-            result = self._importer.ingest(
+            return self._importer.ingest(
                 handle,
                 f"temp-output/{claim.tool_name}",
                 f"temp-output:{claim.tool_name}",
                 owner,
                 plan_id,
                 progress,
-                Screening(secrets, allowed),
+                screening,
             )
-        # Only now: had the import failed (disk full, interrupted), the output would still be
-        # there for a look, even though its single-use reference is spent.
-        self._blobs.discard_temp_output(claim.path)
-        return result
 
     def _claim(self, reference: str) -> TempOutputRecord:
         refused = ReferenceRefusedError(
