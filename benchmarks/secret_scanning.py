@@ -37,6 +37,7 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
+from benchmarks.redaction_speed import rows as redaction_speed_rows
 from benchmarks.report import Result, print_line, print_section
 from benchmarks.timing import best, repeat
 from cleveragents.adapters.secrets.pattern_scanner import PatternSecretScanner
@@ -423,6 +424,7 @@ def run() -> list[Result]:
             details={"other_findings": other, "kinds": dict(Counter(f.kind for f in findings))},
         )
     )
+    results += redaction_speed_rows()
     return results
 
 
