@@ -49,6 +49,8 @@ NOUNS: dict[str, tuple[str, ...]] = {
 ROOT_COMMANDS: dict[str, tuple[str, str]] = {
     "demo": ("cleveragents.cli.demo", "demo"),
     "verify": ("cleveragents.cli.verify", "verify"),
+    "samples": ("cleveragents.cli.samples", "samples"),
+    "docs": ("cleveragents.cli.docs", "docs"),
 }
 
 _show_type = typer.core.TyperOption.display_type_rich
@@ -277,7 +279,9 @@ def root(
     ] = None,
     version: Annotated[
         bool,
-        typer.Option("--version", callback=_version, is_eager=True, help="Print the version."),
+        typer.Option(
+            "--version", "-V", callback=_version, is_eager=True, help="Print the version."
+        ),
     ] = False,
 ) -> None:
     state(ctx).database_url = db_url

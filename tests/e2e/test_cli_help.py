@@ -44,7 +44,7 @@ def test_flags_show_no_type_in_the_rich_help(capsys: pytest.CaptureFixture[str])
         shown = run(capsys, *path, "--help").stdout
         assert "<bool>" not in shown, f"agents {' '.join(path)} --help shows <bool>"
     root = run(capsys, "--help").stdout
-    assert re.search(r"--version\s+Print the version\.", root)
+    assert re.search(r"--version\s+-V\s+Print the version\.", root)
     assert re.search(r"--help\s+-h\s+Show this message and exit\.", root)
 
 

@@ -1,0 +1,5 @@
+"""`python -m cleveragents`: the `agents` command, for when its script is not on PATH."""
+
+from cleveragents.cli.main import main
+
+main()
