@@ -22,10 +22,11 @@ file is refused before anything is read. ``CLEVERAGENTS_MAX_TRANSCRIPT_BYTES`` o
 
 MAX_TRANSCRIPT_ENV = "CLEVERAGENTS_MAX_TRANSCRIPT_BYTES"
 
-MAX_DOCUMENT_BYTES = 64 * 1024 * 1024
-"""The largest document read whole (64 MiB): the budget planner's spec, test plan, module docs
-and changed files, a budget report to lint, a decision's text. That is some sixteen million
-tokens, far past any context window the text is meant for."""
+MAX_DOCUMENT_BYTES = 16 * 1024 * 1024
+"""The largest document read whole (16 MiB): the budget planner's spec, test plan, module docs
+and changed files, a budget report to lint, a decision's text. That is some four million
+tokens, past any context window the text is meant for; an exact count of a hostile one (a
+single line of punctuation, one tokenizer piece) takes the tokenizer about a gigabyte."""
 
 MAX_SETTINGS_BYTES = 1024 * 1024
 """The largest settings file read (1 MiB): a prefix file, a weights file. A prefix of that size
