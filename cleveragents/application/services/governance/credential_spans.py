@@ -5,12 +5,13 @@ is at most 256 bytes, a PEM body 4,096): a longer value would lose its head and 
 So each span is widened, to the right only (every pattern starts where its credential starts):
 
 - a value in quotes runs on to its closing quote (a JSON string's escapes are part of it);
-- a value not in quotes runs on over the characters of a key (letters, digits, ``+ / = _ -``)
-  and over a quote followed by a letter or digit (``abc'def``). A span of `LONG_VALUE_BYTES` or
-  more may be one a pattern's bound cut: it runs on over any character a value holds (not
-  blanks, quotes, backslashes, ``@`` nor the punctuation that ends a value in code:
-  `` ` , ; & < > ( ) { } [ ]``), but for a trailing ``.``, ``:``, ``!`` or ``?`` (the end of a
-  sentence). A shorter span stops at a ``.``: ``build-ghp_....log`` keeps its ``.log``;
+- a value assigned without quotes (after ``=`` or ``:``) runs on over any character a value
+  holds (not blanks, backslashes, ``@`` nor the punctuation that ends a value in code:
+  `` ` , ; & < > ( ) { } [ ]``), and over a quote that such a character follows
+  (``abc'def``), but for a trailing ``.``, ``:``, ``!`` or ``?`` (the end of a sentence);
+- any other credential not in quotes (a token with a format of its own) runs on over the
+  characters of a key (letters, digits, ``+ / = _ -``) and a quote a letter or digit follows:
+  ``build-ghp_....log`` keeps its ``.log``;
 - a password in a URL runs on to the authority's last ``@`` (``user:p@ss@host``);
 - a private key runs on through its body to its END line (its body lines are kept as empty
   lines by the redaction);
@@ -30,8 +31,7 @@ from cleveragents.domain.secrets import SecretKind
 
 _KEY_RUN = re.compile(rb"[A-Za-z0-9+/=_-]*")
 _VALUE_RUN = re.compile(rb"[^\x00-\x20\x7f-\xff\"'`\\,;&<>(){}\[\]@]*")
-LONG_VALUE_BYTES = 200
-"""A span this long may have been cut by its pattern's bound (256 bytes for an assigned value)."""
+_ASSIGNED = re.compile(rb"[=:][ \t]{0,8}\Z")
 _QUOTES = frozenset(b"\"'")
 _GIVEN_BACK = b".:!?"
 _JSON_STRING_RUN = re.compile(rb'(?:[^\x00-\x20\x7f"\\]|\\[^\x00-\x20])*')
@@ -74,12 +74,14 @@ def _value_end(data: bytes, start: int, end: int) -> int:
         run = _JSON_STRING_RUN if opening == 0x22 else _SINGLE_QUOTED_RUN
         return _run_end(run, data, end)
     widened = end
-    run = _VALUE_RUN if end - start >= LONG_VALUE_BYTES else _KEY_RUN
+    run = _VALUE_RUN if _ASSIGNED.search(data, max(0, start - 9), start) else _KEY_RUN
     while True:
         widened = _run_end(run, data, widened)
-        after = data[widened + 1 : widened + 2]
-        if data[widened : widened + 1] in (b'"', b"'") and after.isalnum():
-            widened += 1
+        quotes = widened
+        while data[quotes : quotes + 1] in (b'"', b"'"):
+            quotes += 1
+        if quotes > widened and _run_end(run, data, quotes) > quotes:
+            widened = quotes
             continue
         break
     while widened > end and data[widened - 1] in _GIVEN_BACK:
