@@ -37,6 +37,7 @@ from cleveragents.application.services.artifact_compression.artifact_reading imp
     artifact_from_bytes,
     binary_refusal,
     open_artifact,
+    refused_as_not_found,
 )
 from cleveragents.application.services.artifact_compression.compression_run import (
     _Body,
@@ -154,14 +155,16 @@ class ArtifactCompressorService:
     ) -> CompressionOutcome:
         try:
             artifact = open_artifact(self._files, workdir, artifact_path)
+            if store:
+                with artifact:
+                    if artifact.is_binary():
+                        return _binary(artifact_path, artifact.location)
+                return self._import_and_compress(artifact_path, budget, workdir, task, mode, kind)
         except ArtifactNotFoundError as missing:
+            # Also when the file was swapped (for a symlink, a FIFO) or removed between the
+            # opens of --store: every refusal gets the one documented answer.
             content = f"[ERROR: artifact not found at {missing.location}]"
             return CompressionOutcome(_error_result(artifact_path, content), str(missing))
-        if store:
-            with artifact:
-                if artifact.is_binary():
-                    return _binary(artifact_path, artifact.location)
-            return self._import_and_compress(artifact_path, budget, workdir, task, mode, kind)
         return self._compress_readable(artifact_path, artifact, budget, task, mode, None, kind)
 
     def compress_input(
@@ -257,7 +260,8 @@ class ArtifactCompressorService:
         """The file imported into the store, then compressed from there (so the markers' line
         ranges are those of the stored bytes). A file the store refuses (it holds a
         credential) is compressed from the file, without handles, with a notice saying why."""
-        imported = self._require_store().import_file(workdir, artifact_path)
+        with refused_as_not_found(self._files.real_root(workdir), artifact_path):
+            imported = self._require_store().import_file(workdir, artifact_path)
         if not imported.blocked:
             return self._compress_stored(
                 imported.artifact.id, artifact_path, budget, task, mode, kind

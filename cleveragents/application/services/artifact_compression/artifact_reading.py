@@ -16,7 +16,8 @@ import codecs
 import io
 import os
 import threading
-from collections.abc import Generator
+from collections.abc import Generator, Iterator
+from contextlib import contextmanager
 from types import TracebackType
 from typing import BinaryIO
 
@@ -130,16 +131,29 @@ def open_artifact(files: ContainedFiles, workdir: str, artifact_path: str) -> Re
     same error and message, so nothing outside leaks, not even whether it exists.
     """
     root = files.real_root(workdir)
-    try:
+    with refused_as_not_found(root, artifact_path):
         contained = files.open_beneath(workdir, artifact_path)
+    location = f"{root}/{contained.relative_path}"
+    return ReadableArtifact(contained.handle, location, contained.size_bytes)
+
+
+@contextmanager
+def refused_as_not_found(root: str, artifact_path: str) -> Iterator[None]:
+    """Any refusal to open `artifact_path` in the block (nothing there, an escaping path, a
+    symlink, a hard link, a FIFO) raised as the one `ArtifactNotFoundError`, located against
+    the resolved work directory `root`.
+
+    For every open of the same path: `--store` opens the file a second time to import it, and
+    a file swapped for a symlink between the two opens must get the same answer as one that
+    was a symlink from the start, not the store's own refusal."""
+    try:
+        yield
     except ArtifactNotFoundError as missing:
         location = _location(root, artifact_path, missing.location)
         raise ArtifactNotFoundError(artifact_path, location) from None
     except WorkspaceEscapeError:
         # `from None`: the refusal's reason (a symlink, a hard link) stays out of the answer.
         raise ArtifactNotFoundError(artifact_path, _location(root, artifact_path, None)) from None
-    location = f"{root}/{contained.relative_path}"
-    return ReadableArtifact(contained.handle, location, contained.size_bytes)
 
 
 def artifact_from_bytes(data: bytes, location: str = STDIN_LOCATION) -> ReadableArtifact:
