@@ -174,6 +174,7 @@ class ContextCompactor:
                 "summary_tokens": outcome.summary_tokens,
                 "split_turn": outcome.split_turn,
                 "redacted_secrets": outcome.redacted_secrets,
+                "redacted_in": outcome.redactions.as_dict(),
                 "shrunk_tool_results": [shrunk.as_dict() for shrunk in outcome.shrunk_results],
                 "threshold": settings.threshold,
                 "forced": force,
