@@ -234,6 +234,7 @@ def _near_misses() -> list[tuple[str, str]]:
         ("vault-glued", "hhvs." + r(ALNUM, 95)),
         ("alibaba-glued", "XLTAI" + r(ALNUM, 20)),
         ("square-glued", "SEAAA" + r(ALNUM, 40)),
+        ("square-in-base64", "EAAA" + r(ALNUM, 30) + "+" + r(ALNUM, 8) + "=="),
         ("databricks-glued", "sdapi" + hex32),
         ("datadog-glued", "ADD_APP_KEY=" + hex40),
         ("gitlab-glued", "xgldt-" + r(ALNUM, 20)),

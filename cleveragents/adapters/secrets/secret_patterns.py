@@ -11,9 +11,16 @@ Speed: each regex begins with a literal (`-`, `_`, `A`, `eyJ`, `://`, `token`...
 regex engine jump from one occurrence of the literal to the next instead of trying every
 position. That is why left word boundaries are lookbehinds placed after the literal
 (`sk-(?<![A-Za-z0-9_-]sk-)`) or checks in the classifier, and why several kinds that share a
-literal share one regex (`-`: PEM keys, `sk-`, `xox?-`, `glpat-`; `_`: GitHub, Stripe, npm and
-Hugging Face tokens, `.npmrc` credentials; `A`: AWS key ids, Google API keys, Azure account
-keys). Case-insensitive patterns (header and assignment names) are written in lower case and run
+literal share one regex (`-`: PEM keys, `sk-`, `xox?-`, GitLab's and the other `DASH_FORMATS`;
+`_`: GitHub, Stripe, npm and Hugging Face tokens, `.npmrc` credentials, `UNDERSCORE_FORMATS`;
+`A`: AWS key ids, Google API keys, Azure account keys, `A_FORMATS`; `.`: `DOT_FORMATS`, SendGrid
+and Vault among them; the vendor formats are in `vendor_formats.py`). `-` and `_` are common in
+text: after them a `gate` lets only the last two bytes of a prefix found there go on (`sk`,
+`at` of glpat-, `pa` of shppa_...), one class then one set of pairs, each pair an alternative
+that starts with a literal byte, which the engine skips without entering it; an alternative
+that starts by reading ahead (`us` of Mailchimp's `-us21`) costs one byte compare. Adding a
+format to a pass costs about nothing where its prefix's last two bytes are rare before that
+literal. Case-insensitive patterns (header and assignment names) are written in lower case and run
 over the lower-cased bytes (`bytes.lower` keeps positions, and is far faster than
 `re.IGNORECASE`, which disables that jump); their classifiers read the original bytes.
 
@@ -21,15 +28,18 @@ That jump still reads every byte, one at a time, once per pattern. A pattern may
 its literal as its `anchor`: the scanner then hops from one occurrence to the next with
 `bytes.find`, which skips ahead by up to the anchor's length (`authorization`, `secret`) or, for
 one byte, uses `memchr`, and tries the regex only there. A literal holding a byte that text
-seldom has anchors on that byte (`J` of `eyJ`, `G` of `SG.`); the one-byte literals (`-`, `_`,
-`A`) are too common in text for hopping to pay. Every match also holds at least three printable
-ASCII characters in a row (its literal): the UTF-16LE pass looks only where a window has three.
+seldom has anchors on that byte (`J` of `eyJ`, `K` of Twilio's `SK`, `~` of Azure AD client
+secrets); the one-byte literals (`-`, `_`, `A`, `.`) are too common in text for hopping to
+pay. Every match also holds at least three printable ASCII characters in a row (its literal):
+the UTF-16LE pass looks only where a window has three.
 
 A classifier returns a `Hit` (`pattern_model.py`): the kind, the rule and the credential's span.
 
 What a match must also be to count (placeholders, entropy, shapes of code) is in
-`secret_values.py`; the classifiers are in `format_classifiers.py` (credentials with a format of
-their own) and `assignment_classifiers.py` (`password=`, `token: ...`). Each exclusion there is
+`secret_values.py`; the classifiers are in `format_classifiers.py` and `vendor_formats.py`
+(credentials with a format of their own), `named_classifiers.py` (vendors' values known by the
+name they are assigned to: `DD_API_KEY=`, `VAULT_TOKEN=`) and `assignment_classifiers.py`
+(`password=`, `token: ...`). Each exclusion there is
 needed to keep the benign corpus (logs, diffs, JSON, markdown, code, transcripts) and ordinary
 program text (an installed site-packages) free of false findings.
 """

@@ -347,7 +347,8 @@ A_GLUED_FORMATS: tuple[PrefixedFormat, ...] = (
     _format(
         SecretKind.SQUARE_TOKEN,
         "square_eaaa",
-        b"AA(?P<square_eaaa>[A-Za-z0-9_-]{22,60})" + _END_DASH,
+        # Not followed by `+`, `/` or `=` either: `EAAA` also starts base64 of binary data.
+        b"AA(?P<square_eaaa>[A-Za-z0-9_-]{22,60})" + _END_BASE64,
         b"E",
     ),
 )
