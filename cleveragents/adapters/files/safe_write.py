@@ -129,9 +129,13 @@ def _replace_atomically(path: str, data: bytes, *, mode: int | None) -> None:
     dir_fd = os.open(directory or ".", _DIRECTORY_FLAGS)
     try:
         sweep_stale_staging(dir_fd)
-        staging, fd = _create_staging(dir_fd, name)
-        ours = os.fstat(fd)
+        staged: tuple[str, os.stat_result] | None = None
         try:
+            # Signals wait until the staging file is known, so that no interruption can fall
+            # between its creation and the cleanup that removes it.
+            with _signals_deferred():
+                staging, fd = _create_staging(dir_fd, name)
+                staged = staging, os.fstat(fd)
             try:
                 if mode is not None:
                     os.fchmod(fd, mode)  # a replaced file keeps its permissions
@@ -140,12 +144,13 @@ def _replace_atomically(path: str, data: bytes, *, mode: int | None) -> None:
             finally:
                 os.close(fd)
             with _signals_deferred():
-                _install(dir_fd, staging, name, ours, shown=path)
+                _install(dir_fd, staging, name, staged[1], shown=path)
         except OutputFileError:
             raise  # `_install` refused and has already settled the staging name
         except BaseException:
-            with contextlib.suppress(OSError, OutputFileError), _signals_deferred():
-                _abandon(dir_fd, staging, name, ours)
+            if staged is not None:
+                with contextlib.suppress(OSError, OutputFileError), _signals_deferred():
+                    _abandon(dir_fd, *staged, name)
             raise
         os.fsync(dir_fd)  # the rename itself survives a crash
     finally:
@@ -221,7 +226,7 @@ def _left_aside(shown: str, staging: str) -> str:
     )
 
 
-def _abandon(dir_fd: int, staging: str, name: str, ours: os.stat_result) -> None:
+def _abandon(dir_fd: int, staging: str, ours: os.stat_result, name: str) -> None:
     """After a failure or an interruption: remove the staging file if it is still ours; if an
     interrupted exchange left what the target held under the staging name, put it back."""
     try:
