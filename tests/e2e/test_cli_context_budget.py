@@ -1,25 +1,47 @@
-"""`agents context budget` and `agents context budget lint` through the CLI, on corpus files."""
+"""`agents context budget` and `agents context budget lint` through the CLI, on real files.
+
+The story is real public text kept in tests/data (budget-story/, its README says whence), laid
+out in a temporary working directory and named by relative paths; the logs that overflow the
+default window are made from the real Hadoop excerpt, repeated.
+"""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
 
 from cleveragents.domain.context_budget_contract import first_violation
-from tests.conftest import CORPUS
+from tests.conftest import TEST_DATA
 from tests.e2e.cli_runner import Result, run
 
-SPEC = str(CORPUS / "markdown" / "rfc-2394-async_await.md")
-TEST_PLAN = str(CORPUS / "markdown" / "rfc-3392-leadership-council.md")
-MODULE_DOC = str(CORPUS / "markdown" / "rfc-2094-nll.md")
-CORE = str(CORPUS / "code" / "click-core.py")
-TYPES = str(CORPUS / "code" / "click-types.py")
-DIFF = str(CORPUS / "diffs" / "click-b64ea071.diff")
-LOG = str(CORPUS / "logs" / "Hadoop_2k.log")
-LOG_2 = str(CORPUS / "logs" / "Zookeeper_2k.log")
-LOG_3 = str(CORPUS / "logs" / "HDFS_2k.log")
-JSON = str(CORPUS / "json" / "github-paginate-issues.json")
+SPEC = "rfc-2394-async_await.md"
+TEST_PLAN = "rfc-3392-leadership-council.md"
+MODULE_DOC = "rfc-2094-nll.md"
+CORE = "click-core.py"
+TYPES = "click-types.py"
+JSON = "github-paginate-issues.json"
+LOGS = ("hadoop-a.log", "hadoop-b.log", "hadoop-c.log")
+LOG = LOGS[0]
+LOG_REPEATS = 5
+"""Each log is the 421-line Hadoop excerpt this many times: three of them overflow 200,000."""
+
+
+@pytest.fixture(autouse=True)
+def story(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The story's files in a fresh working directory (Python sources take back their suffix)."""
+    folder = tmp_path / "story"
+    shutil.copytree(TEST_DATA / "budget-story", folder)
+    for source in folder.glob("*.py.txt"):
+        source.rename(source.with_suffix(""))
+    shutil.copy(TEST_DATA / "click-core.py.txt", folder / CORE)
+    excerpt = (TEST_DATA / "Hadoop_lines640-1060.log").read_text(encoding="utf-8")
+    for name in LOGS:
+        (folder / name).write_text(excerpt * LOG_REPEATS, encoding="utf-8")
+    monkeypatch.chdir(folder)
+    return folder
+
 
 STORY = (
     *("--spec", SPEC, "--test-plan", TEST_PLAN, "--module-doc", MODULE_DOC),
@@ -168,12 +190,16 @@ def test_red_after_every_compaction_asks_to_split_the_story(
 def test_the_default_window_warns_when_the_estimate_alone_exceeds_it(
     capsys: pytest.CaptureFixture[str], home: Path
 ) -> None:
-    logs = ("--changed", LOG, "--changed", LOG_2, "--changed", LOG_3)
+    logs = [option for name in LOGS for option in ("--changed", name)]
     result = budget(capsys, "--spec", SPEC, *logs)
     assert result.exit_code == 0
     assert first_violation(result.stdout) is None
     (warning,) = result.stderr.splitlines()
-    assert warning.startswith("warning: the estimate alone (287,200 tokens) exceeds the default")
+    estimate = budget(capsys, "--spec", SPEC, *logs, "--json").json()["estimated_tokens"]
+    assert estimate > 200_000
+    assert warning.startswith(
+        f"warning: the estimate alone ({estimate:,} tokens) exceeds the default"
+    )
     assert "--available" in warning
     # A declared window is not second-guessed.
     declared = budget(capsys, "--spec", SPEC, "--changed", LOG, "--available", "100000")

@@ -10,10 +10,10 @@ import pytest
 
 from cleveragents.cli import inputs
 from cleveragents.cli.inputs import MAX_TRANSCRIPT_BYTES, MAX_TRANSCRIPT_ENV
-from tests.conftest import CORPUS
+from tests.conftest import TEST_DATA
 from tests.e2e.cli_runner import Result, run
 
-SESSION = CORPUS / "transcripts" / "claude-code-short.jsonl"
+SESSION = TEST_DATA / "usage" / "claude-code-short.jsonl"  # a real session (its README)
 LIMIT = 4096
 ADVICE = "(split the session or compact it earlier)"
 
