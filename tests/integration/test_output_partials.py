@@ -28,8 +28,11 @@ from cleveragents.adapters.files.staging_names import (
 HANG_TIMEOUT = 120
 
 PAUSED_WRITER = """
-import sys
+import signal, sys
 from cleveragents.adapters.files import safe_write
+# As a process started from a shell has them, even under a runner that ignores SIGHUP (nohup).
+signal.signal(signal.SIGHUP, signal.SIG_DFL)
+signal.signal(signal.SIGTERM, signal.SIG_DFL)
 write_all = safe_write._write_all
 
 def paused(fd, data):
@@ -101,7 +104,10 @@ def test_a_termination_signal_while_writing_removes_the_staging_file_then_ends_t
     child = _paused_writer(target)
     assert len(_partials(target.parent)) == 1
     child.send_signal(signal_number)
-    child.communicate(timeout=HANG_TIMEOUT)
+    try:
+        child.communicate(timeout=HANG_TIMEOUT)
+    finally:
+        child.kill()  # a no-op once it has ended; never a stray process if it has not
     assert child.returncode == -signal_number  # still dies of the signal, as before
     assert _partials(target.parent) == []
     assert target.read_bytes() == b"the previous output"
