@@ -14,8 +14,9 @@ A name says a credential may follow; only the value says one does. What the valu
   letters and digits as no name or number does (`Xk9mQ2vL`, `3f9a0b1c`). Names with numbers
   (`unknown_12`, `sha256`, `oauth2Client`), words and pure numbers have none;
 - for a password, which a person may make of words and digits (`hunter2x`): a digit or a
-  character no name has; a bare name is a password only when assigned with `=` at the end of
-  its word (`password=hunter`, a .env line), not as a keyword argument (`f(password=hashed)`).
+  character no name has (random, as above, when it held template fields). A bare name is a
+  password only when assigned with `=` at the end of its word (`password=hunter`, a .env
+  line), not as a keyword argument (`f(password=hashed)`).
 Names that hold a keyword without naming a credential (type paths, ARNs, pagination tokens) are
 in `assignment_names.py`.
 """
@@ -104,8 +105,9 @@ def _is_generic_secret(
             return False
     elif after[:1] == b"(" or CALL.match(value):
         return False  # a call: `token = make_token(...)`
-    if not password:
-        # Keys and tokens are random; names, words and numbers are not (`unknown_12`).
+    if not password or judged != value:
+        # Keys and tokens are random; names, words and numbers are not (`unknown_12`). Nor is
+        # what a template or a format string fixes around its fields, even for a password.
         return random_material(judged) >= MIN_RANDOM_BYTES
     if has_digit(judged) or not IDENTIFIER.fullmatch(judged):
         return True

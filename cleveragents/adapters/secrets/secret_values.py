@@ -167,25 +167,50 @@ def without_template_fields(value: bytes) -> bytes:
     return _TEMPLATE_FIELD.sub(b"", value)
 
 
-# A run of letters and digits that a person or a program names things with: a word with a
-# number after it (`unknown`, `sha256`, `v2`) and camel-case words after that (`oauth2Client`,
-# `X509Certificate`); a number with a short unit (`4505`, `300ms`, `5xx`); a hex literal.
-# Random text mixes letters and digits inside a run (`Xk9mQ2`, `3f9a0b`) and almost never fits.
+# A run of letters and digits that a person or a program names things with: camel-case words
+# (`oauth`, `Client`, `HTTP`), a number before a capitalised word (`oauth2Client`,
+# `X509Certificate`), a number and a short lower-case word at the end (`unknown12`, `md5sum`,
+# `base64url`); a number with a short unit (`4505`, `300ms`, `5xx`); a hex literal. Random text
+# puts other letters right after digits (`Xk9mQ2`, `3f9a0b`, `A1B2`) and almost never fits.
 _NAMING_RUN = re.compile(
     rb"0x[0-9A-Fa-f]+"
     rb"|[0-9]+[A-Za-z]{0,3}"
-    rb"|[A-Za-z]+[0-9]*(?:[A-Z][a-z]+[0-9]*)*"
+    rb"|(?:[a-z]+|[A-Z][a-z]+|[A-Z]+(?![a-z]))(?:[A-Z][a-z]+|[A-Z]+(?![a-z]))*"
+    rb"(?:[0-9]+[A-Z][a-z]+(?:[A-Z][a-z]+|[A-Z]+(?![a-z]))*)*"
+    rb"(?:[0-9]+(?:[a-z]{1,3})?)?"
 )
+_CAMEL_WORD = re.compile(rb"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 _ALNUM_RUN = re.compile(rb"[A-Za-z0-9]+")
 # At least this many bytes of random runs: a key, a token or a generated password has them; a
 # name with a short generated suffix (`default-token-4w9qz`) has fewer.
 MIN_RANDOM_BYTES = 6
 
 
+# Words are spoken: a word has a vowel in every six letters (`strengths`, `authentication`),
+# and an acronym is short (`HTTPS` in `HTTPSConnection`). Random letters rarely are.
+_UNSPOKEN = re.compile(rb"[b-df-hj-np-tv-xz]{6}|[A-Z]{6}(?![a-z])|[A-Z]{7}")
+_CONSTANT = re.compile(rb"[A-Z]+[0-9]*")
+
+
+def _names_a_thing(run: bytes) -> bool:
+    """Whether a run of letters and digits reads as a name or a number. Camel-case words are
+    mostly of three letters or more (`getAccessToken`), with vowels; random mixed case cuts
+    into chunks of one or two (`htDSNnytCdPp`: `ht`, `DS`, `Nnyt`, `Cd`, `Pp`), and random
+    lower case runs into consonants (`fobklfnlrkkzlak`)."""
+    if _NAMING_RUN.fullmatch(run) is None:
+        return False
+    if _CONSTANT.fullmatch(run) or run.isdigit():
+        return True  # `UNKNOWN12`, `4505`: a constant's name or a number
+    if _UNSPOKEN.search(run) is not None:
+        return False
+    words = _CAMEL_WORD.findall(run)
+    return len(words) < 3 or 2 * sum(len(word) <= 2 for word in words) <= len(words)
+
+
 def random_material(value: bytes) -> int:
     """How many bytes of `value` are in runs of letters and digits that no name or number is
     made of: 0 for `com.apple.xpc.activity/4505`, 16 for `f6b785ff8e74d121`."""
-    return sum(len(run) for run in _ALNUM_RUN.findall(value) if _NAMING_RUN.fullmatch(run) is None)
+    return sum(len(run) for run in _ALNUM_RUN.findall(value) if not _names_a_thing(run))
 
 
 _URL = re.compile(rb"[A-Za-z][A-Za-z0-9+.-]{0,16}://")
@@ -202,6 +227,18 @@ _VERSION = re.compile(rb"[vV]?[0-9]+(?:\.[0-9]+)+(?:[-+][0-9A-Za-z.-]+)?")
 _JWT = re.compile(rb"eyJ[A-Za-z0-9_-]*\.eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*")
 
 
+def _is_relative_path(value: bytes) -> bool:
+    """`projects/x/secrets/y/versions/3`, `default/app-tls`: names between slashes (a base64
+    value's slashes stand between random runs)."""
+    segments = value.split(b"/")
+    return (
+        len(segments) >= 2
+        and all(segments)
+        and all(_ALNUM_RUN.search(segment) for segment in segments)
+        and random_material(value) == 0
+    )
+
+
 def is_reference(value: bytes) -> bool:
     """A dotted reference made of names, with what a runtime prints after it."""
     match = REFERENCE.fullmatch(value)
@@ -214,7 +251,7 @@ def shape_of_text(value: bytes) -> str | None:
     could be a credential of no format of its own."""
     if _URL.match(value):
         return "url"
-    if value.startswith((b"/", b"~", b"./", b"../")):
+    if value.startswith((b"/", b"~", b"./", b"../")) or _is_relative_path(value):
         return "path"
     if _NUMBER.fullmatch(value):
         return "number"
