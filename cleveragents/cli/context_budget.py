@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from cleveragents.cli.inputs import read_settings_file, read_text_file
+from cleveragents.cli.inputs import read_report_file, read_settings_file, read_text_file
 from cleveragents.cli.output import JsonFlag, emit_json
 from cleveragents.cli.state import state
 
@@ -263,7 +263,7 @@ def lint(
     from cleveragents.domain.context_budget import BudgetContractError
     from cleveragents.domain.context_budget_contract import first_violation
 
-    violation = first_violation(read_text_file(file))
+    violation = first_violation(read_report_file(file))
     if as_json:
         emit_json(
             {

@@ -24,9 +24,14 @@ MAX_TRANSCRIPT_ENV = "CLEVERAGENTS_MAX_TRANSCRIPT_BYTES"
 
 MAX_DOCUMENT_BYTES = 16 * 1024 * 1024
 """The largest document read whole (16 MiB): the budget planner's spec, test plan, module docs
-and changed files, a budget report to lint, a decision's text. That is some four million
+and changed files, a decision's text. That is some four million
 tokens, past any context window the text is meant for; an exact count of a hostile one (a
 single line of punctuation, one tokenizer piece) takes the tokenizer about a gigabyte."""
+
+MAX_REPORT_BYTES = 4 * 1024 * 1024
+"""The largest context budget report `lint` reads (4 MiB, some 40,000 artifact rows): the
+linter holds every line of it with its number, about sixty times the size of a file of short
+lines, so a report gets a tighter limit than a document."""
 
 MAX_SETTINGS_BYTES = 1024 * 1024
 """The largest settings file read (1 MiB): a prefix file, a weights file. A prefix of that size
@@ -39,6 +44,11 @@ def read_text_file(path: str) -> str:
     """The UTF-8 text of the document at `path` (``-`` reads stdin), at most
     `MAX_DOCUMENT_BYTES`; a usage error when it cannot be read or is larger."""
     return _decoded(path, _read(path, MAX_DOCUMENT_BYTES, "documents", ""))
+
+
+def read_report_file(path: str) -> str:
+    """Like `read_text_file`, for a report to check, at most `MAX_REPORT_BYTES`."""
+    return _decoded(path, _read(path, MAX_REPORT_BYTES, "reports", ""))
 
 
 def read_settings_file(path: str, what: str) -> str:

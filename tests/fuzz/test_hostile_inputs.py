@@ -213,7 +213,7 @@ HUGE_FILE_COMMANDS: dict[str, tuple[tuple[str, ...], str]] = {
         ("context", "budget", "--spec", "spec.md", "--weights", "HUGE.toml"),
         "weights files",
     ),
-    "budget lint": (("context", "budget", "lint", "HUGE.md"), "documents"),
+    "budget lint": (("context", "budget", "lint", "HUGE.md"), "reports"),
     "context validate": (("context", "validate", "HUGE.jsonl"), "transcripts"),
     "context compact": (("context", "compact", "HUGE.jsonl", "--json"), "transcripts"),
     "context compare": (("context", "compare", "HUGE.jsonl"), "transcripts"),
@@ -352,4 +352,4 @@ def test_a_fifo_fed_without_end_is_refused(workdir: Path, fed_fifo: Path, case: 
 def test_standard_input_without_end_is_refused(workdir: Path, fed_fifo: Path) -> None:
     with fed_fifo.open("rb") as endless:
         outcome = agents(workdir, "context", "budget", "lint", "-", stdin=endless.fileno())
-    assert_refused(outcome, "standard input is more than 16 MiB; documents above 16 MiB")
+    assert_refused(outcome, "standard input is more than 4 MiB; reports above 4 MiB")
