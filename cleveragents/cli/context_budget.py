@@ -97,7 +97,7 @@ def budget(
 
     Estimates what the phase will read, the spec, the test plan, the affected module docs and
     the changed files, as lines x the measured per-line weight of each kind
-    (docs/budget-heuristics.md), and picks the tier of committed + estimate over the window:
+    (agents docs budget-heuristics), and picks the tier of committed + estimate over the window:
     green, yellow, amber, red. Amber and red get compactions in priority order, never of the
     active spec, the rules constitution, the project profile or the active decision packet; red
     that no compaction cures asks to split the work into smaller stories.

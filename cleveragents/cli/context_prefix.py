@@ -22,7 +22,7 @@ app = typer.Typer(
     no_args_is_help=True,
 )
 
-_FILE_HELP = "A prefix file: .yaml, .yml or .toml (the schema is in docs/stable-prefix.md)."
+_FILE_HELP = "A prefix file: .yaml, .yml or .toml (the schema: agents docs stable-prefix)."
 FileArgument = Annotated[str, typer.Argument(metavar="FILE", help=_FILE_HELP)]
 
 

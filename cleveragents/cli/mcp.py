@@ -22,7 +22,7 @@ def serve(ctx: typer.Context, encoding: EncodingOption = "cl100k_base") -> None:
     tokens, compact a transcript, show a plan's status and spawn a child plan with its
     skeleton. The store is the one --db names (else the home's); it is opened when a tool
     first needs it. Standard output carries the protocol only; failures are logged on
-    standard error. docs/mcp.md shows how to add the server to Claude Code, Claude Desktop
+    standard error. `agents docs mcp` shows how to add the server to Claude Code, Claude Desktop
     and other clients.
 
     Example: claude mcp add cleveragents -- agents mcp serve

@@ -153,3 +153,11 @@ def test_python_dash_m_runs_the_cli() -> None:
         cwd=REPO_ROOT,
     )
     assert (completed.returncode, completed.stdout) == (0, f"agents {cleveragents.__version__}\n")
+
+
+def test_no_help_names_a_path_an_installed_user_lacks() -> None:
+    from cleveragents.cli.reference import iter_commands
+
+    for entry in iter_commands():
+        for foreign in ("docs/", "/work/", "shared/corpus"):
+            assert foreign not in entry.help, f"{entry.path}: {foreign}"
