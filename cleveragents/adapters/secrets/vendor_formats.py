@@ -75,10 +75,17 @@ def alternatives(literal: bytes, formats: tuple[PrefixedFormat, ...]) -> bytes:
 def gate(literal: bytes, endings: set[bytes]) -> bytes:
     """Lookbehinds that let an occurrence of `literal` go on only after one of `endings` (the
     last two bytes of each prefix found there): first one class of their last bytes, then the
-    pairs, each an alternative that starts with a literal byte, which the regex engine skips
-    without entering. Most `-` and `_` in text stop at the class, nearly all at the pairs."""
+    pairs, grouped by their first byte (`h[fopsru]`), each group an alternative that starts
+    with a literal byte, which the regex engine skips without entering. Most `-` and `_` in
+    text stop at the class, nearly all at the pairs."""
     last = bytes(sorted({ending[-1] for ending in endings}))
-    pairs = b"|".join(re.escape(ending) for ending in sorted(endings))
+    by_first: dict[int, set[int]] = {}
+    for ending in endings:
+        by_first.setdefault(ending[0], set()).add(ending[1])
+    pairs = b"|".join(
+        re.escape(bytes([first])) + b"[" + re.escape(bytes(sorted(seconds))) + b"]"
+        for first, seconds in sorted(by_first.items())
+    )
     escaped = re.escape(literal)
     return b"(?<=[" + re.escape(last) + b"]" + escaped + b")(?<=(?:" + pairs + b")" + escaped + b")"
 
