@@ -58,7 +58,17 @@ def redact_document(text: str, scanner: SecretScanner) -> RedactedText:
 
 def _spans(data: bytes, matches: list[SecretMatch]) -> list[_Span]:
     """The spans to replace, widened to whole values, sorted and merged where they overlap."""
-    located = [_Span(*whole_span(data, match), match.kind) for match in matches if match.start >= 0]
+    located: list[_Span] = []
+    covered = 0  # where the spans widened so far end
+    for match in sorted((m for m in matches if m.start >= 0), key=lambda m: (m.start, m.end)):
+        if match.end <= covered:
+            # Inside a value already widened (a wrapped block, a long run): widening it again
+            # would walk the same bytes once per match.
+            located.append(_Span(match.start, match.end, match.kind))
+            continue
+        start, end = whole_span(data, match)
+        located.append(_Span(start, end, match.kind))
+        covered = max(covered, end)
     unplaced = [match for match in matches if match.start < 0]
     if unplaced:
         located += _line_spans(data, unplaced)
