@@ -49,7 +49,6 @@ anywhere, on the samples the package ships (`agents samples --copy .`)."""
 NEEDS_CORPUS = {
     "docs/artifact-compression.md": "the kinds' examples read whole corpus files",
     "docs/artifact-store.md": "the preview and cleanup examples read a whole HDFS log",
-    "docs/metrics.md": "the import example reads a whole corpus session",
     "docs/context-budget.md": "the story is copied from the corpus",
     "docs/context-compaction.md": "the examples compact whole corpus sessions",
 }
