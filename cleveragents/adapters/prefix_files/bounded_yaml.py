@@ -21,9 +21,11 @@ from typing import Any, ClassVar
 
 import yaml  # type: ignore[import-untyped, unused-ignore]  # no stubs (types-PyYAML) required
 
-MAX_YAML_NODES = 100_000
+MAX_YAML_NODES = 50_000
 """The most values (scalars, sequences, mappings) a document may hold once its aliases are
-expanded. An honest prefix file holds a few thousand; 100,000 is a prefix of megabytes."""
+expanded. An honest prefix file holds a few thousand; 50,000 is a prefix of some 100,000
+tokens. The bound also bounds the time spent on an honest-looking file: PyYAML's pure-Python
+composer takes some 50 microseconds a value, so the largest file accepted reads in seconds."""
 
 MAX_YAML_TEXT_CHARS = 4_000_000
 """The most characters of scalar text a document may hold once its aliases are expanded: four
