@@ -22,6 +22,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import anyio
 import pytest
 
 TIMEOUT_SECONDS = 60
@@ -353,3 +354,29 @@ def test_standard_input_without_end_is_refused(workdir: Path, fed_fifo: Path) ->
     with fed_fifo.open("rb") as endless:
         outcome = agents(workdir, "context", "budget", "lint", "-", stdin=endless.fileno())
     assert_refused(outcome, "standard input is more than 4 MiB; reports above 4 MiB")
+
+
+# -- the MCP server's transcript tool reads files too ---------------------------------------------
+
+
+def test_the_mcp_transcript_tool_refuses_huge_and_endless_files(
+    tmp_path: Path, fed_fifo: Path
+) -> None:
+    """A tool error of one line each, and the server goes on answering."""
+    from mcp.client.session import ClientSession
+
+    from tests.e2e.test_mcp_server import refused, serve
+
+    huge = _touch(tmp_path / "huge.json")
+    os.truncate(huge, HUGE_BYTES)
+
+    async def scenario(client: ClientSession) -> None:
+        with anyio.fail_after(TIMEOUT_SECONDS):  # a hang fails the test instead of holding it
+            message = await refused(client, "compact_transcript", path=str(huge))
+            assert "huge.json is 5.0 GiB; transcripts above 256 MiB are refused" in message
+            message = await refused(client, "compact_transcript", path=str(fed_fifo))
+            assert f"{fed_fifo} is more than 256 MiB; transcripts above 256 MiB" in message
+            message = await refused(client, "compact_transcript", path=str(tmp_path / "gone"))
+            assert "file not found" in message
+
+    serve(tmp_path / "home", scenario)
