@@ -27,6 +27,8 @@ from cleveragents.application.services.artifact_compression.artifact_compressor 
     ArtifactCompressorService,
 )
 from cleveragents.application.services.artifact_compression.redaction import redact_artifact
+from cleveragents.application.services.artifact_store.results import SecretHandling
+from cleveragents.container import build_container
 from cleveragents.domain.artifact import CompressionMode
 from cleveragents.domain.errors import NotFoundError
 from tests.secret_recall_set import ALNUM, DIGITS, HEX_UPPER, UPPER, random_key
@@ -209,3 +211,22 @@ def test_a_long_line_is_scanned_twice_whatever_its_words_and_credentials(keys: i
     assert scanner.scans == 2
     assert redacted.count("[REDACTED:aws-access-key-id]") == keys
     assert json.loads(redacted)[0]["id"] == 0
+
+
+def test_an_import_that_redacts_stores_no_part_of_a_long_value(tmp_path: Path) -> None:
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    lines = [f"line {i}\n" for i in range(2000)]
+    lines[1500] = f"api_key={LONG_VALUE} region=eu\n"
+    (workspace / "run.log").write_text("".join(lines))
+    container = build_container(f"sqlite:///{tmp_path}/store.db", home=tmp_path)
+    try:
+        store = container.artifact_store()
+        imported = store.import_file(str(workspace), "run.log", secrets=SecretHandling.REDACT)
+        assert not imported.blocked
+        stored = store.read(imported.artifact.id, 0, imported.artifact.byte_count).decode()
+    finally:
+        container.store().dispose()
+    assert LONG_VALUE[-12:] not in stored
+    assert "api_key=[REDACTED:" in stored
+    assert stored.split("\n")[1500].endswith("] region=eu")

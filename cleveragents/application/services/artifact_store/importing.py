@@ -37,6 +37,7 @@ from cleveragents.application.services.governance.media_types import sniff_media
 from cleveragents.application.services.governance.output_redaction import (
     OutputRedactor,
     redact_text,
+    whole_matches,
 )
 from cleveragents.application.services.governance.secret_allowlist import (
     DEFAULT_ALLOWLIST_PATH,
@@ -273,9 +274,10 @@ class ArtifactImporter:
         now are not the bytes scanned (their SHA-256 differs), or when the redacted output
         still shows a credential (a scanner that gave no span, a credential made by joining
         the text around a notice): then nothing is stored."""
+        whole = whole_matches(handle, found)  # each value whole, not what a pattern took
         handle.seek(0)
         redacted = _stream(
-            handle, writer, self._scan(screening), policy, None, OutputRedactor(found)
+            handle, writer, self._scan(screening), policy, None, OutputRedactor(whole)
         )
         remaining = screening.allowlist.keep(redacted.matches, workspace_path)
         if redacted.source_sha256 != scanned.sha256 or remaining:

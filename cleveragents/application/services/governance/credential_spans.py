@@ -51,6 +51,8 @@ MIN_WRAPPED_WIDTH = 40
 def whole_span(data: bytes, match: SecretMatch) -> tuple[int, int]:
     """[start, end) of the credential `match` found in `data`, widened to its whole value."""
     start, end = match.start, match.end
+    if not 0 <= start < end <= len(data):
+        return start, end  # not in these bytes (a file that changed since it was scanned)
     if match.kind is SecretKind.PRIVATE_KEY:
         if not _PEM_END.search(data, max(start, end - 32), end):
             end = _run_end(_PEM_REST, data, end)

@@ -10,6 +10,7 @@ become one notice.
 from __future__ import annotations
 
 import dataclasses
+from typing import BinaryIO
 
 from cleveragents.application.ports.secret_scanner import SecretMatch
 from cleveragents.application.services.governance.credential_spans import whole_span
@@ -26,6 +27,39 @@ def redact_text(text: str, matches: list[SecretMatch]) -> str:
     data = text.encode("utf-8", "surrogatepass")
     whole = [_widened(data, match) for match in matches]
     return OutputRedactor(whole).feed(data).decode("utf-8", "replace")
+
+
+WIDENING_BEFORE_BYTES = 4096
+"""Read before a match to widen it: its quote, its `=`, the lines of a wrapped base64 block."""
+WIDENING_AFTER_BYTES = 64 * 1024
+"""Read after a match to widen it: no credential runs on longer than this."""
+
+
+def whole_matches(handle: BinaryIO, matches: list[SecretMatch]) -> list[SecretMatch]:
+    """`matches`, found in the seekable stream `handle`, each widened to its whole value
+    (`credential_spans`), for an `OutputRedactor` over that stream: the bytes around each match
+    are read again (nearby matches share one read, so the reads stay about one pass)."""
+    widened: list[SecretMatch] = []
+    window_start, window = 0, b""
+    for match in sorted(matches):
+        if match.start < 0:
+            widened.append(match)
+            continue
+        needed_end = match.end + WIDENING_AFTER_BYTES // 2
+        if not (
+            window_start <= max(0, match.start - 64) < needed_end <= window_start + len(window)
+        ):
+            window_start = max(0, match.start - WIDENING_BEFORE_BYTES)
+            handle.seek(window_start)
+            window = handle.read(match.end + WIDENING_AFTER_BYTES - window_start)
+        local = dataclasses.replace(
+            match, start=match.start - window_start, end=match.end - window_start
+        )
+        start, end = whole_span(window, local)
+        widened.append(
+            dataclasses.replace(match, start=start + window_start, end=end + window_start)
+        )
+    return widened
 
 
 def _widened(data: bytes, match: SecretMatch) -> SecretMatch:
