@@ -7,8 +7,8 @@ each compressed with and without one credential in it (the same bytes otherwise)
 1. one generated 200 KB minified JSON line holding one AWS access key id, tiered mode (the
    JSON's own compressor), best of 3; target: at most 1.5 times the time without the key;
 2. a generated ~35 MB log whose first line holds a connection string with a password (after
-   a 2 MB payload on that line), smart and tiered mode, one run each: a file too large to hold,
-   streamed, its first line among what is kept.
+   a 2 MB payload on that line), smart and tiered mode: a file too large to hold,
+   streamed, its first line among what is kept; best of 2, the runs interleaved.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ LOG_BYTES = 35_000_000
 FIRST_LINE_PAYLOAD_BYTES = 2_000_000
 BUDGET = 2000
 REPEATS = 3
+LARGE_REPEATS = 2
 RATIO_TARGET = 1.5
 
 
@@ -123,10 +124,16 @@ def rows() -> list[Result]:
                 handle.writelines(log_lines(None))
             size = (root / "with.log").stat().st_size
             for mode in (CompressionMode.SMART, CompressionMode.TIERED):
-                elapsed, content = timed(partial(compress, "with.log", mode))
-                if password in content:
-                    raise AssertionError("the password was printed")
-                baseline, _ = timed(partial(compress, "without.log", mode))
+                # Interleaved, best of each: a shared machine's load falls on both alike.
+                withs: list[float] = []
+                withouts: list[float] = []
+                for _ in range(LARGE_REPEATS):
+                    elapsed, content = timed(partial(compress, "with.log", mode))
+                    if password in content:
+                        raise AssertionError("the password was printed")
+                    withs.append(elapsed)
+                    withouts.append(timed(partial(compress, "without.log", mode))[0])
+                elapsed, baseline = best(withs), best(withouts)
                 results.append(
                     Result(
                         name=f"redaction, {size / 1e6:.0f} MB log, connection string on line 1, "
@@ -138,7 +145,12 @@ def rows() -> list[Result]:
                         target=f"<= {RATIO_TARGET:g}x without it",
                         met=elapsed <= RATIO_TARGET * baseline,
                         baseline_label="without it",
-                        details={"bytes": size, "budget": BUDGET, "mode": mode.value},
+                        details={
+                            "bytes": size,
+                            "budget": BUDGET,
+                            "mode": mode.value,
+                            "repeats": LARGE_REPEATS,
+                        },
                     )
                 )
         finally:
