@@ -25,6 +25,8 @@ from pathlib import Path
 import anyio
 import pytest
 
+pytestmark = pytest.mark.slow  # every case spawns the CLI
+
 TIMEOUT_SECONDS = 60
 ADDRESS_SPACE_BYTES = 1 << 30
 """Enough for the interpreter, the tokenizer and the largest read the commands allow (a
