@@ -128,16 +128,20 @@ def _replaced(data: bytes, spans: list[_Span]) -> tuple[bytes, tuple[SecretKind,
     if not spans:
         return data, ()
     out = bytearray()
+    kinds: list[SecretKind] = []
     position = 0
     for span in spans:
         start, end = _character_bounds(data, span.start, span.end)
+        if end <= position:
+            continue  # within a span already replaced (lines of two findings)
         start = max(start, position)
         out += data[position:start]
         out += redaction_placeholder(span.kind.value).encode()
+        kinds.append(span.kind)
         out += b"\n" * data.count(b"\n", start, end)
         position = max(position, end)
     out += data[position:]
-    return bytes(out), tuple(span.kind for span in spans)
+    return bytes(out), tuple(kinds)
 
 
 def _character_bounds(data: bytes, start: int, end: int) -> tuple[int, int]:
