@@ -110,6 +110,11 @@ def _assignment(keyword: bytes) -> re.Pattern[bytes]:
     return re.compile(keyword + _ASSIGNED_VALUE)
 
 
+# GitHub, npm and Hugging Face tokens may follow a `-` (`build-ghp_....log`, a file name a tool
+# made from a token): only a letter, digit or `_` glued before them makes them part of a word.
+_GLUED_NO_DASH = b"A-Za-z0-9_"
+
+
 def _word_start(literal: bytes, glued: bytes = b"A-Za-z0-9_-") -> bytes:
     """A lookbehind: the `literal` just read starts a word (no byte of `glued` before it), or
     a line of JSON-escaped text (`\\n` before it: a tool result inside a transcript)."""
@@ -252,12 +257,17 @@ PATTERNS: tuple[SecretPattern, ...] = (
             rb"(?P<npmrc>[A-Za-z0-9+/=_.-]{8,512})(?![^\s\"'#])"
             rb"|" + _UNDERSCORE_GATE + rb"(?:"
             rb"(?<=gh[pousr]_)"
-            + _word_start(rb"gh[pousr]_")
+            + _word_start(rb"gh[pousr]_", _GLUED_NO_DASH)
             + rb"[A-Za-z0-9]{36,251}(?![A-Za-z0-9_])"
-            rb"|(?<=github_pat_)" + _word_start(rb"github_pat_") + rb"(?P<pat>[A-Za-z0-9_]{22,255})"
-            rb"(?![A-Za-z0-9_])"
-            rb"|(?<=npm_)" + _word_start(rb"npm_") + rb"(?P<npm>[A-Za-z0-9]{36})(?![A-Za-z0-9_])"
-            rb"|(?<=hf_)" + _word_start(rb"hf_") + rb"(?P<hf>[A-Za-z0-9]{30,40})(?![A-Za-z0-9_])"
+            rb"|(?<=github_pat_)"
+            + _word_start(rb"github_pat_", _GLUED_NO_DASH)
+            + rb"(?P<pat>[A-Za-z0-9_]{22,255})(?![A-Za-z0-9_])"
+            rb"|(?<=npm_)"
+            + _word_start(rb"npm_", _GLUED_NO_DASH)
+            + rb"(?P<npm>[A-Za-z0-9]{36})(?![A-Za-z0-9_])"
+            rb"|(?<=hf_)"
+            + _word_start(rb"hf_", _GLUED_NO_DASH)
+            + rb"(?P<hf>[A-Za-z0-9]{30,40})(?![A-Za-z0-9_])"
             rb"|"
             + alternatives(b"_", UNDERSCORE_FORMATS)
             + rb"|"

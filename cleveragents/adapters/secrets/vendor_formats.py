@@ -123,9 +123,10 @@ def classify_prefixed(
 
 
 def starts_word(original: bytes, start: int) -> bool:
-    """Whether a credential may start at `start`: not glued to a word, `_` or `-` before it
-    (a line starting after a JSON `\\n` escape starts a word)."""
-    if start > 0 and original[start - 1 : start] in (b"_", b"-"):
+    """Whether a credential may start at `start`: not glued to a word or a `_` before it (a
+    `-` before it is a separator, as in a file name `build-<token>.log`; a line starting after
+    a JSON `\\n` escape starts a word)."""
+    if start > 0 and original[start - 1 : start] == b"_":
         return False
     return not after_word(original, start)
 
