@@ -224,7 +224,10 @@ def _described(error: BaseException) -> str:
 
 
 STREAM_WINDOW_CHARS = 1 << 20
-STREAM_WINDOW_LIMIT_CHARS = 1 << 26
+# A line longer than this with no safe cut (a copy of /dev/zero, one minified line) is cut
+# anyway: tiktoken needs about 16 bytes per character of one piece, so 4M characters stay
+# near 64 MB where 64M characters asked for a gigabyte.
+STREAM_WINDOW_LIMIT_CHARS = 1 << 22
 
 
 def safe_split_point(text: str, start: int = 0) -> int | None:
