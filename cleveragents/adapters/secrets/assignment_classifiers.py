@@ -5,7 +5,7 @@ A name says a credential may follow; only the value says one does. What the valu
   the whole quoted string (`"password": "Wrong password"` is a message), an unquoted one ends
   at punctuation that ends values in code and query strings, and before a `.` or `:` that ends
   a sentence (`stream/token: com.apple.xpc.activity/4505: 132: ...`);
-- judged without its template or format fields (`unknown_12_%d` is judged as `unknown_12_`);
+- judged without its template or format fields (`unknown_12_%d` is judged as `unknown_12__`);
 - long enough (8 bytes, 6 for a password) and varied enough (3.0 bits of entropy per byte, 2.0
   for a password, which people choose);
 - of no known shape of text: not a URL, a path, a number, a timestamp, a version or a dotted
@@ -34,12 +34,12 @@ from cleveragents.adapters.secrets.secret_values import (
     AWS_SECRET_VALUE,
     CALL,
     IDENTIFIER,
-    LETTERS,
     MIN_ENTROPY_BITS,
     MIN_PASSWORD_BYTES,
     MIN_PASSWORD_ENTROPY_BITS,
     MIN_RANDOM_BYTES,
     MIN_VALUE_BYTES,
+    WORDS,
     after_word,
     has_digit,
     is_placeholder,
@@ -90,12 +90,16 @@ def _is_generic_secret(
     value = original[start:end]
     if is_placeholder(value) or is_the_name_itself(original, match.start(), value):
         return False  # `${TOKEN}`, `<redacted>`, `passphrase=passphrase`
-    judged = without_template_fields(value)  # `unknown_12_%d` is `unknown_12_`
+    judged = without_template_fields(value)  # `unknown_12_%d` is `unknown_12__`
+    # A value cut at a brace is the fixed part of a template (`name_{}`, `name_${HOME}`).
+    templated = judged != value or original[end : end + 1] == b"{"
+    if templated and judged.endswith((b"$", b"#")):
+        judged = judged[:-1] + b"_"
     minimum_bytes = MIN_PASSWORD_BYTES if password else MIN_VALUE_BYTES
     minimum_bits = MIN_PASSWORD_ENTROPY_BITS if password else MIN_ENTROPY_BITS
     if len(judged) < minimum_bytes or shannon_entropy(judged) < minimum_bits:
         return False
-    if (judged != value and is_placeholder(judged)) or shape_of_text(judged) is not None:
+    if (templated and is_placeholder(judged)) or shape_of_text(judged) is not None:
         return False  # a URL, a path, a number, a timestamp, a version, a dotted reference
     after = original[end : end + 2]
     quoted = match.start("quote") != -1
@@ -105,20 +109,20 @@ def _is_generic_secret(
             return False
     elif after[:1] == b"(" or CALL.match(value):
         return False  # a call: `token = make_token(...)`
-    if not password or judged != value:
+    if not password or templated:
         # Keys and tokens are random; names, words and numbers are not (`unknown_12`). Nor is
         # what a template or a format string fixes around its fields, even for a password.
         return random_material(judged) >= MIN_RANDOM_BYTES
-    if has_digit(judged) or not IDENTIFIER.fullmatch(judged):
+    if has_digit(judged) or not (IDENTIFIER.fullmatch(judged) or WORDS.fullmatch(judged)):
         return True
     if quoted:
         return False  # `"password": "from_env"`: a name
-    # A bare word: code (`password: str`), unless it is a password assigned as an environment
-    # variable or an option is (`password=hunter`, at the end of its word).
+    # Bare words: code or configuration (`password: str`, `password: app-tls`), unless assigned
+    # as an environment variable or an option is (`password=hunter`, at the end of its word).
     separator = original[start - 1 : start]
     return (
         separator == b"="
-        and LETTERS.fullmatch(value) is not None
+        and WORDS.fullmatch(value) is not None
         and after[:1] in (b"", b"\n", b"\r", b" ", b"\t", b"&", b";", b"\\")
     )
 

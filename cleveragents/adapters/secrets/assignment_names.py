@@ -20,8 +20,9 @@ import re
 _NAME_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 _MAX_NAME_BYTES = 64
 # `arn:partition:service:region:account:` and any resource path after it, up to the keyword:
-# fields of ARN characters (`*` for a wildcard), each ended by `:` or `/`; at least three.
-_ARN_PREFIX = re.compile(rb"arn:(?:[A-Za-z0-9*._!+=,@-]*[:/]){3,24}")
+# fields of ARN characters (`*` for a wildcard, `${aws:PrincipalAccount}` for a policy
+# variable), each ended by `:` or `/`; at least three.
+_ARN_PREFIX = re.compile(rb"arn:(?:[A-Za-z0-9*._!+=,@${}-]*[:/]){3,24}")
 _ARN_REACH_BYTES = 256
 # The word before `token` in the name of a token that only marks a place or a version.
 _PLACE_MARKING_WORDS = frozenset(

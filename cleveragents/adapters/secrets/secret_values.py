@@ -13,7 +13,7 @@ run (`Xk9mQ2vL`, `3f9a0b1c`); the runs of names and numbers are not (`unknown_12
 `oauth2Client`, `4505`, `300ms`). A URL, a path, a dotted reference made of names
 (`com.apple.xpc.activity/4505`), a number, a timestamp or a version is text of a known shape, and
 so is what is left of a format string or a template once its fields (`%d`, `{name}`, `${VAR}`)
-are taken out: `unknown_12_%d` leaves `unknown_12_`.
+are taken out: `unknown_12_%d` leaves `unknown_12__`.
 """
 
 from __future__ import annotations
@@ -96,15 +96,18 @@ _MASK_BYTES = frozenset(b"*x.#-_")
 _MASKED_PARTS = (b"**", b"...")
 _MIN_DISTINCT_BYTES = 4
 
-# A dotted reference, optionally with what a runtime prints after it: `os.environ`,
+# A dotted reference or host name, optionally with what a runtime prints after it: `os.environ`,
+# `api-2.example.com`,
 # `android.os.BinderProxy@2bd79ce`, `com.apple.xpc.activity/4505`. Its names must be names
 # (`is_reference`): `ya29.a0AfH6SMBx...` is a token with a prefix, not a reference.
 REFERENCE = re.compile(
-    rb"(?P<names>[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)+)"
+    rb"(?P<names>[A-Za-z_$][A-Za-z0-9_$-]*(?:\.[A-Za-z_$][A-Za-z0-9_$-]*)+)"
     rb"(?:[@/#:][A-Za-z0-9_./:-]*)?"
 )
 IDENTIFIER = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 LETTERS = re.compile(rb"[A-Za-z]+")
+# Words with `-` or `_` between them: a name (`from_env`, `app-tls`), or a passphrase.
+WORDS = re.compile(rb"[A-Za-z]+(?:[-_][A-Za-z]+)*")
 CALL = re.compile(rb"[A-Za-z_][A-Za-z0-9_.]*\(")
 AWS_SECRET_VALUE = re.compile(rb"[A-Za-z0-9/+]{40}")
 # An upper-case name: `YOUR_API_TOKEN` names a variable.
@@ -154,28 +157,28 @@ def after_word(original: bytes, position: int) -> bool:
 # (`%d`, `%(name)s`, `%-8.3f`, `%%`; Go's `%v`), brace fields (`{}`, `{0}`, `{name:>8}`, `${VAR}`,
 # `#{var}`), variables in capitals (`$API_KEY`) and Windows ones (`%APPDATA%`).
 _TEMPLATE_FIELD = re.compile(
-    rb"%[A-Za-z_][A-Za-z0-9_]*%"
-    rb"|%(?:\([A-Za-z_][A-Za-z0-9_]*\))?[-+ #0]*(?:[0-9]+|\*)?(?:\.[0-9]+)?[diouxXeEfFgGcrsaqvp%]"
+    rb"%(?:\([A-Za-z_][A-Za-z0-9_]*\))?[-+ #0]*(?:[0-9]+|\*)?(?:\.[0-9]+)?[diouxXeEfFgGcrsaqvp%]"
+    rb"|%[A-Za-z_][A-Za-z0-9_]*%"
     rb"|[$#]?\{[^{}\s]{0,64}\}"
     rb"|\$[A-Z_][A-Z0-9_]{2,}"
 )
 
 
 def without_template_fields(value: bytes) -> bytes:
-    """`value` without the fields of a template or a format string: `unknown_12_%d` gives
-    `unknown_12_`, `${HOME}/x` gives `/x`."""
-    return _TEMPLATE_FIELD.sub(b"", value)
+    """`value` with each field of a template or a format string made a `_`, which parts names
+    as the field did: `unknown_12_%d` gives `unknown_12__`, `0%dcom` gives `0_com`."""
+    return _TEMPLATE_FIELD.sub(b"_", value)
 
 
 # A run of letters and digits that a person or a program names things with: camel-case words
 # (`oauth`, `Client`, `HTTP`), a number before a capitalised word (`oauth2Client`,
 # `X509Certificate`), a number and a short lower-case word at the end (`unknown12`, `md5sum`,
-# `base64url`); a number with a short unit (`4505`, `300ms`, `5xx`); a hex literal. Random text
-# puts other letters right after digits (`Xk9mQ2`, `3f9a0b`, `A1B2`) and almost never fits.
+# `base64url`). A number with a short unit (`4505`, `300ms`, `5xx`), a hex literal and a
+# constant's name (`UNKNOWN12`) are `_NUMBER_RUN`s. Random text puts other letters right after
+# digits (`Xk9mQ2`, `3f9a0b`, `A1B2`) and almost never fits.
+_NUMBER_RUN = re.compile(rb"0x[0-9A-Fa-f]+|[0-9]+[A-Za-z]{0,3}|[A-Z]+[0-9]*")
 _NAMING_RUN = re.compile(
-    rb"0x[0-9A-Fa-f]+"
-    rb"|[0-9]+[A-Za-z]{0,3}"
-    rb"|(?:[a-z]+|[A-Z][a-z]+|[A-Z]+(?![a-z]))(?:[A-Z][a-z]+|[A-Z]+(?![a-z]))*"
+    rb"(?:[a-z]+|[A-Z][a-z]+|[A-Z]+(?![a-z]))(?:[A-Z][a-z]+|[A-Z]+(?![a-z]))*"
     rb"(?:[0-9]+[A-Z][a-z]+(?:[A-Z][a-z]+|[A-Z]+(?![a-z]))*)*"
     rb"(?:[0-9]+(?:[a-z]{1,3})?)?"
 )
@@ -189,32 +192,43 @@ MIN_RANDOM_BYTES = 6
 # Words are spoken: a word has a vowel in every six letters (`strengths`, `authentication`),
 # and an acronym is short (`HTTPS` in `HTTPSConnection`). Random letters rarely are.
 _UNSPOKEN = re.compile(rb"[b-df-hj-np-tv-xz]{6}|[A-Z]{6}(?![a-z])|[A-Z]{7}")
-_CONSTANT = re.compile(rb"[A-Z]+[0-9]*")
 
 
 def _names_a_thing(run: bytes) -> bool:
     """Whether a run of letters and digits reads as a name or a number. Camel-case words are
-    mostly of three letters or more (`getAccessToken`), with vowels; random mixed case cuts
-    into chunks of one or two (`htDSNnytCdPp`: `ht`, `DS`, `Nnyt`, `Cd`, `Pp`), and random
-    lower case runs into consonants (`fobklfnlrkkzlak`)."""
+    of three letters or more at least half the time (`getAccessToken`, `userIdDb`), with
+    vowels; random mixed case cuts into chunks of one or two (`htDSNnytCdPp`: `ht`, `DS`,
+    `Nnyt`, `Cd`, `Pp`), and random lower case runs into consonants (`fobklfnlrkkzlak`)."""
+    if _NUMBER_RUN.fullmatch(run):
+        return True  # `4505`, `300ms`, `0x7ffe`, `UNKNOWN12`: a number or a constant's name
     if _NAMING_RUN.fullmatch(run) is None:
         return False
-    if _CONSTANT.fullmatch(run) or run.isdigit():
-        return True  # `UNKNOWN12`, `4505`: a constant's name or a number
     if _UNSPOKEN.search(run) is not None:
         return False
     words = _CAMEL_WORD.findall(run)
-    return len(words) < 3 or 2 * sum(len(word) <= 2 for word in words) <= len(words)
+    return len(words) < 4 or 2 * sum(len(word) <= 2 for word in words) <= len(words)
+
+
+# What separates the parts of names, paths, addresses and expressions, and base64's padding;
+# a glob's `*` at a name's edge (`amazon-bedrock*`, `*.example.com`). Any other symbol
+# (`! # $ % ^ & + ~ ?`, a `*` inside a run) is in no name: a value holding one is not made of
+# names at all.
+_SYMBOL = re.compile(rb"[^A-Za-z0-9._/:@=,()\[\]{}*-]|(?<=[A-Za-z0-9])\*+(?=[A-Za-z0-9])")
 
 
 def random_material(value: bytes) -> int:
     """How many bytes of `value` are in runs of letters and digits that no name or number is
-    made of: 0 for `com.apple.xpc.activity/4505`, 16 for `f6b785ff8e74d121`."""
+    made of (all of them, beside a symbol no name holds): 0 for
+    `com.apple.xpc.activity/4505`, 16 for `f6b785ff8e74d121`."""
+    if _SYMBOL.search(value):
+        return len(value)
     return sum(len(run) for run in _ALNUM_RUN.findall(value) if not _names_a_thing(run))
 
 
 _URL = re.compile(rb"[A-Za-z][A-Za-z0-9+.-]{0,16}://")
-_NUMBER = re.compile(rb"[-+]?[0-9]+(?:[.:,/_-][0-9]+)*[A-Za-z%]{0,3}")
+_NUMBER = re.compile(
+    rb"0x[0-9A-Fa-f]+|[-+]?[0-9]+(?:[.:,/_-][0-9]+)*(?:[eE][-+]?[0-9]+)?[A-Za-z%]{0,3}"
+)
 _TIMESTAMP = re.compile(
     rb"[0-9]{4}-[0-9]{2}-[0-9]{2}(?:[T ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:[.,][0-9]{1,9})?)?)?"
     rb"(?:Z|[+-][0-9]{2}:?[0-9]{2})?"
@@ -227,16 +241,17 @@ _VERSION = re.compile(rb"[vV]?[0-9]+(?:\.[0-9]+)+(?:[-+][0-9A-Za-z.-]+)?")
 _JWT = re.compile(rb"eyJ[A-Za-z0-9_-]*\.eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*")
 
 
-def _is_relative_path(value: bytes) -> bool:
-    """`projects/x/secrets/y/versions/3`, `default/app-tls`: names between slashes (a base64
-    value's slashes stand between random runs)."""
-    segments = value.split(b"/")
-    return (
-        len(segments) >= 2
-        and all(segments)
-        and all(_ALNUM_RUN.search(segment) for segment in segments)
-        and random_material(value) == 0
-    )
+def _is_path(value: bytes) -> bool:
+    """`/var/lib/x/3f9a2b1c/cache`, `~/.config`, `projects/x/secrets/y/versions/3`: names
+    between slashes; an absolute path may hold ids, a relative one only names (a base64 value's
+    slashes stand between random runs, and it may start with one)."""
+    if value.startswith((b"~", b"./", b"../")):
+        return True
+    segments = [segment for segment in value.split(b"/") if segment]
+    named = sum(1 for segment in segments if random_material(segment) == 0)
+    if value.startswith(b"/"):
+        return 2 * named > len(segments) or not segments
+    return len(segments) >= 2 and b"//" not in value and named == len(segments)
 
 
 def is_reference(value: bytes) -> bool:
@@ -251,7 +266,7 @@ def shape_of_text(value: bytes) -> str | None:
     could be a credential of no format of its own."""
     if _URL.match(value):
         return "url"
-    if value.startswith((b"/", b"~", b"./", b"../")) or _is_relative_path(value):
+    if _is_path(value):
         return "path"
     if _NUMBER.fullmatch(value):
         return "number"
