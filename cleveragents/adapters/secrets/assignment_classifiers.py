@@ -62,6 +62,16 @@ _QUERY_NEXT = re.compile(rb"&[A-Za-z_][A-Za-z0-9_]*=")
 _SENTENCE_END = b".:"
 
 
+# A quoted value longer than the regex takes (256 bytes: a long session token, a 1Password
+# service account token) runs on to its closing quote, read up to this many bytes from the
+# value's start: inside the scanner's window overlap (MAX_MATCH_BYTES), so what is found
+# never depends on where the windows fall.
+MAX_QUOTED_VALUE_BYTES = 4096
+_QUOTED_VALUE_REST = re.compile(
+    rb"[^\x00-\x20\x7f-\xff\"'\\]{0,%d}" % (MAX_QUOTED_VALUE_BYTES - 256)
+)
+
+
 def _value_span(
     original: bytes, match: re.Match[bytes], ends: re.Pattern[bytes]
 ) -> tuple[int, int]:
@@ -70,6 +80,10 @@ def _value_span(
         cut = ends.search(original, start, end)
         if cut is not None:
             end = cut.start()
+    elif end - start == 256:
+        rest = _QUOTED_VALUE_REST.match(original, end)
+        if rest is not None:
+            end = rest.end()
     return start, end
 
 

@@ -157,8 +157,8 @@ _UNDERSCORE_GATE = gate(
 def _left_to_formats(classify: Classifier) -> Classifier:
     """`classify` (a generic assignment's), except where the value starts with a credential
     of a format of its own: that format's pattern reports it, over its whole length (an
-    assigned value holds at most 256 bytes; a 1Password service account token is longer), and
-    one credential is one finding."""
+    unquoted assigned value is read up to 256 bytes; a 1Password service account token is
+    longer), and one credential is one finding."""
 
     def wrapped(original: bytes, match: re.Match[bytes]) -> Hit | None:
         hit = classify(original, match)
