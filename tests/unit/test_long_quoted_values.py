@@ -52,5 +52,6 @@ def test_a_long_quoted_value_is_redacted_whole() -> None:
     value = _value(600)
     text = json.dumps({"session": {"token": value}})
     redacted = redact_document(text, PatternSecretScanner()).text
-    assert value[:8] not in redacted and value[-8:] not in redacted
+    assert value[:8] not in redacted
+    assert value[-8:] not in redacted
     assert json.loads(redacted) == {"session": {"token": "[REDACTED:generic-secret]"}}
