@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -150,13 +151,20 @@ def _head(path: Path) -> str:
         SNIFF_CHARS,
     )
 
-    if not path.is_file():  # a FIFO would block the open: only regular files are sniffed
-        return ""
+    # Opened without blocking (a FIFO swapped in for the file would hang a plain open), and
+    # sniffed only when what was opened is a regular file.
     try:
-        with path.open(encoding="utf-8", errors="replace") as handle:
-            return handle.read(SNIFF_CHARS)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOCTTY)
     except OSError:
         return ""
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return ""
+        try:
+            head = handle.read(SNIFF_CHARS * 4)  # at most 4 UTF-8 bytes a character
+        except OSError:
+            return ""
+    return head.decode("utf-8", errors="replace")[:SNIFF_CHARS]
 
 
 def _raise_for_error(outcome: CompressionOutcome, path: Path) -> None:
