@@ -8,7 +8,6 @@ uploads from it.
 from __future__ import annotations
 
 import contextlib
-import errno
 import os
 import re
 import secrets
@@ -19,6 +18,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from cleveragents.adapters.files.private_directories import make_private_directory
+from cleveragents.adapters.system.processes import process_alive
 from cleveragents.application.ports.blob_storage import BlobWriter, TempOutputFolder
 from cleveragents.domain.errors import InvalidInputError
 
@@ -45,7 +45,7 @@ class LocalWorkArea:
         removed = 0
         for part in self.staging_dir.glob("*.part"):
             pid_text = part.name.split(".", 1)[0]
-            if pid_text.isdigit() and _alive(int(pid_text)):
+            if pid_text.isdigit() and process_alive(int(pid_text)):
                 continue  # its importer (maybe this process) is still writing it
             with contextlib.suppress(FileNotFoundError):
                 part.unlink()
@@ -107,16 +107,6 @@ class LocalWorkArea:
             except FileNotFoundError:
                 continue  # discarded meanwhile
             yield TempOutputFolder(entry.name, str(Path(entry.path) / _TEMP_OUTPUT_NAME), modified)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError as error:
-        return error.errno == errno.EPERM
-    return True
 
 
 class StagingFile(BlobWriter):

@@ -21,13 +21,14 @@ folder are looked at, so a write into such a folder stays quick.
 from __future__ import annotations
 
 import contextlib
-import errno
 import os
 import re
 import secrets
 import stat
 import time
 from functools import cache
+
+from cleveragents.adapters.system.processes import process_alive
 
 STALE_AFTER_SECONDS = 24 * 3600.0
 MAX_SWEPT_ENTRIES = 100_000
@@ -82,7 +83,7 @@ def _is_stale(entry: os.DirEntry[str], now: float) -> bool:
     if ours is None:
         return False
     same_namespace = int(ours["namespace"]) == _pid_namespace()
-    return same_namespace and not _alive(int(ours["pid"]))
+    return same_namespace and not process_alive(int(ours["pid"]))
 
 
 @cache
@@ -93,15 +94,3 @@ def _pid_namespace() -> int:
         return os.stat("/proc/self/ns/pid").st_ino
     except OSError:
         return 0
-
-
-def _alive(pid: int) -> bool:
-    if not 0 < pid < 1 << 31:
-        return True  # no writer has such a pid: never judged dead by it
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError as error:
-        return error.errno == errno.EPERM
-    return True
