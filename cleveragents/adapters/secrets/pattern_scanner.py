@@ -86,9 +86,10 @@ _UTF16LE_TRIGRAM = b"a\x00a\x00a\x00"
 
 
 class PatternSecretScanner(SecretScanner):
-    """Finds AWS, GitHub, GitLab, OpenAI, Anthropic, Slack, Stripe, Google, Azure storage,
-    SendGrid, npm and Hugging Face keys, private keys, JWTs, passwords in URLs, bearer tokens
-    and password/secret/token/api-key assignments, also inside base64 and UTF-16LE."""
+    """Finds the credential kinds of `PATTERNS` (cloud and vendor keys and tokens such as AWS,
+    GitHub, GitLab, OpenAI, Anthropic, Slack, Stripe, Datadog, Vault and age; private keys,
+    JWTs, passwords in URLs, bearer tokens, and password/secret/token/api-key assignments),
+    also inside base64 and UTF-16LE; `domain.secrets.SecretKind` lists them all."""
 
     def __init__(self, patterns: tuple[SecretPattern, ...] = PATTERNS) -> None:
         self._patterns = patterns
