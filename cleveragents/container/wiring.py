@@ -53,11 +53,13 @@ class ServicesContainer(containers.DeclarativeContainer):
         build.plan_service,
         uow_factory=adapters.unit_of_work.provider,
         token_counter=adapters.token_counter,
+        scanner=adapters.secret_scanner,
     )
     child_plan_spawner = providers.Factory(
         build.child_plan_spawner,
         uow_factory=adapters.unit_of_work.provider,
         compressor=skeleton_compressor_service,
+        scanner=adapters.secret_scanner,
     )
     artifact_store = providers.Singleton(
         build.artifact_store,

@@ -56,7 +56,7 @@ class World:
         self.blobs = FakeBlobStorage(self.files, self.clock)
         self.scanner = FakeSecretScanner()
         self.projects = ProjectService(self.factory)
-        self.plans = PlanService(self.factory, FakeTokenCounter())
+        self.plans = PlanService(self.factory, FakeTokenCounter(), FakeSecretScanner())
         self.store = ArtifactStore(
             self.factory, self.blobs, self.files, self.scanner, self.clock, "tester", GRACE
         )

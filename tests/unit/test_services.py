@@ -28,6 +28,7 @@ from cleveragents.domain.ids import new_ulid
 from cleveragents.domain.plan import Plan
 from cleveragents.domain.policy import ContextPolicy, ContextPolicyChanges
 from cleveragents.domain.validation import build
+from tests.fake_storage import FakeSecretScanner
 from tests.fakes import FakeStore, FakeTokenCounter, FakeUnitOfWorkFactory
 
 
@@ -39,8 +40,10 @@ class World:
         self.factory = FakeUnitOfWorkFactory(self.store)
         self.counter = FakeTokenCounter()
         self.projects = ProjectService(self.factory)
-        self.plans = PlanService(self.factory, self.counter)
-        self.spawner = ChildPlanSpawner(self.factory, SkeletonCompressorService())
+        self.plans = PlanService(self.factory, self.counter, FakeSecretScanner())
+        self.spawner = ChildPlanSpawner(
+            self.factory, SkeletonCompressorService(), FakeSecretScanner()
+        )
 
     def stored_plan(self, plan_id: str) -> Plan:
         plan = self.store.state.plans.get(plan_id)
@@ -454,7 +457,7 @@ def test_spawn_from_empty_parent(world: World) -> None:
 @pytest.mark.parametrize("ratio", [1.5, -0.1, math.nan, math.inf, -math.inf, True, "0.5"])
 def test_spawn_child_invalid_ratio_before_any_unit_of_work(ratio: object) -> None:
     factory = FakeUnitOfWorkFactory()
-    spawner = ChildPlanSpawner(factory, SkeletonCompressorService())
+    spawner = ChildPlanSpawner(factory, SkeletonCompressorService(), FakeSecretScanner())
     with pytest.raises(ValueError, match="ratio") as caught:
         spawner.spawn_child(new_ulid(), "child", skeleton_ratio=ratio)  # type: ignore[arg-type]
     assert isinstance(caught.value, InvalidRatioError)
@@ -463,7 +466,7 @@ def test_spawn_child_invalid_ratio_before_any_unit_of_work(ratio: object) -> Non
 
 def test_spawn_child_malformed_parent_id_before_any_unit_of_work() -> None:
     factory = FakeUnitOfWorkFactory()
-    spawner = ChildPlanSpawner(factory, SkeletonCompressorService())
+    spawner = ChildPlanSpawner(factory, SkeletonCompressorService(), FakeSecretScanner())
     with pytest.raises(InvalidIdError):
         spawner.spawn_child("not-a-plan", "child")
     assert factory.calls == 0

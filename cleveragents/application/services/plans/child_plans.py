@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from cleveragents.application.ports.secret_scanner import SecretScanner
 from cleveragents.application.ports.unit_of_work import UnitOfWork, UnitOfWorkFactory
+from cleveragents.application.services.governance.text_redaction import redact_document
 from cleveragents.application.services.plans.skeleton_compressor import SkeletonCompressorService
 from cleveragents.domain.errors import InvalidInputError, PlanNotFoundError
 from cleveragents.domain.ids import parse_ulid
@@ -27,10 +29,14 @@ class ChildPlanSpawner:
     """Spawns child plans (and grandchildren, the same way)."""
 
     def __init__(
-        self, uow_factory: UnitOfWorkFactory, compressor: SkeletonCompressorService
+        self,
+        uow_factory: UnitOfWorkFactory,
+        compressor: SkeletonCompressorService,
+        scanner: SecretScanner,
     ) -> None:
         self._uow_factory = uow_factory
         self._compressor = compressor
+        self._scanner = scanner
 
     def spawn_child(self, parent_id: str, title: str, skeleton_ratio: float | None = None) -> Plan:
         """Compress the parent's accumulated context (inherited + own) and create the child
@@ -38,7 +44,7 @@ class ChildPlanSpawner:
         canonical_id = parse_ulid(parent_id, "plan id")
         if skeleton_ratio is not None:
             validate_ratio(skeleton_ratio)  # before the store is touched
-        title = title.strip()
+        title = redact_document(title.strip(), self._scanner).text
 
         def spawn(uow: UnitOfWork) -> Plan:
             parent = uow.plans.lock(canonical_id)

@@ -5,8 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from cleveragents.application.ports.repositories import PlanSummary
+from cleveragents.application.ports.secret_scanner import SecretScanner
 from cleveragents.application.ports.token_counter import TokenCounter
 from cleveragents.application.ports.unit_of_work import UnitOfWork, UnitOfWorkFactory
+from cleveragents.application.services.governance.text_redaction import redact_document
 from cleveragents.domain.errors import (
     DuplicateFragmentError,
     InvalidInputError,
@@ -48,16 +50,20 @@ class PlanStatusReport:
 class PlanService:
     """Create plans, record decisions, report status."""
 
-    def __init__(self, uow_factory: UnitOfWorkFactory, token_counter: TokenCounter) -> None:
+    def __init__(
+        self, uow_factory: UnitOfWorkFactory, token_counter: TokenCounter, scanner: SecretScanner
+    ) -> None:
         self._uow_factory = uow_factory
         self._token_counter = token_counter
+        self._scanner = scanner
 
     def create(self, project_name: str, title: str) -> Plan:
         with self._uow_factory() as uow:
             project = uow.projects.get_by_name(project_name)
             if project is None:
                 raise ProjectNotFoundError(project_name)
-            plan = build(Plan, project_id=project.id, title=title.strip())
+            title = redact_document(title.strip(), self._scanner).text
+            plan = build(Plan, project_id=project.id, title=title)
             uow.plans.add(plan)
             uow.commit()
         return plan
@@ -81,6 +87,8 @@ class PlanService:
         """
         canonical_id = parse_ulid(plan_id, "plan id")
         decision_id = new_ulid()
+        # A credential never enters a plan: what a child plan inherits goes into its prompt.
+        content = redact_document(content, self._scanner).text
         if token_count is None:
             token_count = self._token_counter.count(content)
         elif not 0 <= token_count <= MAX_TOKEN_COUNT:
