@@ -11,6 +11,7 @@ import typer
 from cleveragents.cli import context_budget, context_prefix
 from cleveragents.cli.inputs import read_transcript_file
 from cleveragents.cli.output import EncodingOption, JsonFlag, console, emit_json, print_table
+from cleveragents.cli.output_files import check_output, report_stream, write_output
 from cleveragents.cli.progress import progress_line
 from cleveragents.cli.state import state
 
@@ -128,12 +129,14 @@ def compact(
         bool, typer.Option("--force", help="Compact even under the threshold.")
     ] = False,
     out: Annotated[
-        Path | None,
+        str | None,
         typer.Option(
             "--out",
             metavar="FILE",
             help="Write the messages to send (compacted, or unchanged when not needed; "
-            "credentials redacted) here, in the input's format. Never the input file.",
+            "credentials redacted) here, in the input's format; - writes them to standard "
+            "output (the report then goes to standard error). When nothing was compacted or "
+            "redacted, the input's exact bytes. Never an input file: refused, exit 2.",
         ),
     ] = None,
     keep_credentials: Annotated[
@@ -177,8 +180,7 @@ def compact(
     if encoding != "cl100k_base":
         container = build_container(cli_state.database_url, encoding=encoding)
     if out is not None:
-        _check_writable(out)
-        _check_not_input(out, transcript)
+        check_output(out, [transcript])
     text = read_transcript_file(transcript)
     overrides = _overrides(context_window, reserve_tokens, keep_recent_tokens, summary_tokens)
     with progress_line(f"compacting {transcript}", enabled=not as_json):
@@ -196,45 +198,19 @@ def compact(
         except NoConversationError as error:
             raise typer.BadParameter(str(error)) from None  # printed as a bad value, as ever
     if out is not None and compaction.outcome.status != "failed":
-        from cleveragents.adapters.files.safe_write import write_file
-
-        # Whole or not at all; a device or FIFO is written, never replaced.
-        write_file(out, compaction.data())
+        write_output(out, compaction.output())  # the input's own bytes when nothing changed
     report = compaction.report()
-    if as_json:
-        emit_json(report)
-    else:
-        _print_report(report)
+    with report_stream(out):
+        if as_json:
+            emit_json(report)
+        else:
+            _print_report(report)
     if compaction.outcome.status == "failed":
         raise typer.Exit(1)
 
 
 def _warn(note: str) -> None:
     typer.echo(f"warning: {note}", err=True)
-
-
-def _check_writable(out: Path, option: str = "--out") -> None:
-    """Refuse an output file that cannot be written before anything is done (or recorded)."""
-    if out.is_dir():
-        raise typer.BadParameter(f"{out} is a directory, not a file", param_hint=option)
-    if not out.parent.is_dir():
-        raise typer.BadParameter(f"no folder {out.parent} for {out}", param_hint=option)
-
-
-def _check_not_input(out: Path, transcript: str) -> None:
-    """Refuse to write over the transcript being read (by any name: a link, a hard link)."""
-    if transcript == "-":
-        return
-    try:
-        same = out.exists() and Path(transcript).exists() and out.samefile(transcript)
-    except OSError:
-        return  # unreadable: reading the transcript says what is wrong
-    if same:
-        raise typer.BadParameter(
-            f"{out} is the transcript being compacted; the input is never overwritten: "
-            "write to another file",
-            param_hint="--out",
-        )
 
 
 def _print_report(report: dict[str, Any]) -> None:
@@ -346,7 +322,7 @@ def compare(
             "--plot",
             metavar="FILE",
             help="Also draw tokens against recovery per strategy as a PNG (needs the "
-            "'plot' extra: pip install 'cleveragents[plot]').",
+            "'plot' extra: pip install -e '.[plot]' in a checkout).",
         ),
     ] = None,
     as_json: JsonFlag = False,
@@ -365,7 +341,7 @@ def compare(
 
     if plot is not None:
         check_plotting_available()
-        _check_writable(plot, "--plot")
+        check_output(str(plot), [transcript], "--plot")
     container = state(ctx).container()
     parsed, _ = _read(transcript, transcript_format, container)
     settings = compaction_settings(
@@ -380,16 +356,21 @@ def compare(
         )
     rows = [result.as_dict() for result in results]
     if plot is not None:
-        from cleveragents.adapters.files.safe_write import write_file
-
         # Rendered in memory, then written like every --out: a device is never replaced.
-        write_file(plot, plot_strategies(rows, title=Path(transcript).name))
+        write_output(str(plot), plot_strategies(rows, title=Path(transcript).name))
+    with report_stream(None if plot is None else str(plot)):
+        _print_comparison(rows, settings.threshold, transcript, as_json)
+
+
+def _print_comparison(
+    rows: list[dict[str, Any]], threshold: int, transcript: str, as_json: bool
+) -> None:
     if as_json:
-        emit_json({"threshold": settings.threshold, "strategies": rows})
+        emit_json({"threshold": threshold, "strategies": rows})
         return
     print_table(
         f"{Path(transcript).name}: {rows[0]['tokens_before']} tokens, window threshold "
-        f"{settings.threshold}; recovery = facts kept / facts",
+        f"{threshold}; recovery = facts kept / facts",
         ("strategy", "tokens after", "fits", "valid", *_CATEGORY_LABELS.values(), "ms"),
         [
             (

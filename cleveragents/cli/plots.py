@@ -13,7 +13,9 @@ def check_plotting_available() -> None:
     """A usage error before any work when matplotlib is missing."""
     if importlib.util.find_spec("matplotlib") is None:
         raise typer.BadParameter(
-            "--plot needs matplotlib: pip install 'cleveragents[plot]'", param_hint="--plot"
+            "--plot needs matplotlib: pip install -e '.[plot]' in a checkout, or "
+            "'dist/cleveragents-VERSION-py3-none-any.whl[plot]'",
+            param_hint="--plot",
         )
 
 

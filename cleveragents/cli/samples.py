@@ -30,9 +30,9 @@ def samples(
 ) -> None:
     """List the sample files shipped with the package, or copy them into a folder.
 
-    Small excerpts of real public data (a Hadoop log, a click diff, a GitHub API response, a
-    Claude Code session), with their sources and licences in the package's
-    samples/README.md: the data `agents demo` and the docs' examples use.
+    Small real public data (a Hadoop log, a click diff, a GitHub API response, a Claude Code
+    session, a Rust RFC as a markdown plan, click's types.py), with their sources and licences
+    in the package's samples/README.md: the data `agents demo` and the docs' examples use.
 
     Example: agents samples --copy . && agents artifact compress hadoop-mapreduce.log --budget 500
     """

@@ -15,12 +15,16 @@ LOG = "hadoop-mapreduce.log"
 DIFF = "click-4ffa1ef3.diff"
 API_RESPONSE = "github-repository.json"
 SESSION = "claude-code-session.jsonl"
+PLAN = "rust-rfc-2394-async-await.md"
+SOURCE = "click-types.py"
 
 SAMPLES: dict[str, str] = {
     LOG: "a Hadoop MapReduce log, 53 lines ending in ERROR and FATAL (logpai/loghub)",
     DIFF: "a commit of pallets/click as git format-patch prints it (BSD-3-Clause)",
     API_RESPONSE: "a GitHub API response: one repository (octokit/fixtures, MIT)",
     SESSION: "a Claude Code session of 45 messages, agent work on a task (marot/spotter, MIT)",
+    PLAN: "a plan in markdown: Rust RFC 2394, async/await (rust-lang/rfcs, MIT or Apache-2.0)",
+    SOURCE: "Python source: click's types.py, 1,422 lines (pallets/click, BSD-3-Clause)",
 }
 """Each sample's file name and what it is, in the order they are listed."""
 

@@ -388,7 +388,7 @@ def test_compare_plot_without_matplotlib_is_a_usage_error(
     plot = tmp_path / "never.png"
     result = run(capsys, "context", "compare", str(transcript), "--plot", str(plot))
     assert result.exit_code == 2
-    assert "cleveragents[plot]" in result.stderr
+    assert "pip install -e '.[plot]'" in result.stderr
     assert not plot.exists()
 
 

@@ -135,7 +135,8 @@ def test_without_psycopg_a_postgres_url_names_the_extra(
     _assert_one_line(result, 2)
     assert result.stderr == (
         "error: the PostgreSQL driver psycopg is not installed: "
-        "pip install 'cleveragents[postgres]'\n"
+        "pip install -e '.[postgres]' in a checkout, or "
+        "'dist/cleveragents-VERSION-py3-none-any.whl[postgres]'\n"
     )
 
 

@@ -30,7 +30,10 @@ STATEMENT_TIMEOUT_ENV = "CLEVERAGENTS_DB_STATEMENT_TIMEOUT"
 DEFAULT_LOCK_TIMEOUT = "10s"
 DEFAULT_STATEMENT_TIMEOUT = "60s"
 
-INSTALL_HINT = "pip install 'cleveragents[postgres]'"
+INSTALL_HINT = (
+    "pip install -e '.[postgres]' in a checkout, or "
+    "'dist/cleveragents-VERSION-py3-none-any.whl[postgres]'"
+)
 _DEFAULT_DRIVER = "postgresql+psycopg"
 _PLAIN_DRIVERS = frozenset({"postgresql", "postgres"})
 _DURATION = re.compile(r"(\d+)\s*(ms|s|min|h)?")

@@ -1,4 +1,4 @@
-"""A second scanner over Yelp's detect-secrets (optional: `pip install 'cleveragents[secrets]'`).
+"""A second scanner over Yelp's detect-secrets (optional: the `secrets` extra).
 
 It runs detect-secrets' default plugins and filters line by line, as `detect-secrets scan` does
 for a file (not the noisier "eager" search of its ad-hoc `scan_line`), over a stream: the input is
@@ -69,7 +69,8 @@ class DetectSecretsUnavailableError(InvalidInputError):
     def __init__(self) -> None:
         super().__init__(
             "the detect-secrets scanner needs the detect-secrets package: "
-            "pip install 'cleveragents[secrets]'"
+            "pip install -e '.[secrets]' in a checkout, or "
+            "'dist/cleveragents-VERSION-py3-none-any.whl[secrets]'"
         )
 
 
