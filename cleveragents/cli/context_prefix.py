@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from cleveragents.cli.inputs import read_settings_file
 from cleveragents.cli.output import EncodingOption, JsonFlag, emit_json
+from cleveragents.cli.output_files import check_output, report_stream, write_output
 from cleveragents.cli.state import state
 
 if TYPE_CHECKING:
@@ -44,11 +44,13 @@ def build(
     ctx: typer.Context,
     file: FileArgument,
     out: Annotated[
-        Path | None,
+        str | None,
         typer.Option(
             "--out",
             metavar="FILE",
-            help="Write the prefix text here, byte for byte; only the fingerprints are printed.",
+            help="Write the prefix text here, byte for byte; only the fingerprints are printed "
+            "(- writes the text to standard output, the fingerprints to standard error). "
+            "Never FILE itself: refused, exit 2.",
         ),
     ] = None,
     project: Annotated[
@@ -75,24 +77,25 @@ def build(
     """
     from cleveragents.container import build_container
 
+    if out is not None:
+        check_output(out, [file])
     cli_state = state(ctx)
     container = cli_state.container(auto_migrate=project is None)
     built = _build(container, file)
     if project is not None:
         container.stable_prefix_builder().record(built, project)
     if out is not None:
-        from cleveragents.adapters.files.safe_write import write_file
-
-        write_file(out, built.text.encode("utf-8"))  # as `context compact --out` writes
+        write_output(out, built.text.encode("utf-8"))  # as `context compact --out` writes
     if encoding != "cl100k_base":
         container = build_container(cli_state.database_url, encoding=encoding)
     report = _build_report(built, container)
-    if as_json:
-        emit_json(report)
-        return
-    if out is None:
-        sys.stdout.write(built.text + "---\n")
-    _print_fingerprints(report)
+    with report_stream(out):
+        if as_json:
+            emit_json(report)
+            return
+        if out is None:
+            sys.stdout.write(built.text + "---\n")
+        _print_fingerprints(report)
 
 
 def _build_report(built: BuiltPrefix, container: Container) -> dict[str, Any]:

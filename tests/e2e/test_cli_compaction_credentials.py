@@ -5,7 +5,6 @@ compacted or found nothing to do, says where it redacted them, keeps them with
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -127,25 +126,3 @@ def test_a_failed_compaction_writes_nothing(
     assert not out.exists()
     for secret in transcript.secrets().values():
         assert secret not in result.stdout
-
-
-@pytest.mark.parametrize("how", ["same", "symlink", "hardlink"])
-def test_out_naming_the_input_is_refused_and_the_input_kept(
-    capsys: pytest.CaptureFixture[str], home: Path, tmp_path: Path, how: str
-) -> None:
-    transcript = planted(TranscriptFormat.ANTHROPIC)
-    source = written(tmp_path, transcript)
-    before = source.read_bytes()
-    out = source
-    if how == "symlink":
-        out = tmp_path / "link.json"
-        out.symlink_to(source)
-    elif how == "hardlink":
-        out = tmp_path / "hard.json"
-        os.link(source, out)
-    result = compact(capsys, source, out, "--force")
-    assert result.exit_code == 2
-    assert "is the transcript being compacted" in result.stderr
-    assert len(result.stderr.strip().splitlines()) == 1
-    assert "Traceback" not in result.stderr
-    assert source.read_bytes() == before

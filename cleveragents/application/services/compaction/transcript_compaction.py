@@ -54,6 +54,10 @@ class TranscriptCompaction:
     outcome: CompactionOutcome
     settings: CompactionSettings
     codec: TranscriptCodec
+    verbatim: str | None = None
+    """The text given, when it may be handed back as it is: nothing compacted, nothing
+    redacted, and no credential anywhere in it (records the format does not model included),
+    or the credentials kept. None otherwise, or when a parsed document was given."""
 
     @property
     def compacted_transcript(self) -> Transcript:
@@ -72,6 +76,13 @@ class TranscriptCompaction:
     def native(self) -> object:
         """The same as the parsed document of its format (`write_native`): a dict or list."""
         return self.codec.write_native(self.compacted_transcript, self.format)
+
+    def output(self) -> bytes:
+        """The bytes to write for the transcript to send next: the text given, byte for byte,
+        when it is `verbatim` (written back through the codec, a Claude Code session would
+        lose the records it does not model: progress, file-history snapshots, queue
+        operations), else `data`."""
+        return self.verbatim.encode("utf-8") if self.verbatim is not None else self.data()
 
     @property
     def unchanged(self) -> bool:
@@ -147,7 +158,20 @@ class TranscriptCompactor:
                 parsed = parsed.model_copy(update={"extra": fields})
                 redactions = replace(outcome.redactions, request=found.count)
                 outcome = replace(outcome, redactions=redactions)
-        return TranscriptCompaction(used, parsed, outcome, resolved.settings, self.codec)
+        compaction = TranscriptCompaction(used, parsed, outcome, resolved.settings, self.codec)
+        if isinstance(transcript, str) and self._verbatim(compaction, transcript, keep_credentials):
+            compaction = replace(compaction, verbatim=transcript)
+        return compaction
+
+    def _verbatim(
+        self, compaction: TranscriptCompaction, text: str, keep_credentials: bool
+    ) -> bool:
+        """Whether `text` may be written back as it is: unchanged, and no credential in the
+        parts of it the codec does not read (those nobody has redacted)."""
+        if not compaction.unchanged:
+            return False
+        scanner = self.compactor.scanner
+        return keep_credentials or scanner is None or not scanner.scan_text(text)
 
     def _read(
         self, transcript: str | object, named: TranscriptFormat | None
