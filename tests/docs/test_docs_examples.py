@@ -48,7 +48,6 @@ anywhere, on the samples the package ships (`agents samples --copy .`)."""
 
 NEEDS_CORPUS = {
     "docs/artifact-compression.md": "the kinds' examples read whole corpus files",
-    "docs/context-budget.md": "the story is copied from the corpus",
 }
 """The pages whose examples still read the shared corpus, and why: the test checks the list."""
 
