@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from cleveragents.api.store import Store, open_store
     from cleveragents.api.tokens import count_tokens
     from cleveragents.application.services.artifact_store.artifact_store import ImportResult
+    from cleveragents.application.services.artifact_store.reading import ArtifactSlice
     from cleveragents.application.services.plans.plan_service import PlanStatusReport
     from cleveragents.application.services.plans.skeleton_compressor import SkeletonResult
     from cleveragents.domain.artifact import ArtifactKind, CompressionMode
@@ -64,6 +65,7 @@ _MODULE_OF = {
     "Store": "api.store",
     "count_tokens": "api.tokens",
     "ImportResult": "application.services.artifact_store.artifact_store",
+    "ArtifactSlice": "application.services.artifact_store.reading",
     "PlanStatusReport": "application.services.plans.plan_service",
     "SkeletonResult": "application.services.plans.skeleton_compressor",
     "ArtifactKind": "domain.artifact",
@@ -87,6 +89,7 @@ _MODULE_OF = {
 __all__ = [
     "ArtifactKind",
     "ArtifactPreview",
+    "ArtifactSlice",
     "CleverAgentsError",
     "CompactResult",
     "CompressResult",

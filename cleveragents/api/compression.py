@@ -14,6 +14,7 @@ from cleveragents.api.formats import (
     artifact_kind,
     compression_mode,
 )
+from cleveragents.domain.compression_modes import DEFAULT_COMPRESSION_MODE
 from cleveragents.domain.errors import InvalidInputError, NotFoundError
 
 if TYPE_CHECKING:
@@ -21,7 +22,8 @@ if TYPE_CHECKING:
     from cleveragents.application.services.artifact_compression.artifact_compressor import (
         CompressionOutcome,
     )
-    from cleveragents.domain.artifact import ArtifactKind, CompressedArtifact, CompressionMode
+    from cleveragents.domain.artifact import ArtifactKind, CompressedArtifact
+    from cleveragents.domain.compression_modes import CompressionMode
 
 _TEXT_NAME = "text"
 """The name text is compressed under when none is given."""
@@ -68,7 +70,7 @@ def compress(
     budget: int,
     *,
     kind: ArtifactKind | ArtifactKindName | None = None,
-    mode: CompressionMode | CompressionModeName = "smart",
+    mode: CompressionMode | CompressionModeName = DEFAULT_COMPRESSION_MODE,
     task: str | None = None,
     name: str | None = None,
     workdir: str | os.PathLike[str] | None = None,

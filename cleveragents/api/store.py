@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Literal
@@ -21,6 +22,7 @@ from cleveragents.api.formats import (
     artifact_kind,
     compression_mode,
 )
+from cleveragents.domain.compression_modes import DEFAULT_COMPRESSION_MODE
 from cleveragents.domain.errors import InvalidInputError
 
 if TYPE_CHECKING:
@@ -29,6 +31,7 @@ if TYPE_CHECKING:
         ArtifactStore,
         ImportResult,
     )
+    from cleveragents.application.services.artifact_store.reading import ArtifactSlice
     from cleveragents.application.services.plans.child_plans import ChildPlanSpawner
     from cleveragents.application.services.plans.plan_service import PlanService, PlanStatusReport
     from cleveragents.application.services.plans.project_service import ProjectService
@@ -39,6 +42,7 @@ if TYPE_CHECKING:
     from cleveragents.domain.stored_artifact import ArtifactPreview, StoredArtifact
 
 READ_BYTES = 1 << 20
+"""The default bound of `Store.read_slice` and `Store.read_lines_slice`."""
 SecretsChoice = Literal["block", "redact"]
 
 
@@ -187,14 +191,46 @@ class Store:
         """Bounded head and tail, with the byte count, SHA-256 and media type."""
         return self.artifacts.preview(artifact_id)
 
-    def read(self, artifact_id: str, offset: int = 0, length: int = READ_BYTES) -> bytes:
-        """`length` bytes from `offset` (what a preview left out, for instance)."""
+    def read(self, artifact_id: str, offset: int = 0, length: int | None = None) -> bytes:
+        """`length` bytes from `offset` (default: every byte to the end), held whole; `stream`
+        gives them in bounded pieces, `read_slice` at most a bound with what remains."""
         return self.artifacts.read(artifact_id, offset, length)
 
-    def read_lines(self, artifact_id: str, first: int, last: int) -> bytes:
-        """Lines `first` to `last` (1-based, inclusive) exactly as stored: what a compression
-        marker says it omitted."""
+    def stream(
+        self, artifact_id: str, offset: int = 0, length: int | None = None
+    ) -> Iterator[bytes]:
+        """`read` in pieces of at most 1 MiB, for an artifact too large to hold."""
+        return self.artifacts.stream(artifact_id, offset, length)
+
+    def read_slice(
+        self,
+        artifact_id: str,
+        offset: int = 0,
+        length: int | None = None,
+        *,
+        limit: int = READ_BYTES,
+    ) -> ArtifactSlice:
+        """`read`, at most `limit` bytes of it: `data`, `offset`, `returned`, `total_bytes`,
+        `remaining` (bytes after `data`), `next_offset` (None at the end) and `truncated`
+        (the limit cut what was asked for)."""
+        return self.artifacts.read_slice(artifact_id, offset, length, limit=limit)
+
+    def read_lines(self, artifact_id: str, first: int, last: int | None = None) -> bytes:
+        """Lines `first` to `last` (1-based, inclusive; default: to the end) exactly as
+        stored: what a compression marker says it omitted."""
         return self.artifacts.read_lines(artifact_id, first, last)
+
+    def stream_lines(
+        self, artifact_id: str, first: int, last: int | None = None
+    ) -> Iterator[bytes]:
+        """`read_lines` in pieces of at most 1 MiB."""
+        return self.artifacts.stream_lines(artifact_id, first, last)
+
+    def read_lines_slice(
+        self, artifact_id: str, first: int, last: int | None = None, *, limit: int = READ_BYTES
+    ) -> ArtifactSlice:
+        """`read_lines`, at most `limit` bytes of it, reported as `read_slice`."""
+        return self.artifacts.read_lines_slice(artifact_id, first, last, limit=limit)
 
     def compress(
         self,
@@ -202,7 +238,7 @@ class Store:
         budget: int,
         *,
         kind: ArtifactKind | ArtifactKindName | None = None,
-        mode: CompressionMode | CompressionModeName = "smart",
+        mode: CompressionMode | CompressionModeName = DEFAULT_COMPRESSION_MODE,
         task: str | None = None,
     ) -> CompressResult:
         """A stored artifact compressed to `budget` (as `kind`, else the kind told from its

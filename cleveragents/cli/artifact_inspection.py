@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
@@ -11,11 +11,6 @@ from cleveragents.cli.artifact import app
 from cleveragents.cli.artifact_store import IdArgument, store_of
 from cleveragents.cli.artifact_views import artifact_view, preview_view, render_preview
 from cleveragents.cli.output import JsonFlag, emit_json, print_fields, print_table
-
-if TYPE_CHECKING:
-    pass
-
-READ_BYTES = 65536
 
 
 @app.command("list")
@@ -100,9 +95,7 @@ def read(
     ] = None,
     length: Annotated[
         int | None,
-        typer.Option(
-            "--length", metavar="N", min=0, help=f"How many bytes (default {READ_BYTES})."
-        ),
+        typer.Option("--length", metavar="N", min=0, help="How many bytes (default: to the end)."),
     ] = None,
     lines: Annotated[
         str | None,
@@ -110,39 +103,44 @@ def read(
             "--lines",
             metavar="A-B",
             help="Lines A to B (1-based, inclusive), exactly as stored, line endings included; "
-            "A alone is one line. Not with --offset or --length.",
+            "A- is line A to the end, A alone is one line. Not with --offset or --length.",
         ),
     ] = None,
 ) -> None:
-    """Write bytes of a stored artifact to stdout (more than the preview shows).
+    """Write a stored artifact's bytes to stdout: all of them (streamed, however large), or
+    the byte or line range asked for.
+
+    Example: agents artifact read 01J... > output.log
 
     Example: agents artifact read 01J... --offset 4096 --length 8192
 
     Example: agents artifact read 01J... --lines 120-180
     """
-    if lines is None:
-        data = store_of(ctx).read(
-            artifact_id, offset or 0, READ_BYTES if length is None else length
-        )
-        sys.stdout.buffer.write(data)
-    elif offset is not None or length is not None:
+    if lines is not None and (offset is not None or length is not None):
         raise typer.BadParameter("give --lines, or --offset and --length, not both")
+    store = store_of(ctx)
+    # Streamed in pieces of a bounded size: an artifact of any size is never held whole.
+    if lines is None:
+        pieces = store.stream(artifact_id, offset or 0, length)
     else:
         first, last = _line_range(lines)
-        # Streamed: a range of a million lines is never held whole.
-        for piece in store_of(ctx).stream_lines(artifact_id, first, last):
-            sys.stdout.buffer.write(piece)
+        pieces = store.stream_lines(artifact_id, first, last)
+    for piece in pieces:
+        sys.stdout.buffer.write(piece)
     sys.stdout.flush()
 
 
-def _line_range(text: str) -> tuple[int, int]:
-    """``A-B`` or ``A`` as (A, B); whether A and B make a range is the store's to say."""
+def _line_range(text: str) -> tuple[int, int | None]:
+    """``A-B``, ``A-`` or ``A`` as (A, B), (A, None) or (A, A); whether A and B make a range
+    is the store's to say."""
     import re
 
-    match = re.fullmatch(r" *([0-9]+) *(?:- *([0-9]+) *)?", text)
+    match = re.fullmatch(r" *([0-9]+) *(?:(-) *([0-9]+)? *)?", text)
     if match is None:
         raise typer.BadParameter(
-            f"expected A-B or A (line numbers, from 1), got {text!r}", param_hint="--lines"
+            f"expected A-B, A- or A (line numbers, from 1), got {text!r}", param_hint="--lines"
         )
     first = int(match.group(1))
-    return first, int(match.group(2) or first)
+    if match.group(3) is not None:
+        return first, int(match.group(3))
+    return first, None if match.group(2) else first

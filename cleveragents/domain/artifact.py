@@ -6,6 +6,15 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from cleveragents.domain.compression_modes import DEFAULT_COMPRESSION_MODE, CompressionMode
+
+__all__ = [
+    "DEFAULT_COMPRESSION_MODE",
+    "ArtifactKind",
+    "CompressedArtifact",
+    "CompressionMode",
+]
+
 
 class ArtifactKind(StrEnum):
     """What an artifact is, which decides how it is compressed."""
@@ -16,19 +25,6 @@ class ArtifactKind(StrEnum):
     MARKDOWN = "markdown"
     SOURCE = "source"
     TEXT = "text"
-
-
-class CompressionMode(StrEnum):
-    """`tiered`: three tiers, whole / the kind's compressor / a head cut (the default);
-    `smart`: fills the budget by value. `seed`, the tiered mode's former name, still reads as
-    `tiered`."""
-
-    TIERED = "tiered"
-    SMART = "smart"
-
-    @classmethod
-    def _missing_(cls, value: object) -> CompressionMode | None:
-        return cls.TIERED if value == "seed" else None
 
 
 class CompressedArtifact(BaseModel):

@@ -3,8 +3,7 @@ more of it later."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Annotated
+from typing import Annotated, Literal
 
 from mcp.server.mcpserver import MCPServer
 from mcp.types import ToolAnnotations
@@ -15,6 +14,7 @@ from cleveragents.application.services.artifact_store.artifact_store import (
     ImportResult,
     SecretHandling,
 )
+from cleveragents.application.services.artifact_store.reading import ArtifactSlice
 from cleveragents.domain.stored_artifact import ArtifactPreview
 from cleveragents.mcp.engine import Engine, refuse
 
@@ -46,17 +46,20 @@ class StoredOutput(BaseModel):
 
 
 class ArtifactRange(BaseModel):
-    """A range of a stored artifact's bytes, as UTF-8 text."""
+    """A range of a stored artifact's bytes, as UTF-8 text, and where it sits in the artifact."""
 
     artifact_id: str
     text: str = Field(description="The bytes as UTF-8; bytes that are not UTF-8 read as U+FFFD.")
+    offset: int = Field(description="Where the returned bytes start in the artifact.")
     byte_count: int = Field(description="How many bytes `text` holds.")
     artifact_bytes: int = Field(description="The artifact's whole size in bytes.")
+    remaining: int = Field(description="How many bytes of the artifact come after `text`.")
     next_offset: int | None = Field(
-        description="For a byte range: where the next read starts, or null at the end."
+        description="Where the next read starts (offset, to read on), or null at the end."
     )
     truncated: bool = Field(
-        description=f"For a line range: true when it was cut at {MAX_READ_BYTES} bytes."
+        description="True when the read's bound cut what was asked for: read on from "
+        "next_offset to get the rest."
     )
 
 
@@ -123,7 +126,8 @@ def register(server: MCPServer, engine: Engine) -> None:
             Field(
                 ge=0,
                 le=MAX_READ_BYTES,
-                description=f"How many bytes (default {DEFAULT_READ_BYTES}).",
+                description=f"How many bytes (default: to the end, at most {DEFAULT_READ_BYTES} "
+                "in one read).",
             ),
         ] = None,
         first_line: Annotated[
@@ -134,34 +138,36 @@ def register(server: MCPServer, engine: Engine) -> None:
             ),
         ] = None,
         last_line: Annotated[
-            int | None,
-            Field(ge=1, description="Last line to read, inclusive (default: first_line)."),
+            int | Literal["end"] | None,
+            Field(
+                description="Last line to read, inclusive, or end for every line to the end "
+                "(default: first_line)."
+            ),
         ] = None,
     ) -> ArtifactRange:
         """Read part of a stored artifact: a byte range (offset, length), or a line range
         (first_line to last_line, exactly as stored, line endings included). This is how to
         see what a preview or a compression left out: their markers give the offset or the
-        lines."""
+        lines. One read returns at most 1 MiB (without a length, 64 KiB): the result says how
+        many bytes remain after it, whether the bound cut the range asked for (truncated) and
+        the next_offset to read on from."""
         by_lines = first_line is not None or last_line is not None
         if by_lines and (offset is not None or length is not None):
             raise refuse("give first_line (and last_line), or offset and length, not both")
         if last_line is not None and first_line is None:
             raise refuse("last_line needs first_line")
+        if isinstance(last_line, int) and first_line is not None and last_line < first_line:
+            raise refuse(f"last_line {last_line} is before first_line {first_line}")
 
-        def work() -> ArtifactRange:
+        def work() -> ArtifactSlice:
             store: ArtifactStore = engine.container.artifact_store()
-            stored = store.get(artifact_id)
             if first_line is not None:
-                last = first_line if last_line is None else last_line
-                data, truncated = _bounded(store.stream_lines(stored.id, first_line, last))
-                return _range(stored.id, data, stored.byte_count, None, truncated)
-            start = offset or 0
-            data = store.read(stored.id, start, DEFAULT_READ_BYTES if length is None else length)
-            end = start + len(data)
-            more = end if end < stored.byte_count and data else None
-            return _range(stored.id, data, stored.byte_count, more, False)
+                last = None if last_line == "end" else (last_line or first_line)
+                return store.read_lines_slice(artifact_id, first_line, last, limit=MAX_READ_BYTES)
+            bound = DEFAULT_READ_BYTES if length is None else max(length, 1)
+            return store.read_slice(artifact_id, offset or 0, length, limit=bound)
 
-        return await engine.run(work)
+        return _range(await engine.run(work))
 
 
 def _blocked(result: ImportResult) -> str:
@@ -193,24 +199,14 @@ def _read_more(preview: ArtifactPreview) -> str | None:
     )
 
 
-def _bounded(pieces: Iterable[bytes]) -> tuple[bytes, bool]:
-    """At most `MAX_READ_BYTES` of the pieces, and whether there was more."""
-    kept = bytearray()
-    for piece in pieces:
-        kept += piece
-        if len(kept) > MAX_READ_BYTES:
-            return bytes(kept[:MAX_READ_BYTES]), True
-    return bytes(kept), False
-
-
-def _range(
-    artifact_id: str, data: bytes, size: int, next_offset: int | None, truncated: bool
-) -> ArtifactRange:
+def _range(read: ArtifactSlice) -> ArtifactRange:
     return ArtifactRange(
-        artifact_id=artifact_id,
-        text=data.decode("utf-8", "replace"),
-        byte_count=len(data),
-        artifact_bytes=size,
-        next_offset=next_offset,
-        truncated=truncated,
+        artifact_id=read.artifact_id,
+        text=read.data.decode("utf-8", "replace"),
+        offset=read.offset,
+        byte_count=read.returned,
+        artifact_bytes=read.total_bytes,
+        remaining=read.remaining,
+        next_offset=read.next_offset,
+        truncated=read.truncated,
     )

@@ -13,7 +13,12 @@ from cleveragents.application.services.artifact_compression.artifact_compressor 
     ArtifactCompressorService,
     CompressionOutcome,
 )
-from cleveragents.domain.artifact import ArtifactKind, CompressedArtifact, CompressionMode
+from cleveragents.domain.artifact import (
+    DEFAULT_COMPRESSION_MODE,
+    ArtifactKind,
+    CompressedArtifact,
+    CompressionMode,
+)
 from cleveragents.mcp.engine import Engine, refuse
 
 DEFAULT_TEXT_NAME = "text"
@@ -41,9 +46,9 @@ def register(server: MCPServer, engine: Engine) -> None:
         budget: Annotated[
             int, Field(ge=1, description="The token budget the content must fit (>= 1).")
         ],
-        text: Annotated[
-            str | None, Field(description="The text to compress. Not with artifact_id.")
-        ] = None,
+        # Typed `str`, not `str | None`: the SDK parses a string given for any other type as
+        # JSON first, so a JSON document given as text would arrive as an object and be refused.
+        text: Annotated[str, Field(description="The text to compress. Not with artifact_id.")] = "",
         artifact_id: Annotated[
             str | None,
             Field(
@@ -74,34 +79,31 @@ def register(server: MCPServer, engine: Engine) -> None:
             ),
         ] = None,
         mode: Annotated[
-            Literal["tiered", "smart"],
+            CompressionMode,
             Field(
-                description="tiered: the text whole if it fits, else its kind's compressor, else "
-                "a head cut. smart: fills the budget by value at any size; markers name the "
-                "omitted lines."
+                description="smart (the default): fills the budget by value at any size, keeping "
+                "a log's last error, a source file's signatures, a valid JSON document; markers "
+                "name the omitted lines. tiered: the text whole if it fits, else its kind's "
+                "compressor, else a head cut."
             ),
-        ] = "tiered",
+        ] = DEFAULT_COMPRESSION_MODE,
     ) -> Compression:
         """Compress a log, diff, JSON document, markdown or source text (given, or stored in
         the artifact store) to fit a token budget, keeping what matters for its kind: a log's
         errors and last lines, a diff's changed lines, a JSON document's shape. Credentials
         in it are redacted. Give exactly one of text or artifact_id."""
-        if (text is None) == (artifact_id is None):
+        if bool(text) == (artifact_id is not None):  # empty text is no text: nothing to fit
             raise refuse("give exactly one of text or artifact_id")
         if artifact_id is not None and name is not None:
             raise refuse("name applies to text; a stored artifact has its own")
-        wanted = CompressionMode(mode)
 
         def work() -> CompressionOutcome:
             service: ArtifactCompressorService = engine.container.artifact_compressor_service()
             if artifact_id is not None:
-                return service.compress_stored(
-                    artifact_id, budget, task=task, mode=wanted, kind=kind
-                )
-            assert text is not None
+                return service.compress_stored(artifact_id, budget, task=task, mode=mode, kind=kind)
             data = text.encode("utf-8", "surrogatepass")
             return service.compress_input(
-                name or DEFAULT_TEXT_NAME, data, budget, task=task, mode=wanted, kind=kind
+                name or DEFAULT_TEXT_NAME, data, budget, task=task, mode=mode, kind=kind
             )
 
         outcome = await engine.run(work)

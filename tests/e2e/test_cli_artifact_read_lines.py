@@ -64,6 +64,8 @@ def _lines(capsysbinary: pytest.CaptureFixture[bytes], artifact_id: str, span: s
         ("1-5", DATA),
         ("3-999999", b"\ngamma \xe9\r\nlast, no newline"),
         ("6", b""),
+        ("4-", b"gamma \xe9\r\nlast, no newline"),
+        ("6-", b""),
         (" 2 - 3 ", b"beta\n\n"),
     ],
 )
@@ -86,11 +88,12 @@ def test_every_line_read_back_is_the_file(
 @pytest.mark.parametrize(
     ("span", "says"),
     [
-        ("abc", "Invalid value for --lines: expected A-B or A"),
-        ("1-", "Invalid value for --lines: expected A-B or A"),
-        ("-3", "Invalid value for --lines: expected A-B or A"),
-        ("1-2-3", "Invalid value for --lines: expected A-B or A"),
-        ("", "Invalid value for --lines: expected A-B or A"),
+        ("abc", "Invalid value for --lines: expected A-B, A- or A"),
+        ("1--", "Invalid value for --lines: expected A-B, A- or A"),
+        ("-3", "Invalid value for --lines: expected A-B, A- or A"),
+        ("1-2-3", "Invalid value for --lines: expected A-B, A- or A"),
+        ("", "Invalid value for --lines: expected A-B, A- or A"),
+        ("0-", "line range"),
         ("0-3", "line range"),
         ("0", "line range"),
         ("5-2", "line range"),

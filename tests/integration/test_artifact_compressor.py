@@ -29,6 +29,8 @@ pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason=CORPUS_ABSENT)
 BUDGET_FACTORS = (0.3, 0.5, 0.8, 1.0, 1.2, 1.5)
 KINDS = ("logs", "diffs", "json", "markdown", "code")
 LEVEL = re.compile(r"\b(ERROR|WARN|WARNING|FATAL|CRITICAL)\b|\[(error|warn)\]")
+# The documented three tiers, asked for explicitly: smart is the default.
+TIERED = CompressionMode.TIERED
 
 
 @pytest.fixture(scope="module")
@@ -72,7 +74,7 @@ def test_content_fits_every_budget_on_the_corpus(
 
 def test_tier1_returns_the_artifact_unchanged(service: ArtifactCompressorService) -> None:
     text = "small artifact\n"
-    result = service.compress_text("notes.txt", text, 100)
+    result = service.compress_text("notes.txt", text, 100, mode=TIERED)
     assert result == CompressedArtifact(
         artifact_name="notes.txt", raw_tokens=3, compacted_tokens=3, truncated=False, content=text
     )
@@ -91,7 +93,7 @@ def _tier2_results(
     results = []
     for path in _corpus(kind):
         text = path.read_text(encoding="utf-8")
-        result = service.compress_text(path.name, text, _tier2_budget(container, text))
+        result = service.compress_text(path.name, text, _tier2_budget(container, text), mode=TIERED)
         if not result.truncated:
             results.append((path.name, text, result.content))
     assert results, f"no {kind} file was compressed by Tier 2"
@@ -122,7 +124,7 @@ def test_tier2_json_keeps_every_key_and_parses(
         text = path.read_text(encoding="utf-8")
         for factor in (0.7, 0.9):
             budget = max(1, int(_count(container, text) * factor))
-            result = service.compress_text(path.name, text, budget)
+            result = service.compress_text(path.name, text, budget, mode=TIERED)
             if result.truncated:
                 continue
             tier2_seen += 1
@@ -158,7 +160,7 @@ def test_tier2_diffs_keep_headers_and_signatures(
 def test_tier3_marker_is_honest(container: Container, service: ArtifactCompressorService) -> None:
     path = CORPUS / "logs" / "HDFS_2k.log"
     text = path.read_text(encoding="utf-8")
-    result = service.compress_text(path.name, text, 500)
+    result = service.compress_text(path.name, text, 500, mode=TIERED)
     assert result.truncated
     kept, marker = result.content.rsplit("\n\n", 1)
     assert marker == truncation_marker(result.raw_tokens - _count(container, kept))
@@ -171,7 +173,7 @@ def test_code_tier3_is_exact_where_chars_over_4_overshoots(
     """Minified-looking code has fewer than 4 characters a token: budget * 4 characters
     would overshoot; the back-off keeps content within the budget."""
     text = "\n\n".join("x=[" + ",".join(str(i) for i in range(60)) + "]" for _ in range(50))
-    result = service.compress_text("data.txt", text, 100)
+    result = service.compress_text("data.txt", text, 100, mode=TIERED)
     assert _count(container, result.content) <= 100
     assert result.truncated
 
@@ -182,7 +184,7 @@ def test_smart_mode_keeps_the_error_at_the_end_of_a_long_log(
     lines = [f"2024-01-01 00:00:{i % 60:02d} INFO worker {i} processed batch" for i in range(5000)]
     lines[4000] = "2024-01-01 00:59:59 ERROR payment gateway timed out after 30s"
     text = "\n".join(lines) + "\n"
-    tiered = service.compress_text("run.log", text, 400)
+    tiered = service.compress_text("run.log", text, 400, mode=TIERED)
     smart = service.compress_text("run.log", text, 400, mode=CompressionMode.SMART)
     assert "payment gateway timed out" not in tiered.content
     assert "payment gateway timed out" in smart.content
@@ -196,8 +198,8 @@ def test_task_guidance_keeps_matching_lines(
     lines[150] = "2024-01-01 00:00:00 INFO cache_warmup finished for shard 7"
     text = "\n".join(lines) + "\n"
     budget = _tier2_budget(container, text)
-    without = service.compress_text("app.log", text, budget)
-    guided = service.compress_text("app.log", text, budget, task="check cache_warmup")
+    without = service.compress_text("app.log", text, budget, mode=TIERED)
+    guided = service.compress_text("app.log", text, budget, task="check cache_warmup", mode=TIERED)
     assert "cache_warmup" not in without.content
     assert "cache_warmup" in guided.content
 
@@ -235,7 +237,7 @@ def test_malformed_tier2_json_falls_back_to_tier3(
 ) -> None:
     text = '{"items": [' + ", ".join(f'"item number {i}"' for i in range(200)) + "]"  # no }
     budget = (_count(container, text) * 2 + 2) // 3
-    result = service.compress_text("broken.json", text, budget)
+    result = service.compress_text("broken.json", text, budget, mode=TIERED)
     assert result.truncated is True
     assert "[TRUNCATED: content exceeds budget" in result.content
     assert result.compacted_tokens <= budget

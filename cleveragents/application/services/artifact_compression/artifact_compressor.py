@@ -73,7 +73,12 @@ from cleveragents.application.services.counting.heuristic_counter import (
     HEURISTIC_WARNING,
     HeuristicTokenCounter,
 )
-from cleveragents.domain.artifact import ArtifactKind, CompressedArtifact, CompressionMode
+from cleveragents.domain.artifact import (
+    DEFAULT_COMPRESSION_MODE,
+    ArtifactKind,
+    CompressedArtifact,
+    CompressionMode,
+)
 from cleveragents.domain.errors import (
     ArtifactNotFoundError,
     CleverAgentsError,
@@ -125,7 +130,7 @@ class ArtifactCompressorService:
         *,
         workdir: str,
         task: str | None = None,
-        mode: CompressionMode = CompressionMode.TIERED,
+        mode: CompressionMode = DEFAULT_COMPRESSION_MODE,
         store: bool = False,
         kind: ArtifactKind | None = None,
     ) -> CompressionOutcome:
@@ -174,7 +179,7 @@ class ArtifactCompressorService:
         budget: int,
         *,
         task: str | None = None,
-        mode: CompressionMode = CompressionMode.TIERED,
+        mode: CompressionMode = DEFAULT_COMPRESSION_MODE,
         kind: ArtifactKind | None = None,
     ) -> CompressionOutcome:
         """Compress bytes already read (standard input) by the rules of a file: binary data
@@ -192,7 +197,7 @@ class ArtifactCompressorService:
         budget: int,
         *,
         task: str | None = None,
-        mode: CompressionMode = CompressionMode.TIERED,
+        mode: CompressionMode = DEFAULT_COMPRESSION_MODE,
         kind: ArtifactKind | None = None,
     ) -> CompressionOutcome:
         """Compress an artifact already in the store; its markers name it."""
@@ -300,7 +305,7 @@ class ArtifactCompressorService:
         budget: int,
         *,
         task: str | None = None,
-        mode: CompressionMode = CompressionMode.TIERED,
+        mode: CompressionMode = DEFAULT_COMPRESSION_MODE,
         handles: Handles | None = None,
         kind: ArtifactKind | None = None,
     ) -> CompressedArtifact:

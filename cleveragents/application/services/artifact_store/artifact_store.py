@@ -25,7 +25,10 @@ from cleveragents.application.services.artifact_store.importing import (
     ArtifactImporter,
     Progress,
 )
-from cleveragents.application.services.artifact_store.reading import CHUNK_BYTES, ArtifactReader
+from cleveragents.application.services.artifact_store.reading import (
+    ArtifactReader,
+    ArtifactSlice,
+)
 from cleveragents.application.services.artifact_store.results import (
     ArtifactNotStoredError,
     CleanupReport,
@@ -110,14 +113,16 @@ class ArtifactStore:
         project: str | None = None,
         secrets: SecretHandling = SecretHandling.BLOCK,
         allowlist: str | None = None,
+        plan_id: str | None = None,
     ) -> ImportResult:
-        """Import output held in memory (a tool result a compaction shrank, or one an agent
-        hands over), under ``tool-output/<label>``: hashed, scanned and previewed like a file;
-        `secrets` and `allowlist` as for `import_file` (only the allowlist named applies). The
-        same bytes imported again reuse the stored artifact (a compaction run twice stores its
-        outputs once)."""
+        """Import output held in memory (a tool result a compaction shrank, one an agent
+        hands over, standard input), under ``tool-output/<label>``, for `plan_id` if given:
+        hashed, scanned and previewed like a file; `secrets` and `allowlist` as for
+        `import_file` (only the allowlist named applies). The same bytes imported again for
+        the same project and plan reuse the stored artifact (a compaction run twice stores
+        its outputs once)."""
         return self._importer.import_output(
-            data, label, project=project, secrets=secrets, allowlist=allowlist
+            data, label, project=project, secrets=secrets, allowlist=allowlist, plan_id=plan_id
         )
 
     def create_temp_output(self, tool_name: str) -> TempOutputGrant:
@@ -166,21 +171,45 @@ class ArtifactStore:
         current policy; `ArtifactNotStoredError` for a blocked or expired one."""
         return self._reader.preview(artifact_id)
 
-    def read(self, artifact_id: str, offset: int = 0, length: int = CHUNK_BYTES) -> bytes:
-        """Bytes of a stored artifact, to fetch more than the preview."""
+    def read(self, artifact_id: str, offset: int = 0, length: int | None = None) -> bytes:
+        """`length` bytes of a stored artifact from `offset` (None: to its end), held whole:
+        `stream` for more than memory should hold, `read_slice` for a bounded read."""
         return self._reader.read(artifact_id, offset, length)
 
-    def read_lines(self, artifact_id: str, first: int, last: int) -> bytes:
-        """Lines `first` to `last` (1-based, inclusive) of a stored artifact, byte for byte:
-        each with its line ending as stored (``\n`` ends a line, so a CRLF line keeps its
-        ``\r\n``; the file's last line may have none). `last` beyond the end is the end;
-        `first` beyond it gives nothing. What a compression omitted, given back exactly."""
+    def stream(
+        self, artifact_id: str, offset: int = 0, length: int | None = None
+    ) -> Iterator[bytes]:
+        """`read` in pieces of at most `CHUNK_BYTES`; the artifact and the range are checked
+        now, before the first piece is asked for."""
+        return self._reader.stream(artifact_id, offset, length)
+
+    def read_slice(
+        self, artifact_id: str, offset: int = 0, length: int | None = None, *, limit: int
+    ) -> ArtifactSlice:
+        """`read`, at most `limit` bytes of it, with the artifact's size and where the rest
+        starts: how a driver with a bound (a model's context) says what it left out."""
+        return self._reader.read_slice(artifact_id, offset, length, limit=limit)
+
+    def read_lines(self, artifact_id: str, first: int, last: int | None = None) -> bytes:
+        """Lines `first` to `last` (1-based, inclusive; None: to the end) of a stored
+        artifact, byte for byte: each with its line ending as stored (``\n`` ends a line, so a
+        CRLF line keeps its ``\r\n``; the file's last line may have none). `last` beyond the
+        end is the end; `first` beyond it gives nothing. What a compression omitted, given
+        back exactly."""
         return self._reader.read_lines(artifact_id, first, last)
 
-    def stream_lines(self, artifact_id: str, first: int, last: int) -> Iterator[bytes]:
+    def stream_lines(
+        self, artifact_id: str, first: int, last: int | None = None
+    ) -> Iterator[bytes]:
         """`read_lines` in pieces of at most `CHUNK_BYTES`, for a range too large to hold.
         The range and the artifact are checked now, before the first piece is asked for."""
         return self._reader.stream_lines(artifact_id, first, last)
+
+    def read_lines_slice(
+        self, artifact_id: str, first: int, last: int | None = None, *, limit: int
+    ) -> ArtifactSlice:
+        """`read_lines`, at most `limit` bytes of it, as `read_slice`."""
+        return self._reader.read_lines_slice(artifact_id, first, last, limit=limit)
 
     # -- retention -------------------------------------------------------------------------------
 
