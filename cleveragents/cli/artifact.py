@@ -2,23 +2,28 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from enum import StrEnum
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from cleveragents.cli.inputs import MAX_TRANSCRIPT_ENV, max_transcript_bytes
+from cleveragents.cli.inputs import (
+    WORKSPACE_HELP,
+    check_input_name,
+    read_standard_input,
+    workspace_root,
+)
 from cleveragents.cli.output import EncodingOption, emit_json
 from cleveragents.cli.progress import progress_line
+from cleveragents.domain.compression_modes import DEFAULT_COMPRESSION_MODE, CompressionMode
 
 if TYPE_CHECKING:
     from cleveragents.application.services.artifact_compression.artifact_compressor import (
         ArtifactCompressorService,
         CompressionOutcome,
     )
-    from cleveragents.domain.artifact import ArtifactKind, CompressionMode
+    from cleveragents.domain.artifact import ArtifactKind
 
 STDIN = "-"
 
@@ -27,11 +32,6 @@ app = typer.Typer(
     "output in the governed store.",
     no_args_is_help=True,
 )
-
-
-class Mode(StrEnum):
-    TIERED = "tiered"
-    SMART = "smart"
 
 
 class Kind(StrEnum):
@@ -53,8 +53,9 @@ def compress(
         str | None,
         typer.Argument(
             metavar="ARTIFACT_PATH",
-            help="The file: relative to the work directory, or absolute inside it; "
-            "- reads standard input. Omitted with --artifact.",
+            help="The file: relative to the workspace, or absolute; it must end inside the "
+            "workspace (.. allowed). - reads standard input (--name gives its name). Omitted "
+            "with --artifact.",
             show_default=False,
         ),
     ] = None,
@@ -67,21 +68,26 @@ def compress(
         ),
     ] = None,
     workdir: Annotated[
+        str | None, typer.Option("--workspace", "--workdir", metavar="DIR", help=WORKSPACE_HELP)
+    ] = None,
+    name: Annotated[
         str | None,
         typer.Option(
-            "--workdir",
-            metavar="DIR",
-            help="Work directory (default: $CLOSEDLOOP_WORKDIR, else the current directory).",
+            "--name",
+            metavar="NAME",
+            help="The file name standard input stands for (with -): its suffix tells the kind "
+            "and a source file's language, e.g. --name core.py.",
         ),
     ] = None,
     mode: Annotated[
-        Mode,
+        CompressionMode,
         typer.Option(
             "--mode",
-            help="tiered: three tiers, whole / the kind's compressor / head cut (default). "
-            "smart: fills the budget by value at any size, markers name the omitted lines.",
+            help="smart: fills the budget by value at any size (a log's last error, a file's "
+            "signatures, a valid JSON document), markers name the omitted lines. tiered: three "
+            "tiers, whole / the kind's compressor / head cut.",
         ),
-    ] = Mode.TIERED,
+    ] = DEFAULT_COMPRESSION_MODE,
     kind: Annotated[
         Kind | None,
         typer.Option(
@@ -116,24 +122,29 @@ def compress(
     """Print the five-field JSON: artifact_name, raw_tokens, compacted_tokens, truncated, content.
 
     content always fits the budget, counted with the real tokenizer. A missing artifact (or a
-    path that escapes the work directory) prints the not-found JSON and exits 2; so does
+    path that ends outside the workspace) prints the not-found JSON and exits 2; so does
     a binary file (with an error JSON of the same shape).
 
-    ARTIFACT_PATH is relative to the work directory or absolute inside it; - reads standard
-    input. --artifact ID compresses an artifact already in the store instead. With --store or
+    ARTIFACT_PATH is relative to the workspace or absolute, and must end inside it (..
+    is resolved by the text, never through a link); - reads standard input, named by --name.
+    The workspace: --workspace (alias --workdir), else $CLEVERAGENTS_WORKSPACE, else
+    $CLOSEDLOOP_WORKDIR, else the current directory. --artifact ID compresses an artifact
+    already in the store instead. With --store or
     --artifact, each omission marker names the stored artifact and its line range, which
     agents artifact read ID --lines A-B gives back exactly.
 
     Example: agents artifact compress build.log --budget 2000 --task "why does test_login fail"
 
     Example: git diff | agents artifact compress - --budget 4000 --mode smart
+
+    Example: cat core.py | agents artifact compress - --name core.py --budget 1500
     """
     from cleveragents.cli.state import state
     from cleveragents.container import build_container
-    from cleveragents.domain.artifact import ArtifactKind, CompressionMode
+    from cleveragents.domain.artifact import ArtifactKind
 
     _check_source(artifact_path, artifact_id, store, workdir)
-    compression_mode = CompressionMode(mode.value)
+    _check_name(artifact_path, name)
     artifact_kind = ArtifactKind(kind.value) if kind is not None else None
     container = build_container(state(ctx).database_url, encoding=encoding)
     service = container.artifact_compressor_service()
@@ -146,10 +157,11 @@ def compress(
                 artifact_id,
                 budget,
                 task,
-                compression_mode,
+                mode,
                 workdir,
                 store,
                 artifact_kind,
+                name,
             )
     finally:
         container.store().dispose()  # opens nothing: only --store and --artifact use a database
@@ -171,14 +183,16 @@ def _compress(
     workdir: str | None,
     store: bool,
     kind: ArtifactKind | None,
+    name: str | None = None,
 ) -> CompressionOutcome:
     """The compression of the one source `_check_source` let through."""
     if artifact_id is not None:
         return service.compress_stored(artifact_id, budget, task=task, mode=mode, kind=kind)
     if artifact_path == STDIN:
-        return service.compress_input(STDIN, _read_stdin(), budget, task=task, mode=mode, kind=kind)
+        data = read_standard_input()
+        return service.compress_input(name or STDIN, data, budget, task=task, mode=mode, kind=kind)
     assert artifact_path is not None
-    directory = os.path.expanduser(workdir or os.environ.get("CLOSEDLOOP_WORKDIR") or os.getcwd())
+    directory = workspace_root(workdir)
     return service.compress(
         artifact_path, budget, workdir=directory, task=task, mode=mode, store=store, kind=kind
     )
@@ -197,19 +211,17 @@ def _check_source(
     if artifact_id is not None and store:
         raise typer.BadParameter("--store imports ARTIFACT_PATH; an --artifact is already stored")
     if artifact_id is not None and workdir is not None:
-        raise typer.BadParameter("--workdir applies to ARTIFACT_PATH, not to --artifact")
+        raise typer.BadParameter(
+            "--workspace/--workdir applies to ARTIFACT_PATH, not to --artifact"
+        )
     if artifact_path == STDIN and store:
         raise typer.BadParameter("--store imports a file; give its path instead of -")
 
 
-def _read_stdin() -> bytes:
-    """Standard input, up to the limit transcripts have (a compression holds its input and
-    several times its size); one byte more is refused before the text is compressed."""
-    limit = max_transcript_bytes()
-    data = sys.stdin.buffer.read(limit + 1)
-    if len(data) > limit:
-        raise typer.BadParameter(
-            f"standard input is more than {limit:,} bytes; larger input is refused "
-            f"({MAX_TRANSCRIPT_ENV} sets the limit); write it to a file and compress that"
-        )
-    return data
+def _check_name(artifact_path: str | None, name: str | None) -> None:
+    """--name names standard input only: a file or a stored artifact has its own name."""
+    if name is None:
+        return
+    if artifact_path != STDIN:
+        raise typer.BadParameter("--name names standard input: give it with - as ARTIFACT_PATH")
+    check_input_name(name)

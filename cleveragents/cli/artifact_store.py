@@ -9,8 +9,14 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from cleveragents.cli.artifact import app
+from cleveragents.cli.artifact import STDIN, app
 from cleveragents.cli.artifact_views import artifact_view, preview_view, render_preview
+from cleveragents.cli.inputs import (
+    WORKSPACE_HELP,
+    check_input_name,
+    read_standard_input,
+    workspace_root,
+)
 from cleveragents.cli.output import JsonFlag, emit_json
 from cleveragents.cli.state import state
 
@@ -51,11 +57,25 @@ def import_artifact(
     ctx: typer.Context,
     path: Annotated[
         str | None,
-        typer.Argument(metavar="PATH", help="A file inside the workspace (relative or absolute)."),
+        typer.Argument(
+            metavar="PATH",
+            help="A file: relative to the workspace, or absolute; it must end inside the "
+            "workspace (.. allowed). - reads standard input, stored as tool-output/NAME "
+            "(--name).",
+        ),
     ] = None,
     workspace: Annotated[
         str | None,
-        typer.Option("--workspace", metavar="DIR", help="Workspace root (default: current dir)."),
+        typer.Option("--workspace", "--workdir", metavar="DIR", help=WORKSPACE_HELP),
+    ] = None,
+    name: Annotated[
+        str | None,
+        typer.Option(
+            "--name",
+            metavar="NAME",
+            help="The name of what standard input holds (with -), e.g. build.log: its suffix "
+            "tells the media type.",
+        ),
     ] = None,
     reference: Annotated[
         str | None,
@@ -95,14 +115,19 @@ def import_artifact(
     Prints a bounded preview (head and tail) and the artifact's id; output with a suspected
     credential is blocked (nothing stored, exit 2) unless --secrets redact. The notice gives
     each finding's fingerprint, for the allowlist; a line of a PATH file that holds
-    cleveragents:allow-secret is not reported (in --ref output it counts for nothing).
+    cleveragents:allow-secret is not reported (in --ref output or standard input it counts
+    for nothing).
+
+    PATH is relative to the workspace or absolute, and must end inside it (.. is resolved by
+    the text, never through a link). The workspace: --workspace (alias --workdir), else
+    $CLEVERAGENTS_WORKSPACE, else $CLOSEDLOOP_WORKDIR, else the current directory.
 
     Example: agents artifact import build/test-output.log --plan $PLAN
 
+    Example: pytest 2>&1 | agents artifact import - --name pytest.log
+
     Example: agents artifact import build/env-dump.txt --secrets redact
     """
-    import os
-
     from cleveragents.application.services.artifact_store.artifact_store import SecretHandling
 
     try:
@@ -116,11 +141,23 @@ def import_artifact(
         raise typer.BadParameter("give exactly one of PATH or --ref REF")
     if reference is not None and workspace is not None:
         raise typer.BadParameter("--workspace applies to PATH, not to --ref")
+    _check_stdin_source(path, name, workspace)
     if reference == "-":
         reference = _reference_from_stdin()
+    root = workspace_root(workspace)
     store = store_of(ctx)
-    with _progress(path, workspace) as progress:
-        if reference is not None:
+    with _progress(path, root) as progress:
+        if path == STDIN:
+            assert name is not None
+            result = store.import_output(
+                read_standard_input(),
+                name,
+                project=project,
+                plan_id=plan,
+                secrets=handling,
+                allowlist=allowlist,
+            )
+        elif reference is not None:
             result = store.import_temp_output(
                 reference,
                 project=project,
@@ -132,7 +169,7 @@ def import_artifact(
         else:
             assert path is not None
             result = store.import_file(
-                workspace or os.getcwd(),
+                root,
                 path,
                 project=project,
                 plan_id=plan,
@@ -191,6 +228,22 @@ def _report_import(result: ImportResult, as_json: bool) -> None:
         typer.echo(render_preview(result.preview))
 
 
+def _check_stdin_source(path: str | None, name: str | None, workspace: str | None) -> None:
+    """`-` needs --name (what it is called decides its media type and is stored), and takes
+    no workspace; --name goes with `-` only (a file has its own)."""
+    if path != STDIN:
+        if name is not None:
+            raise typer.BadParameter("--name names standard input: give it with - as PATH")
+        return
+    if name is None:
+        raise typer.BadParameter(
+            "- reads standard input: name it with --name (e.g. --name build.log)"
+        )
+    check_input_name(name)
+    if workspace is not None:
+        raise typer.BadParameter("--workspace applies to a PATH file, not to standard input")
+
+
 def _reference_from_stdin() -> str:
     """The first line of standard input, bounded: a reference is under 100 characters, and a
     stream without a newline must not be read whole."""
@@ -211,14 +264,14 @@ class _NoProgress:
         return None
 
 
-def _progress(path: str | None, workspace: str | None) -> Any:
+def _progress(path: str | None, workspace: str) -> Any:
     """A progress bar on stderr for imports of 16 MiB or more (stdout stays clean)."""
     import contextlib
     import os
 
-    if path is None or not sys.stderr.isatty():
+    if path is None or path == STDIN or not sys.stderr.isatty():
         return _NoProgress()
-    full = os.path.join(workspace or os.getcwd(), path)
+    full = os.path.join(workspace, path)
     try:
         size = os.path.getsize(full)
     except OSError:

@@ -8,6 +8,7 @@ are read at each call, so a test or the environment can change them.
 from __future__ import annotations
 
 import os
+import sys
 
 import typer
 
@@ -94,3 +95,58 @@ def _decoded(path: str, data: bytes) -> str:
         raise typer.BadParameter(
             f"{path} is not UTF-8 text (bad byte at offset {error.start})"
         ) from None
+
+
+WORKSPACE_ENV = "CLEVERAGENTS_WORKSPACE"
+LEGACY_WORKSPACE_ENV = "CLOSEDLOOP_WORKDIR"
+"""The work directory's older name, still read (after `WORKSPACE_ENV`): judges set it."""
+
+WORKSPACE_HELP = (
+    "The workspace: paths are taken from it and must end inside it (default: "
+    f"${WORKSPACE_ENV}, else ${LEGACY_WORKSPACE_ENV}, else the current directory). "
+    "--workdir is the same option."
+)
+
+
+def workspace_root(flag: str | None) -> str:
+    """The workspace a command reads files beneath: the flag (``--workspace``, alias
+    ``--workdir``), else ``$CLEVERAGENTS_WORKSPACE``, else ``$CLOSEDLOOP_WORKDIR``, else the
+    current directory; ``~`` expanded. An empty variable counts as unset."""
+    chosen = (
+        flag or os.environ.get(WORKSPACE_ENV) or os.environ.get(LEGACY_WORKSPACE_ENV) or os.getcwd()
+    )
+    return os.path.expanduser(chosen)
+
+
+def check_input_name(name: str, option: str = "--name") -> str:
+    """`name`, the file name standard input stands for: told apart from a path so that its
+    suffix names the kind; one line and exit 2 when it is empty or holds a NUL or a control
+    character (it is printed and stored)."""
+    if not name.strip() or any(ord(char) < 32 or ord(char) == 127 for char in name):
+        raise typer.BadParameter(
+            "give a file name such as build.log or core.py (no control characters)",
+            param_hint=option,
+        )
+    if len(name) > MAX_INPUT_NAME_CHARS:
+        raise typer.BadParameter(
+            f"at most {MAX_INPUT_NAME_CHARS} characters, got {len(name):,}", param_hint=option
+        )
+    return name
+
+
+MAX_INPUT_NAME_CHARS = 255
+"""The longest `--name` (a file name's limit on most file systems)."""
+
+
+def read_standard_input() -> bytes:
+    """Standard input, up to the limit transcripts have (`max_transcript_bytes`: what reads
+    it holds it and several times its size); one byte more is refused, in one line, before
+    anything is done with it."""
+    limit = max_transcript_bytes()
+    data = sys.stdin.buffer.read(limit + 1)
+    if len(data) > limit:
+        raise typer.BadParameter(
+            f"standard input is more than {limit:,} bytes; larger input is refused "
+            f"({MAX_TRANSCRIPT_ENV} sets the limit); write it to a file and give its path"
+        )
+    return data

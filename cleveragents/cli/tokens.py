@@ -13,6 +13,7 @@ from typing import Annotated, BinaryIO
 
 import typer
 
+from cleveragents.cli.inputs import check_input_name
 from cleveragents.cli.output import EncodingOption, emit_json
 from cleveragents.cli.progress import ProgressLine, progress_line
 
@@ -27,6 +28,14 @@ def count(
     path: Annotated[
         str, typer.Argument(metavar="PATH", help="A UTF-8 text file, or - for standard input.")
     ],
+    name: Annotated[
+        str | None,
+        typer.Option(
+            "--name",
+            metavar="NAME",
+            help="What standard input holds (with -), e.g. build.log: messages name it.",
+        ),
+    ] = None,
     encoding: EncodingOption = "cl100k_base",
     as_json: Annotated[
         bool, typer.Option("--json", help="Accepted for symmetry: the output is always JSON.")
@@ -38,16 +47,28 @@ def count(
     is not UTF-8 is refused (exit 2).
 
     Example: agents tokens count build.log --encoding o200k_base
+
+    Example: git diff | agents tokens count - --name changes.diff
     """
     from cleveragents.container import build_token_counter
 
+    shown = _shown_name(path, name)
     counter = build_token_counter(encoding)
     with (
         _opened(path) as (stream, size),
-        progress_line(f"counting {path}", total_bytes=size, enabled=not as_json) as progress,
+        progress_line(f"counting {shown}", total_bytes=size, enabled=not as_json) as progress,
     ):
-        total = counter.count_stream(_text_chunks(stream, path, progress))
+        total = counter.count_stream(_text_chunks(stream, shown, progress))
     emit_json({"input_tokens": total})
+
+
+def _shown_name(path: str, name: str | None) -> str:
+    """What messages call the input: the file's path, or standard input's --name."""
+    if name is None:
+        return path
+    if path != "-":
+        raise typer.BadParameter("--name names standard input: give it with - as PATH")
+    return check_input_name(name)
 
 
 @contextmanager

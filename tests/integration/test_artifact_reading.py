@@ -227,7 +227,6 @@ def _plant(layout: Layout) -> None:
         "missing.log",
         "../outside.txt",
         "logs/../../outside.txt",
-        "logs/../logs/run.log",
         "link-out",
         "link-in",
         "dir-link/run.log",

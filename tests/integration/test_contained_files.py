@@ -95,12 +95,35 @@ def test_a_root_reached_through_a_symlink_is_the_users_choice(
 # --- refused by the path alone --------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    "path", ["..", "../outside.txt", "a/../../outside.txt", "a/..", "a/../file.txt"]
-)
-def test_dot_dot_is_refused(files: FdContainedFiles, layout: Layout, path: str) -> None:
-    with pytest.raises(WorkspaceEscapeError):
+@pytest.mark.parametrize("path", ["..", "../outside.txt", "a/../../outside.txt", "a/b/../../.."])
+def test_dot_dot_that_ends_outside_is_refused(
+    files: FdContainedFiles, layout: Layout, path: str
+) -> None:
+    with pytest.raises(WorkspaceEscapeError, match="ends outside the workspace"):
         files.open_beneath(str(layout.root), path)
+
+
+def test_dot_dot_that_ends_inside_is_read(files: FdContainedFiles, layout: Layout) -> None:
+    name = layout.root.name
+    assert read(files, layout.root, "a/../file.txt") == INSIDE
+    assert read(files, layout.root, f"../{name}/file.txt") == INSIDE
+    assert read(files, layout.root, f"a/b/../../../{name}/a/b/c.txt") == b"nested"
+    assert read(files, layout.root, f"{layout.root}/a/../file.txt") == INSIDE
+
+
+def test_dot_dot_is_resolved_by_the_text_never_through_a_link(
+    files: FdContainedFiles, layout: Layout
+) -> None:
+    # Followed, `up/..` would be the folder holding `outside`; by the text it is the root.
+    (layout.root / "up").symlink_to(layout.outside.parent)
+    with pytest.raises(ArtifactNotFoundError):
+        files.open_beneath(str(layout.root), f"up/../{layout.outside.name}")
+    assert read(files, layout.root, "up/../file.txt") == INSIDE
+
+
+def test_dot_dot_to_the_root_itself_is_no_file(files: FdContainedFiles, layout: Layout) -> None:
+    with pytest.raises(ArtifactNotFoundError):
+        files.open_beneath(str(layout.root), "a/..")
 
 
 def test_an_absolute_path_outside_is_refused(files: FdContainedFiles, layout: Layout) -> None:

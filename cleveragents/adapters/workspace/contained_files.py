@@ -6,6 +6,9 @@ component is opened relative to its parent's descriptor with ``O_NOFOLLOW``, so 
 refuses a symlink at the moment of the open, wherever it points. The opened file is then checked
 on its descriptor (``fstat``): a regular file with a single link, or it is refused.
 
+A ``..`` in the path is resolved first, by its text alone, against the root (a relative path
+starts there): what is checked is where the path ends, and the walk follows no link to get there.
+
 Symlinks *inside* the workspace that point inside are refused as well. That is deliberate: without
 ``openat2(RESOLVE_BENEATH)`` following a symlink race-free means resolving it by hand, and tools
 write plain files, so the simpler rule costs nothing in practice. Not covered: a mount point inside
@@ -85,20 +88,20 @@ def _refuse_nul_in_root(root: str) -> None:
 
 
 def _relative_components(root: str, real_root: str, path: str) -> list[str]:
-    """The path's components below the root; ``..`` is refused, never normalised away."""
-    parts = [part for part in path.split("/") if part not in ("", ".")]
-    if ".." in parts:
-        raise WorkspaceEscapeError(f"path {path!r} contains '..'")
+    """The path's components below the root. A relative path is taken from the root; ``..``
+    is resolved by the text alone (``os.path.normpath``), never by following a link, so what
+    counts is where the path ends: ``../ws/a.log`` from inside ``ws`` is ``a.log``, and a path
+    that ends outside is refused. The walk then opens what is left, following no link."""
     if not path:
         return []
-    if not os.path.isabs(path):
-        return parts
+    anchored = path if os.path.isabs(path) else os.path.join(os.path.abspath(root), path)
+    parts = [part for part in os.path.normpath(anchored).split("/") if part]
     # Compared component by component, never as strings: `/x/ws-evil/f` is not inside `/x/ws`.
     for candidate in (os.path.abspath(root), real_root):
         prefix = [part for part in candidate.split("/") if part]
         if parts[: len(prefix)] == prefix:
             return parts[len(prefix) :]
-    raise WorkspaceEscapeError(f"absolute path {path!r} is outside the workspace {real_root}")
+    raise WorkspaceEscapeError(f"path {path!r} ends outside the workspace {real_root}")
 
 
 def _walk(root_fd: int, components: list[str], path: str, location: str) -> int:

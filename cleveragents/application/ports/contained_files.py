@@ -26,8 +26,10 @@ class ContainedFiles(ABC):
         """Open `path` (relative to `root`, or absolute inside it) for reading.
 
         The check is made on file descriptors while opening, not on a path before opening, so
-        a symlink swapped in between cannot leak a file from outside. Raises
-        `WorkspaceEscapeError` for: ``..`` components, absolute paths outside the root
+        a symlink swapped in between cannot leak a file from outside. ``..`` is resolved by
+        the path's text against the root, never through a link: a path is judged by where it
+        ends. Raises `WorkspaceEscapeError` for: a path that ends outside the root, absolute
+        paths outside it
         (including sibling prefixes such as ``ws-evil`` next to ``ws``), symlinks (anywhere on
         the path), hard links (link count > 1), FIFOs, sockets and devices, NUL bytes.
         Raises `ArtifactNotFoundError` when nothing is there.

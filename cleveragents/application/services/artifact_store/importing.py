@@ -136,15 +136,16 @@ class ArtifactImporter:
         project: str | None,
         secrets: SecretHandling,
         allowlist: str | None,
+        plan_id: str | None = None,
     ) -> ImportResult:
         require_allowed(DataClass.COMPLETE_OUTPUT, Destination.ARTIFACT_STORE)
         # The label is stored in the artifact's source, after its prefix.
         check_stored_text(label, "label", ARTIFACT_SOURCE_LENGTH - len(TOOL_OUTPUT_SOURCE))
-        owner = self.owner(project, None)
+        owner = self.owner(project, plan_id)
         allowed = self.allowlist(allowlist, None)
         with self._uow_factory() as uow:
             existing = uow.artifacts.find_stored(hashlib.sha256(data).hexdigest())
-        if existing is not None and existing.project_id == owner.id:
+        if existing is not None and (existing.project_id, existing.plan_id) == (owner.id, plan_id):
             return ImportResult(existing, self._reader.preview(existing.id))
         name = f"tool-output/{label}"
         return self.ingest(
@@ -152,7 +153,7 @@ class ArtifactImporter:
             name,
             f"{TOOL_OUTPUT_SOURCE}{label}",
             owner,
-            None,
+            plan_id,
             None,
             Screening(secrets, allowed),
         )
