@@ -249,9 +249,7 @@ def _check_line_range(first: int, last: int | None) -> None:
         or (last is not None and last < first)
     ):
         shown = f"{first}-" if last is None else f"{first}-{last}"
-        raise InvalidInputError(
-            f"a line range is FIRST-LAST with 1 <= FIRST <= LAST, or FIRST- to the end; got {shown}"
-        )
+        raise InvalidInputError(f"a line range is FIRST-LAST with 1 <= FIRST <= LAST, got {shown}")
 
 
 def _check_limit(limit: int) -> None:
