@@ -20,6 +20,7 @@ import typer
 import typer.core
 import typer.main
 
+from cleveragents.cli.help_text import install_flowing_help
 from cleveragents.cli.state import state
 from cleveragents.cli.typer_speedups import install_plain_text_coercion
 
@@ -62,8 +63,19 @@ def _flag_without_type(option: typer.core.TyperOption, ctx: Context) -> str | No
     return None if option.is_flag else _show_type(option, ctx)
 
 
+_show_argument_type = typer.core.TyperArgument.display_type_rich
+
+
+def _argument_without_type(argument: typer.core.TyperArgument, ctx: Context) -> str | None:
+    """An argument's name is its metavar (``ARTIFACT_PATH``, ``ID``) and says what it is: the
+    Python type Typer adds (``ARTIFACT_PATH <str>``) says nothing more. Choices stay listed."""
+    return _show_argument_type(argument, ctx) if argument.type_descriptor.is_choice else None
+
+
 typer.core.TyperOption.display_type_rich = _flag_without_type  # type: ignore[method-assign,assignment]
+typer.core.TyperArgument.display_type_rich = _argument_without_type  # type: ignore[method-assign,assignment]
 install_plain_text_coercion()
+install_flowing_help()
 
 
 # What Typer's help module imports at its top for features this app never uses: Markdown for

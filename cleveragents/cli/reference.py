@@ -20,6 +20,8 @@ import typer
 import typer.core
 import typer.main
 
+from cleveragents.cli.help_text import mark_kept_lines
+
 if TYPE_CHECKING:
     from typer._click import Command, Context
 
@@ -51,6 +53,10 @@ def _plain(command: Command) -> Command:
     # fresh from `get_command`, so changing them leaves the app untouched.
     if isinstance(command, typer.core.TyperCommand | typer.core.TyperGroup):
         command.rich_markup_mode = None
+    # The help was reflowed for Rich (`help_text.flow`); Click's formatter would join the lines
+    # that must stay lines (the examples of one paragraph) unless they are marked.
+    if command.help:
+        command.help = mark_kept_lines(command.help)
     return command
 
 

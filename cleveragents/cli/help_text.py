@@ -1,0 +1,107 @@
+"""Commands' help texts reflowed, so that the terminal wraps them at its own width.
+
+A docstring is written hard-wrapped at the source's width (about 100 columns). Typer's Rich help
+joins the lines of the first paragraph but keeps every single line break of the others, so at 80
+columns each source line wraps into a long line and a stub, and a group's command list keeps the
+breaks even of the first paragraph. Here each command's help is reflowed once, when the command
+is built: every paragraph (paragraphs are separated by blank lines) becomes one line for Rich to
+wrap, except the lines that must stay lines:
+
+- a line that starts with ``Example:`` or a list marker (``-``, ``*``, ``•``, ``1.``, ``1)``)
+  starts a line of its own; unmarked lines after it join it (a long example wrapped in the
+  source is still one example);
+- an indented line stays as it is (a code or table block), unless it continues a list item;
+- a paragraph marked with Click's ``\\b`` stays as it is (the marker is dropped: Rich would
+  print it as a blank line).
+
+The first paragraph is the command's summary (the line a group lists it by): always one line.
+Anything after a ``\\f`` line (Click's "not for the help" cut) is kept untouched.
+
+Click's plain formatter (the Markdown reference) re-joins the lines of every paragraph unless
+it is marked ``\\b``: `mark_kept_lines` marks those that hold more than one line.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from collections.abc import Callable
+from typing import Any
+
+import typer.core
+
+_PARAGRAPH_BREAK = re.compile(r"\n(?:[ \t]*\n)+")
+_LIST_ITEM = re.compile(r"(?:[-*•]|\d+[.)])\s")
+_OWN_LINE = re.compile(r"(?:Example:|(?:[-*•]|\d+[.)])\s)")
+_KEEP_LINES_MARK = "\b"
+_INSTALLED_MARK = "_cleveragents_flowing_help"
+
+
+def flow(help_text: str) -> str:
+    """`help_text` (a docstring, indented or not) with each paragraph on one line, but for the
+    lines that must stay lines (see the module's docstring)."""
+    shown, cut, hidden = inspect.cleandoc(help_text).partition("\f")
+    paragraphs = [p for p in _PARAGRAPH_BREAK.split(shown.strip("\n")) if p.strip()]
+    flowed = [_flow_paragraph(p, summary=index == 0) for index, p in enumerate(paragraphs)]
+    return "\n\n".join(flowed) + ("\n" + cut + hidden if cut else "")
+
+
+def _flow_paragraph(paragraph: str, *, summary: bool) -> str:
+    lines = paragraph.splitlines()
+    if lines[0].strip() == _KEEP_LINES_MARK:
+        kept = "\n".join(line.rstrip() for line in lines[1:])
+        return _one_line(kept.splitlines()) if summary else kept
+    if summary:
+        return _one_line(lines)
+    out: list[str] = []
+    previous = ""  # "text", "item" or "block": what the last line of `out` is
+    for line in lines:
+        stripped = line.strip()
+        if not stripped:
+            continue
+        if line[0] in " \t":
+            if previous == "item" and not _LIST_ITEM.match(stripped):
+                out[-1] = f"{out[-1]} {stripped}"
+            else:
+                out.append(line.rstrip())
+                previous = "block"
+            continue
+        if out and previous != "block" and not _OWN_LINE.match(stripped):
+            out[-1] = f"{out[-1]} {stripped}"
+            continue
+        out.append(stripped)
+        previous = "item" if _LIST_ITEM.match(stripped) else "text"
+    return "\n".join(out)
+
+
+def _one_line(lines: list[str]) -> str:
+    return " ".join(stripped for line in lines if (stripped := line.strip()))
+
+
+def mark_kept_lines(flowed_text: str) -> str:
+    """`flowed_text` (from `flow`) with each paragraph of several lines marked ``\\b``, for
+    Click's plain formatter to keep its lines as they are instead of joining them."""
+    shown, cut, hidden = flowed_text.partition("\f")
+    paragraphs = shown.split("\n\n")
+    marked = [
+        f"{_KEEP_LINES_MARK}\n{p}" if "\n" in p and not p.startswith(_KEEP_LINES_MARK) else p
+        for p in paragraphs
+    ]
+    return "\n\n".join(marked) + cut + hidden
+
+
+def install_flowing_help() -> None:
+    """Reflow (`flow`) the help of every Typer command and group when it is built (once)."""
+    for command_class in (typer.core.TyperCommand, typer.core.TyperGroup):
+        if not getattr(command_class.__init__, _INSTALLED_MARK, False):
+            command_class.__init__ = _flowing_help(command_class.__init__)  # type: ignore[method-assign]
+
+
+def _flowing_help(init: Callable[..., None]) -> Callable[..., None]:
+    def init_with_flowing_help(self: Any, *args: Any, **kwargs: Any) -> None:
+        init(self, *args, **kwargs)
+        if self.help:
+            self.help = flow(self.help)
+
+    setattr(init_with_flowing_help, _INSTALLED_MARK, True)
+    return init_with_flowing_help
