@@ -457,6 +457,6 @@ def test_detect_secrets_missing_is_a_clear_error(monkeypatch: pytest.MonkeyPatch
     from cleveragents.domain.errors import InvalidInputError
 
     monkeypatch.setitem(sys.modules, "detect_secrets", None)  # as if it were not installed
-    with pytest.raises(DetectSecretsUnavailableError, match=r"cleveragents\[secrets\]") as error:
+    with pytest.raises(DetectSecretsUnavailableError, match=r"\[secrets\]") as error:
         DetectSecretsScanner()
     assert isinstance(error.value, InvalidInputError)
