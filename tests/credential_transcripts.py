@@ -232,7 +232,7 @@ def _claude_code(found: dict[str, Credential]) -> list[dict[str, Any]]:
                 "parentUuid": next((r["uuid"] for r in reversed(records) if "uuid" in r), None),
                 "isSidechain": False,
                 "userType": "external",
-                "cwd": "/work/app",
+                "cwd": "/srv/app",
                 "sessionId": "5e55-0000",
                 "version": "2.1.39",
                 "type": kind,
