@@ -29,7 +29,7 @@ from pathlib import Path
 
 from benchmarks.report import Result, print_line, print_section
 from cleveragents.application.services.compaction.outcome import CompactionSettings
-from cleveragents.application.services.compaction.recovery import (
+from cleveragents.application.services.compaction.recall import (
     TARGET_CATEGORIES,
     FactCategory,
     RecoveryReport,

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from benchmarks.report import Result, print_line, print_section
 from cleveragents.application.services.compaction.outcome import CompactionSettings
-from cleveragents.application.services.compaction.recovery import FactCategory
+from cleveragents.application.services.compaction.recall import FactCategory
 from cleveragents.container import build_container
 from cleveragents.domain.policy import ContextPolicy
 

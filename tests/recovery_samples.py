@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cleveragents.application.services.compaction.recovery import Fact
+from cleveragents.application.services.compaction.recall import Fact
 
 
 def needles(facts: tuple[Fact, ...]) -> list[str]:

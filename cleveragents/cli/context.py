@@ -179,8 +179,7 @@ def compact(
     container = cli_state.container()
     if encoding != "cl100k_base":
         container = build_container(cli_state.database_url, encoding=encoding)
-    if out is not None:
-        check_output(out, [transcript])
+    inputs = check_output(out, [transcript]) if out is not None else frozenset()
     text = read_transcript_file(transcript)
     overrides = _overrides(context_window, reserve_tokens, keep_recent_tokens, summary_tokens)
     with progress_line(f"compacting {transcript}", enabled=not as_json):
@@ -198,7 +197,7 @@ def compact(
         except NoConversationError as error:
             raise typer.BadParameter(str(error)) from None  # printed as a bad value, as ever
     if out is not None and compaction.outcome.status != "failed":
-        write_output(out, compaction.output())  # the input's own bytes when nothing changed
+        write_output(out, compaction.output(), inputs)  # the input's own bytes if unchanged
     report = compaction.report()
     with report_stream(out):
         if as_json:
@@ -335,13 +334,13 @@ def compare(
 
     Example: agents context compare session.jsonl --plot strategies.png
     """
-    from cleveragents.application.services.compaction.recovery import message_workspace
+    from cleveragents.application.services.compaction.recall import message_workspace
     from cleveragents.application.services.compaction.settings import compaction_settings
     from cleveragents.cli.plots import check_plotting_available, plot_strategies
 
     if plot is not None:
         check_plotting_available()
-        check_output(str(plot), [transcript], "--plot")
+        inputs = check_output(str(plot), [transcript], "--plot")
     container = state(ctx).container()
     parsed, _ = _read(transcript, transcript_format, container)
     settings = compaction_settings(
@@ -357,7 +356,7 @@ def compare(
     rows = [result.as_dict() for result in results]
     if plot is not None:
         # Rendered in memory, then written like every --out: a device is never replaced.
-        write_output(str(plot), plot_strategies(rows, title=Path(transcript).name))
+        write_output(str(plot), plot_strategies(rows, title=Path(transcript).name), inputs)
     with report_stream(None if plot is None else str(plot)):
         _print_comparison(rows, settings.threshold, transcript, as_json)
 

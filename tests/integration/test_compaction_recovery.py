@@ -10,7 +10,7 @@ import pytest
 
 from benchmarks.recovery import behind, session_paths
 from cleveragents.application.services.compaction.outcome import CompactionSettings
-from cleveragents.application.services.compaction.recovery import (
+from cleveragents.application.services.compaction.recall import (
     TARGET_CATEGORIES,
     FactCategory,
     claude_code_compaction_point,

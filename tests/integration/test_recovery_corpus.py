@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from cleveragents.adapters.transcripts import JsonTranscriptCodec
-from cleveragents.application.services.compaction.recovery import (
+from cleveragents.application.services.compaction.recall import (
     FactCategory,
     claude_code_compaction_cuts,
     claude_code_compaction_point,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from cleveragents.application.services.compaction.outcome import CompactionSettings
-from cleveragents.application.services.compaction.recovery import FactCategory
+from cleveragents.application.services.compaction.recall import FactCategory
 from cleveragents.application.services.compaction.strategy_comparison import (
     MASK_MIN_CHARS,
     ObservationMasking,

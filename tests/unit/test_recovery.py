@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cleveragents.application.services.compaction.recovery import (
+from cleveragents.application.services.compaction.recall import (
     Fact,
     FactCategory,
     claude_code_compaction_cuts,
@@ -17,7 +17,7 @@ from cleveragents.application.services.compaction.recovery import (
     searchable_text,
     terms_recovered,
 )
-from cleveragents.application.services.compaction.recovery.text import term_frequencies
+from cleveragents.application.services.compaction.recall.text import term_frequencies
 from cleveragents.domain.transcript import (
     SUMMARY_MARKER,
     Message,

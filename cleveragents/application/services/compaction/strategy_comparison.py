@@ -32,7 +32,7 @@ from cleveragents.application.ports.token_counter import TokenCounter
 from cleveragents.application.services.compaction.context_compactor import ContextCompactor
 from cleveragents.application.services.compaction.message_tokens import message_tokens
 from cleveragents.application.services.compaction.outcome import CompactionSettings
-from cleveragents.application.services.compaction.recovery import (
+from cleveragents.application.services.compaction.recall import (
     FactCategory,
     RecoveryReport,
     presence,

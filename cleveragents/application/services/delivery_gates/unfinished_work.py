@@ -22,13 +22,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from cleveragents.application.services.compaction.recovery.claude_code import (
+from cleveragents.application.services.compaction.recall.claude_code import (
     claude_code_compaction_points,
 )
-from cleveragents.application.services.compaction.recovery.decisions import last_todos
-from cleveragents.application.services.compaction.recovery.model import FactCategory
-from cleveragents.application.services.compaction.recovery.presence import is_recovered
-from cleveragents.application.services.compaction.recovery.text import (
+from cleveragents.application.services.compaction.recall.decisions import last_todos
+from cleveragents.application.services.compaction.recall.model import FactCategory
+from cleveragents.application.services.compaction.recall.presence import is_recovered
+from cleveragents.application.services.compaction.recall.text import (
     prose_fact,
     searchable_text,
     shorten,

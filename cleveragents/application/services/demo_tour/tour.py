@@ -29,7 +29,7 @@ from cleveragents.application.services.artifact_compression.artifact_compressor 
 from cleveragents.application.services.artifact_store.artifact_store import ArtifactStore
 from cleveragents.application.services.compaction.context_compactor import ContextCompactor
 from cleveragents.application.services.compaction.outcome import CompactionSettings
-from cleveragents.application.services.compaction.recovery import (
+from cleveragents.application.services.compaction.recall import (
     FactCategory,
     message_workspace,
     presence,

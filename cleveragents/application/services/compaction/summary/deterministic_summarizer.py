@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cleveragents.application.ports.summarizer import Summarizer
-from cleveragents.application.services.compaction.recovery.claude_code import message_workspace
+from cleveragents.application.services.compaction.recall.claude_code import message_workspace
 from cleveragents.application.services.compaction.summary.extract_text import unique
 from cleveragents.application.services.compaction.summary.extraction import extract_summary
 from cleveragents.application.services.compaction.summary.paths import (

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from cleveragents.application.services.compaction.recovery.text import normalise
+from cleveragents.application.services.compaction.recall.text import normalise
 from cleveragents.domain.transcript import SUMMARY_MARKER, Message, Role, TextBlock
 
 _NOISE_TAGS = (

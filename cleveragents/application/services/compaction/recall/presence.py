@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from cleveragents.application.services.compaction.recovery.model import (
+from cleveragents.application.services.compaction.recall.model import (
     CategoryRecovery,
     Fact,
     FactCategory,
     RecoveryReport,
 )
-from cleveragents.application.services.compaction.recovery.text import (
+from cleveragents.application.services.compaction.recall.text import (
     normalise,
     searchable_text,
     terms_recovered,

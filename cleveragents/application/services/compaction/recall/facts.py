@@ -12,21 +12,21 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from cleveragents.application.services.compaction.recovery.decisions import (
+from cleveragents.application.services.compaction.recall.decisions import (
     decisions,
     last_todos,
     next_step,
 )
-from cleveragents.application.services.compaction.recovery.model import Fact, FactCategory
-from cleveragents.application.services.compaction.recovery.requests import request_text
-from cleveragents.application.services.compaction.recovery.text import (
+from cleveragents.application.services.compaction.recall.model import Fact, FactCategory
+from cleveragents.application.services.compaction.recall.requests import request_text
+from cleveragents.application.services.compaction.recall.text import (
     normalise,
     prose_fact,
     searchable_text,
     shorten,
     term_frequencies,
 )
-from cleveragents.application.services.compaction.recovery.tools import (
+from cleveragents.application.services.compaction.recall.tools import (
     call_status,
     distinctive_argument,
     is_read_only,

@@ -19,16 +19,16 @@ import posixpath
 from collections import Counter
 from collections.abc import Sequence
 
-from cleveragents.application.services.compaction.recovery.model import Fact, FactCategory
-from cleveragents.application.services.compaction.recovery.prose import (
+from cleveragents.application.services.compaction.recall.model import Fact, FactCategory
+from cleveragents.application.services.compaction.recall.prose import (
     is_decision,
     is_intent,
     plan_title,
     question_answers,
     sentences,
 )
-from cleveragents.application.services.compaction.recovery.requests import request_text
-from cleveragents.application.services.compaction.recovery.text import (
+from cleveragents.application.services.compaction.recall.requests import request_text
+from cleveragents.application.services.compaction.recall.text import (
     MAX_TERMS,
     MIN_TERMS,
     key_terms,
@@ -36,7 +36,7 @@ from cleveragents.application.services.compaction.recovery.text import (
     prose_fact,
     shorten,
 )
-from cleveragents.application.services.compaction.recovery.tools import (
+from cleveragents.application.services.compaction.recall.tools import (
     PLAN_APPROVAL_TOOL,
     TODO_TOOL,
     call_status,

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 
-from cleveragents.application.services.compaction.recovery.text import normalise
+from cleveragents.application.services.compaction.recall.text import normalise
 
 _FENCE = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
 _LINE_MARKER = re.compile(r"^\s*(?:[-*+>]|\d+[.)]|#+)\s+")

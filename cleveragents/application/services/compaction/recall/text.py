@@ -24,7 +24,7 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Any
 
-from cleveragents.application.services.compaction.recovery.model import Fact, FactCategory
+from cleveragents.application.services.compaction.recall.model import Fact, FactCategory
 from cleveragents.domain.transcript import Message, TextBlock, ToolCall, ToolResult
 
 MAX_TERMS = 8

@@ -42,7 +42,7 @@ Example::
 
 from __future__ import annotations
 
-from cleveragents.application.services.compaction.recovery.claude_code import (
+from cleveragents.application.services.compaction.recall.claude_code import (
     claude_code_compaction_cuts,
     claude_code_compaction_point,
     claude_code_compaction_points,
@@ -50,22 +50,22 @@ from cleveragents.application.services.compaction.recovery.claude_code import (
     llm_summary_text,
     message_workspace,
 )
-from cleveragents.application.services.compaction.recovery.facts import recovery_facts
-from cleveragents.application.services.compaction.recovery.model import (
+from cleveragents.application.services.compaction.recall.facts import recovery_facts
+from cleveragents.application.services.compaction.recall.model import (
     TARGET_CATEGORIES,
     CategoryRecovery,
     Fact,
     FactCategory,
     RecoveryReport,
 )
-from cleveragents.application.services.compaction.recovery.presence import (
+from cleveragents.application.services.compaction.recall.presence import (
     NEEDLE_PREFIX,
     OUTCOME_WINDOW,
     is_recovered,
     presence,
 )
-from cleveragents.application.services.compaction.recovery.requests import request_text
-from cleveragents.application.services.compaction.recovery.text import (
+from cleveragents.application.services.compaction.recall.requests import request_text
+from cleveragents.application.services.compaction.recall.text import (
     TERM_SHARE,
     TERM_WINDOW,
     key_terms,
