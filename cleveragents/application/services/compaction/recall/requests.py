@@ -10,35 +10,22 @@ from __future__ import annotations
 import re
 
 from cleveragents.application.services.compaction.recall.text import normalise
-from cleveragents.domain.transcript import SUMMARY_MARKER, Message, Role, TextBlock
-
-_NOISE_TAGS = (
-    "command-name",
-    "command-message",
-    "command-args",
-    "local-command-stdout",
-    "local-command-stderr",
-    "local-command-caveat",
-    "system-reminder",
-    "task-notification",
-    "user-prompt-submit-hook",
-    "bash-input",
-    "bash-stdout",
-    "bash-stderr",
+from cleveragents.domain.harness_noise import (
+    COMMAND_ARGS_TAG,
+    HARNESS_BLOCK_PREFIXES,
+    HARNESS_FLAGS,
+    NOISE_TAGS,
 )
-_TAG_ALTERNATION = "|".join(re.escape(tag) for tag in _NOISE_TAGS)
+from cleveragents.domain.transcript import Message, Role, TextBlock
+
+_TAG_ALTERNATION = "|".join(re.escape(tag) for tag in NOISE_TAGS)
 _STARTS_WITH_NOISE_TAG = re.compile(rf"<(?:{_TAG_ALTERNATION})\b")
 # A slash command's echo: what the user typed after the command's name is a request.
-_COMMAND_ARGS = re.compile(r"<command-args>(.*?)</command-args>", re.DOTALL)
+_COMMAND_ARGS = re.compile(rf"<{COMMAND_ARGS_TAG}>(.*?)</{COMMAND_ARGS_TAG}>", re.DOTALL)
 # A slash command typed as it is (a prompt queued while the agent worked): its name is no
 # request, the words after it are.
 _SLASH_COMMAND = re.compile(r"^/[A-Za-z][\w:-]*(?:\s+|$)")
 _NOISE_SECTION = re.compile(rf"<({_TAG_ALTERNATION})\b[^>]*>.*?</\1>", re.DOTALL)
-_NOISE_PREFIXES = (
-    "[Request interrupted by user",
-    SUMMARY_MARKER,
-    "This session is being continued from a previous conversation",
-)
 
 
 def request_text(message: Message) -> str | None:
@@ -49,7 +36,9 @@ def request_text(message: Message) -> str | None:
         return None
     parts: list[str] = []
     for block_text in (block.strip() for block in _text_blocks(message)):
-        if _STARTS_WITH_NOISE_TAG.match(block_text) or block_text.startswith(_NOISE_PREFIXES):
+        if _STARTS_WITH_NOISE_TAG.match(block_text) or block_text.startswith(
+            HARNESS_BLOCK_PREFIXES
+        ):
             parts.extend(
                 arguments
                 for found in _COMMAND_ARGS.findall(block_text)
@@ -63,11 +52,13 @@ def request_text(message: Message) -> str | None:
 
 
 def _is_meta(message: Message) -> bool:
+    """Written by the harness: flagged so on the message, in its extras or its raw record."""
     if message.meta:
         return True
     record = message.extra.get("claude_code", {})
     record = record.get("record", {}) if isinstance(record, dict) else {}
-    return isinstance(record, dict) and record.get("isMeta") is True
+    flagged = [message.extra, record] if isinstance(record, dict) else [message.extra]
+    return any(where.get(flag) is True for where in flagged for flag in HARNESS_FLAGS)
 
 
 def _text_blocks(message: Message) -> list[str]:

@@ -17,36 +17,18 @@ from cleveragents.application.services.compaction.summary.extract_text import (
     sentences,
     unique,
 )
+from cleveragents.domain.harness_noise import (
+    COMMAND_ARGS_TAG,
+    HARNESS_BLOCK_PREFIXES,
+    HARNESS_FLAGS,
+    NOISE_TAGS,
+)
 from cleveragents.domain.transcript import Message, TextBlock
 
-_NOISE_TAGS = (
-    "command-name",
-    "command-message",
-    "command-args",
-    "command-contents",
-    "local-command-stdout",
-    "local-command-stderr",
-    "local-command-caveat",
-    "system-reminder",
-    "task-notification",
-    "user-prompt-submit-hook",
-    "bash-input",
-    "bash-stdout",
-    "bash-stderr",
-)
 # A noise element, or its unclosed start running to the end (a truncated record).
-_NOISE_ELEMENT = re.compile(rf"<({'|'.join(_NOISE_TAGS)})>.*?(?:</\1>|\Z)", re.DOTALL)
+_NOISE_ELEMENT = re.compile(rf"<({'|'.join(NOISE_TAGS)})>.*?(?:</\1>|\Z)", re.DOTALL)
 _COMMAND_NAME = re.compile(r"<command-name>(.*?)</command-name>", re.DOTALL)
-_COMMAND_ARGS = re.compile(r"<command-args>(.*?)</command-args>", re.DOTALL)
-# Blocks the harness writes whole: what follows such a start is its instruction to the model.
-_NOISE_PREFIXES = (
-    "[Request interrupted by user",
-    "<task-notification>",
-    "This session is being continued from a previous conversation",
-)
-# Claude Code marks harness-written user records; an adapter that keeps record fields in
-# `extra` keeps these flags under their own names.
-_HARNESS_FLAGS = ("isMeta", "isCompactSummary")
+_COMMAND_ARGS = re.compile(rf"<{COMMAND_ARGS_TAG}>(.*?)</{COMMAND_ARGS_TAG}>", re.DOTALL)
 
 _APOSTROPHE = "['\u2019]"
 _CONSTRAINT = re.compile(
@@ -80,14 +62,14 @@ def request_text(message: Message) -> str | None:
     request, written as the user typed it (``/review src/app.py``)."""
     if not message.has_user_text or message.is_summary or message.meta:
         return None
-    if any(message.extra.get(flag) is True for flag in _HARNESS_FLAGS):
+    if any(message.extra.get(flag) is True for flag in HARNESS_FLAGS):
         return None
     parts: list[str] = []
     for block in message.content:
         if not isinstance(block, TextBlock):
             continue
         text = block.text
-        if text.lstrip().startswith(_NOISE_PREFIXES):
+        if text.lstrip().startswith(HARNESS_BLOCK_PREFIXES):
             continue
         typed = _typed_command(text)
         if _NOISE_ELEMENT.search(text):
