@@ -77,15 +77,14 @@ def build(
     """
     from cleveragents.container import build_container
 
-    if out is not None:
-        check_output(out, [file])
+    inputs = check_output(out, [file]) if out is not None else frozenset()
     cli_state = state(ctx)
     container = cli_state.container(auto_migrate=project is None)
     built = _build(container, file)
     if project is not None:
         container.stable_prefix_builder().record(built, project)
     if out is not None:
-        write_output(out, built.text.encode("utf-8"))  # as `context compact --out` writes
+        write_output(out, built.text.encode("utf-8"), inputs)  # as `context compact` writes
     if encoding != "cl100k_base":
         container = build_container(cli_state.database_url, encoding=encoding)
     report = _build_report(built, container)

@@ -1,9 +1,12 @@
 """The files commands write (``--out``): never one of their inputs, ``-`` for standard output.
 
 Every command that takes ``--out`` checks it with `check_output` before it reads anything, and
-writes with `write_output`. An output that is an input by any name (the same path, a hard link,
-a symbolic link to it, a path through ``..``) is refused with one line: writing it would replace
-the input (a read-only one too: the atomic rename needs only the folder to be writable).
+writes with `write_output`, handing it what `check_output` returned. An output that is an input by
+any name (the same path, a hard link, a symbolic link to it, a path through ``..``) is refused
+with one line: writing it would replace the input (a read-only one too: the atomic rename needs
+only the folder to be writable). The check is made again where the file is written, against the
+inputs' identities (device and inode) taken before anything was read, so that a link to an input
+swapped in meanwhile is refused too, never written through.
 """
 
 from __future__ import annotations
@@ -20,11 +23,17 @@ STDOUT = "-"
 """``--out -`` writes to standard output (the report, if any, goes to standard error)."""
 
 
-def check_output(out: str, inputs: Iterable[str], option: str = "--out") -> None:
+InputIdentities = frozenset[tuple[int, int]]
+"""The inputs a write must never replace, by device and inode (`check_output` gives them)."""
+
+
+def check_output(out: str, inputs: Iterable[str], option: str = "--out") -> InputIdentities:
     """Refuse `out` when it is a directory, has no folder, or is one of `inputs` (``-``,
-    standard input, is never one): one line naming it, before anything is read or done."""
+    standard input, is never one): one line naming it, before anything is read or done.
+    Returns the identities of the inputs that are regular files, for `write_output`."""
+    inputs = list(inputs)
     if out == STDOUT:
-        return
+        return frozenset()
     if os.path.isdir(out):
         raise typer.BadParameter(f"{out} is a directory, not a file", param_hint=option)
     folder = os.path.dirname(os.path.abspath(out))
@@ -36,6 +45,17 @@ def check_output(out: str, inputs: Iterable[str], option: str = "--out") -> None
                 f"{out} is the input {source}; no input is ever overwritten: write to another file",
                 param_hint=option,
             )
+    return frozenset(_regular_file_identities(inputs))
+
+
+def _regular_file_identities(inputs: list[str]) -> Iterator[tuple[int, int]]:
+    for source in inputs:
+        try:
+            status = os.stat(source)
+        except (OSError, ValueError):
+            continue
+        if stat.S_ISREG(status.st_mode):
+            yield status.st_dev, status.st_ino
 
 
 def _same_file(out: str, source: str) -> bool:
@@ -59,9 +79,10 @@ def _is_character_device(path: str) -> bool:
         return False
 
 
-def write_output(out: str, data: bytes) -> None:
+def write_output(out: str, data: bytes, inputs: InputIdentities = frozenset()) -> None:
     """Write `data` to `out`: standard output for ``-``, else the file whole or not at all
-    (`write_file`: only a regular file is replaced; a device or FIFO is written in place)."""
+    (`write_file`: only a regular file is replaced; a device or FIFO is written in place; none
+    of `inputs` is ever replaced, whatever name reaches it by the time it is written)."""
     if out == STDOUT:
         sys.stdout.flush()
         sys.stdout.buffer.write(data)
@@ -69,7 +90,7 @@ def write_output(out: str, data: bytes) -> None:
         return
     from cleveragents.adapters.files.safe_write import write_file
 
-    write_file(out, data)
+    write_file(out, data, never_replace=inputs)
 
 
 @contextlib.contextmanager

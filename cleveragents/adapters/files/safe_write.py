@@ -25,6 +25,12 @@ above (``--out /dev/stdout`` writes to the standard output; a link to a regular 
 file replaced atomically). A link that names nothing is refused: creating a file through a
 dangling link is how a planted link makes a writer create files elsewhere.
 
+A write can be told which files it must never replace (`never_replace`: a command's inputs, by
+device and inode, taken before anything was read). They are refused however they are reached:
+by their own name, a hard link, a symbolic link written through, or a link or hard link swapped
+in while the bytes were being written (the exchange shows what it displaced: an input is swapped
+back at once and the write refused).
+
 No staging file outlives a failed write that Python sees (an error, ``KeyboardInterrupt``,
 ``SIGTERM`` or ``SIGHUP``: `termination`); one left by a killed writer is removed by the next
 write into that folder.
@@ -37,7 +43,7 @@ import errno
 import os
 import signal
 import stat
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 
 from cleveragents.adapters.files.atomic_rename import (
     RenameFlagsUnsupportedError,
@@ -67,12 +73,27 @@ class OutputFileError(InvalidInputError):
     """The file cannot be written, or not safely; one line naming it (the CLI exits 2)."""
 
 
-def write_file(target: str | os.PathLike[str], data: bytes) -> None:
+FileIdentity = tuple[int, int]
+"""A file by device and inode: the same file under any name."""
+
+
+def file_identity(status: os.stat_result) -> FileIdentity:
+    """The identity `never_replace` takes, from a ``stat`` of the file."""
+    return status.st_dev, status.st_ino
+
+
+def write_file(
+    target: str | os.PathLike[str],
+    data: bytes,
+    *,
+    never_replace: Collection[FileIdentity] = frozenset(),
+) -> None:
     """Write `data` to `target`: a regular file is replaced atomically, a device or FIFO is
     written in place, a symbolic link is written through (see the module docstring).
 
     Raises `OutputFileError` for a directory, a socket, a FIFO with no reader, a dangling link,
-    a target that something other than a regular file took meanwhile, or when the system refuses
+    a target that something other than a regular file took meanwhile, one of `never_replace`
+    (by whatever name, even when swapped in meanwhile), or when the system refuses
     (no such directory, no permission, disk full); a refused write leaves the target as it was
     and no staging file behind."""
     path = os.fspath(target)
@@ -80,12 +101,12 @@ def write_file(target: str | os.PathLike[str], data: bytes) -> None:
         raise OutputFileError(f"{path!r} contains a NUL byte")
     try:
         with cleanup_on_termination():
-            _write(path, data)
+            _write(path, data, frozenset(never_replace))
     except OSError as error:
         raise OutputFileError(f"cannot write {path}: {error.strerror or error}") from error
 
 
-def _write(path: str, data: bytes) -> None:
+def _write(path: str, data: bytes, kept: frozenset[FileIdentity]) -> None:
     status = _lstat(path)
     is_link = status is not None and stat.S_ISLNK(status.st_mode)
     if is_link:
@@ -96,16 +117,22 @@ def _write(path: str, data: bytes) -> None:
         if stat.S_ISREG(followed.st_mode):
             # The link stays a link: the file it names is the one replaced.
             path = os.path.realpath(path)
+    if status is not None and file_identity(status) in kept:
+        raise OutputFileError(_is_an_input(path))
     if status is None:
-        _replace_atomically(path, data, mode=None)
+        _replace_atomically(path, data, mode=None, kept=kept)
     elif stat.S_ISDIR(status.st_mode):
         raise OutputFileError(f"{path} is a directory, not a file")
     elif stat.S_ISSOCK(status.st_mode):
         raise OutputFileError(f"{path} is a socket, not a file; nothing written")
     elif stat.S_ISREG(status.st_mode):
-        _replace_atomically(path, data, mode=stat.S_IMODE(status.st_mode))
+        _replace_atomically(path, data, mode=stat.S_IMODE(status.st_mode), kept=kept)
     else:
         _write_in_place(path, data, follow=is_link, fifo=stat.S_ISFIFO(status.st_mode))
+
+
+def _is_an_input(shown: str) -> str:
+    return f"{shown} is one of the inputs; no input is ever overwritten, nothing written"
 
 
 def _lstat(path: str) -> os.stat_result | None:
@@ -122,7 +149,9 @@ def _stat(path: str) -> os.stat_result | None:
         return None
 
 
-def _replace_atomically(path: str, data: bytes, *, mode: int | None) -> None:
+def _replace_atomically(
+    path: str, data: bytes, *, mode: int | None, kept: frozenset[FileIdentity]
+) -> None:
     directory, name = os.path.split(path)
     if not name:
         raise OutputFileError(f"{path} names a directory, not a file")
@@ -144,7 +173,7 @@ def _replace_atomically(path: str, data: bytes, *, mode: int | None) -> None:
             finally:
                 os.close(fd)
             with _signals_deferred():
-                _install(dir_fd, staging, name, staged[1], shown=path)
+                _install(dir_fd, staging, name, staged[1], shown=path, kept=kept)
         except OutputFileError:
             raise  # `_install` refused and has already settled the staging name
         except BaseException:
@@ -170,8 +199,17 @@ def _create_staging(dir_fd: int, name: str) -> tuple[str, int]:
     raise OSError(errno.EEXIST, f"no free staging name beside {name} after {_STAGING_ATTEMPTS}")
 
 
-def _install(dir_fd: int, staging: str, name: str, ours: os.stat_result, *, shown: str) -> None:
-    """Move the staging file onto `name`, replacing only a regular file (module docstring)."""
+def _install(
+    dir_fd: int,
+    staging: str,
+    name: str,
+    ours: os.stat_result,
+    *,
+    shown: str,
+    kept: frozenset[FileIdentity],
+) -> None:
+    """Move the staging file onto `name`, replacing only a regular file that is not one of
+    `kept` (module docstring)."""
     try:
         for _attempt in range(_INSTALL_ATTEMPTS):
             try:
@@ -184,16 +222,19 @@ def _install(dir_fd: int, staging: str, name: str, ours: os.stat_result, *, show
             except FileNotFoundError:
                 continue  # the target went away meanwhile: the name is free again
             displaced = os.lstat(staging, dir_fd=dir_fd)
-            if stat.S_ISREG(displaced.st_mode) and not _same_file(displaced, ours):
+            replaceable = stat.S_ISREG(displaced.st_mode) and not _same_file(displaced, ours)
+            if replaceable and file_identity(displaced) not in kept:
                 os.unlink(staging, dir_fd=dir_fd)  # the regular file this write replaces
                 return
             _put_back(dir_fd, staging, name, ours, shown=shown)
+            if replaceable:
+                raise OutputFileError(_is_an_input(shown))
             raise OutputFileError(
                 f"{shown} is no longer a regular file (a device, FIFO, socket, directory or "
                 "link took its place); left as it is, nothing written"
             )
     except RenameFlagsUnsupportedError:
-        _replace_after_check(dir_fd, staging, name, shown=shown)
+        _replace_after_check(dir_fd, staging, name, shown=shown, kept=kept)
         return
     os.unlink(staging, dir_fd=dir_fd)  # still ours: every exchange failed on a vanished target
     raise OutputFileError(f"{shown} kept changing while it was written; nothing written")
@@ -239,7 +280,9 @@ def _abandon(dir_fd: int, staging: str, ours: os.stat_result, name: str) -> None
         _put_back(dir_fd, staging, name, ours, shown=name)
 
 
-def _replace_after_check(dir_fd: int, staging: str, name: str, *, shown: str) -> None:
+def _replace_after_check(
+    dir_fd: int, staging: str, name: str, *, shown: str, kept: frozenset[FileIdentity]
+) -> None:
     """Without renameat2's flags: refuse what is not a regular file, then rename over it. A
     swap between the check and the rename is not seen (the limit of this fallback)."""
     try:
@@ -249,6 +292,9 @@ def _replace_after_check(dir_fd: int, staging: str, name: str, *, shown: str) ->
     if current is not None and not stat.S_ISREG(current.st_mode):
         os.unlink(staging, dir_fd=dir_fd)
         raise OutputFileError(f"{shown} is no longer a regular file; left as it is")
+    if current is not None and file_identity(current) in kept:
+        os.unlink(staging, dir_fd=dir_fd)
+        raise OutputFileError(_is_an_input(shown))
     os.replace(staging, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
 
 
