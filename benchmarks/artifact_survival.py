@@ -1,9 +1,9 @@
 """Benchmark: what matters in an artifact that survives compression (SPEC C4, issue 13).
 
-Every corpus file (logs, diffs, JSON, markdown, code; transcripts are not artifacts) and ten
-generated logs in the formats the corpus lacks (benchmarks/generated_logs.py) are compressed
-to 1/1.2, 1/2, 1/5 and 1/20 of their raw token count by four methods, side by side on the same
-input in the same run:
+Every corpus file (logs, diffs, JSON, markdown, code; transcripts are not artifacts) and the
+generated inputs in the formats the corpus lacks (`GENERATED`: logs from
+benchmarks/generated_logs.py) are compressed to 1/1.2, 1/2, 1/5 and 1/20 of their raw token
+count by four methods, side by side on the same input in the same run:
 
 * ``tiered``: the service in tiered mode;
 * ``smart``: the service in smart mode;
@@ -14,16 +14,17 @@ input in the same run:
   the budget, half of it each (the tail takes what the head leaves), counted with the same
   tokenizer.
 
+The corpus and the generated inputs are reported apart: each type's table once per set, and
+each row of the closing report (`MEASURES`, see benchmarks/survival_core.py) computed on each set
+and met only when it holds on both.
+
 "What matters" is found in the original by rules of this benchmark's own, independent of the
 product's classifiers, and an item survives when it is in the output verbatim:
 
-* logs: each file's format is recognised from its first lines by this benchmark's own line
-  patterns, and each line's level read where that format writes it (logcat's one letter, a
-  level column, nginx's and Apache's ``[warn]``, or, for formats without one, a level word in
-  the message: syslog's ``error:``, Proxifier's and HPC's ``error :``). A template is a line's
-  level class, component and message with every token holding a digit masked; a template is
-  represented when an output line has it. Also: the severity lines kept, and the last error
-  line kept;
+* logs (benchmarks/survival_logs.py): error and warning templates (a line's level class,
+  component and message with digit tokens masked; the level read where the format writes it,
+  else from a trouble or warning word), severity lines, the last error line, and the last line
+  holding a trouble word (error, failed, denied, timeout, ...) whatever its level;
 * diffs: every changed file's path named, hunk headers and changed ``def``/``class`` lines of
   Python files as whole lines;
 * JSON: whether the output parses, and the key paths (``[].owner.login``) seen in it by a
@@ -58,7 +59,7 @@ import time
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import accumulate
 from pathlib import Path
 from statistics import mean
@@ -66,6 +67,24 @@ from typing import Any, Protocol
 
 from benchmarks.generated_logs import generate_all
 from benchmarks.report import Result, print_line, print_section
+from benchmarks.survival_core import (
+    SETS,
+    Count,
+    Figure,
+    Measure,
+    Metric,
+    Outcome,
+    kept,
+    lines_of,
+    measure_result,
+    min_pct,
+    misses,
+    ratio_label,
+    select,
+    stripped_lines,
+    term_lines,
+)
+from benchmarks.survival_logs import LOG_MEASURES, TEMPLATE_RATIO, LogMatters
 from cleveragents.application.ports.token_counter import TokenCounter
 from cleveragents.application.services.artifact_compression.artifact_compressor import (
     ArtifactCompressorService,
@@ -86,63 +105,12 @@ METHODS = ("tiered", "smart", "smart+task", "head+tail")
 SMART_METHODS = ("smart", "smart+task")
 
 BUDGET_USE_TARGET = 0.85
-TEMPLATE_TARGET = 90.0
-TEMPLATE_RATIO = 20.0
 # Headers or signatures must be kept whole when they take at most this share of the budget
 # (the rest leaves room for the marks that say what was left out).
 FIT_SHARE = 0.9
 
 
-# --- counting -----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Count:
-    """How many of an input's items an output kept."""
-
-    kept: int
-    total: int
-
-    @property
-    def pct(self) -> float | None:
-        return 100 * self.kept / self.total if self.total else None
-
-    @property
-    def whole(self) -> bool:
-        return self.kept == self.total
-
-
-def _kept(items: Iterable[str], found: set[str]) -> Count:
-    distinct = set(items)
-    return Count(len(distinct & found), len(distinct))
-
-
-def _lines(text: str) -> set[str]:
-    return {line.rstrip("\r") for line in text.splitlines()}
-
-
-def _stripped(text: str) -> set[str]:
-    return {line.strip() for line in text.splitlines()}
-
-
-def _names(term: str) -> re.Pattern[str]:
-    """The term as a whole word (a dotted name counts whole: ``a.b`` is not in ``a.bc``)."""
-    return re.compile(rf"(?<![\w.$]){re.escape(term)}(?![\w$])")
-
-
-def _term_lines(text: str, term: str, strip: bool = False) -> list[str]:
-    pattern = _names(term)
-    lines = (line.strip() if strip else line.rstrip("\r") for line in text.splitlines())
-    return [line for line in lines if line and pattern.search(line)]
-
-
-@dataclass(frozen=True)
-class Metric:
-    """A figure of the table: `key` in the scores, how its files add up (mean % or n/N)."""
-
-    key: str
-    label: str
-    summed: bool = False
+# --- what matters ---------------------------------------------------------------------
 
 
 class Matters(Protocol):
@@ -170,250 +138,6 @@ def _order_held(tiers: tuple[tuple[str, ...], ...], scores: dict[str, Count]) ->
         if not whole and later:
             return False
     return True
-
-
-# --- logs ---------------------------------------------------------------------------------
-
-ERROR_LEVELS = frozenset(
-    {"e", "f", "a", "error", "err", "fatal", "severe", "critical", "crit", "alert", "emerg"}
-    | {"failure", "panic"}
-)
-WARNING_LEVELS = frozenset({"w", "warn", "warning"})
-_LEVELS = r"TRACE|DEBUG|INFO|NOTICE|WARN(?:ING)?|ERROR|FATAL|SEVERE|CRITICAL|FAILURE"
-# A token holding a digit, or a run of 8+ hex letters (an id that happens to have no digit).
-_DIGIT_TOKEN = re.compile(r"\S*\d\S*|\S*\b[0-9a-fA-F]{8,}\b\S*")
-
-
-def _mask(text: str) -> str:
-    return _DIGIT_TOKEN.sub("<*>", text.strip())
-
-
-@dataclass(frozen=True)
-class Entry:
-    """A log line as this benchmark reads it: level class (or None), component, message."""
-
-    severity: str | None
-    component: str
-    message: str
-
-    @property
-    def template(self) -> tuple[str | None, str, str]:
-        return self.severity, _mask(self.component), _mask(self.message)
-
-
-def _severity(level: str) -> str | None:
-    word = level.lower()
-    if word in ERROR_LEVELS:
-        return "error"
-    return "warning" if word in WARNING_LEVELS else None
-
-
-# Java-style lines after their level: ``[thread] logger: msg``, ``[thread] logger - msg``,
-# Zookeeper's ``[thread:Class@line] - msg`` and Spark's or HDFS's ``logger: msg``.
-_ZOOKEEPER_REST = re.compile(r"^\[(?P<thread>[^\]]*)\]\s+-\s+(?P<msg>.*)$")
-_ZOOKEEPER_CLASS = re.compile(r"([A-Za-z]\w*)(?:\$\w+)?@\d+")
-_LOGGER_REST = re.compile(r"^(?:\[[^\]]*\]\s+)?(?P<component>[\w.$\[\]/]+?)(?::| -)\s+(?P<msg>.*)$")
-
-
-def _java_rest(rest: str) -> tuple[str, str]:
-    if match := _ZOOKEEPER_REST.match(rest):
-        found = _ZOOKEEPER_CLASS.findall(match["thread"])
-        return (found[-1] if found else match["thread"]), match["msg"]
-    if match := _LOGGER_REST.match(rest):
-        return match["component"], match["msg"]
-    return "", rest
-
-
-@dataclass(frozen=True)
-class LogRule:
-    """One log format as this benchmark reads it.
-
-    `line` matches the format's lines, with ``level`` (where the format has a level field),
-    ``component`` and ``msg`` groups, or ``rest`` for Java-style lines; `keyword` finds the
-    level word in the message of a format that has no level field.
-    """
-
-    name: str
-    line: re.Pattern[str]
-    keyword: re.Pattern[str] | None = None
-
-    def parse(self, line: str) -> Entry | None:
-        match = self.line.match(line)
-        if match is None:
-            return None
-        groups = match.groupdict()
-        if groups.get("rest") is not None:
-            component, message = _java_rest(groups["rest"])
-        else:
-            component, message = groups.get("component") or "", groups["msg"]
-        if self.keyword is None:
-            return Entry(_severity(groups["level"]), component, message)
-        found = self.keyword.search(message)
-        return Entry(_severity(found["level"]) if found else None, component, message)
-
-
-LOG_RULES = (
-    LogRule(
-        "logcat",
-        re.compile(
-            r"^\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}\s+\d+\s+\d+ (?P<level>[VDIWEFA]) "
-            r"(?P<component>[^:]*?)\s*: (?P<msg>.*)$"
-        ),
-    ),
-    LogRule(
-        "openstack",
-        re.compile(
-            rf"^\S+\.log\S* \d{{4}}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+ \d+ (?P<level>{_LEVELS}) "
-            r"(?P<component>\S+) (?P<msg>.*)$"
-        ),
-    ),
-    LogRule(
-        "python-logging",
-        re.compile(
-            r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} - (?P<component>\S+) - "
-            rf"(?P<level>{_LEVELS}) - (?P<msg>.*)$"
-        ),
-    ),
-    LogRule(
-        "windows-cbs",
-        re.compile(
-            r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d, (?P<level>Info|Warning|Error|Fatal)\s+"
-            r"(?P<component>\S+)\s+(?P<msg>.*)$"
-        ),
-    ),
-    LogRule(
-        "bgl",
-        re.compile(
-            r"^\S+ \d+ \d{4}\.\d\d\.\d\d \S+ \d{4}-\d\d-\d\d-\d\d\.\d\d\.\d\d\.\d+ \S+ RAS "
-            rf"(?P<component>\S+) (?P<level>{_LEVELS}) (?P<msg>.*)$"
-        ),
-    ),
-    LogRule(
-        "nginx",
-        re.compile(
-            r"^\d{4}/\d\d/\d\d \d\d:\d\d:\d\d \[(?P<level>\w+)\] \d+#\d+: (?:\*\d+ )?(?P<msg>.*)$"
-        ),
-    ),
-    LogRule(
-        "apache",
-        re.compile(
-            r"^\[\w{3} \w{3} [ \d]\d \d\d:\d\d:\d\d(?:\.\d+)? \d{4}\] "
-            r"\[(?:[\w.-]+:)?(?P<level>\w+)\] (?P<msg>.*)$"
-        ),
-    ),
-    LogRule(
-        "hpc",
-        re.compile(r"^\d+ \S+ (?P<component>\S+) \S+ \d{9,10} \d+ (?P<msg>.*)$"),
-        re.compile(r"\b(?P<level>error|warning)\s*:"),
-    ),
-    LogRule(
-        "proxifier",
-        re.compile(r"^\[\d\d\.\d\d \d\d:\d\d:\d\d\] (?P<component>\S+) - (?P<msg>.*)$"),
-        re.compile(r"(?<!\S)(?P<level>error|warning) : "),
-    ),
-    LogRule(
-        "java",
-        re.compile(
-            r"^(?:\d{4}-\d\d-\d\d[ T]|\d\d/\d\d/\d\d |\d{6} )[\d:,. ]*?(?:- )?"
-            rf"(?P<level>{_LEVELS})\s+(?P<rest>.*)$"
-        ),
-    ),
-    LogRule(
-        "syslog",
-        re.compile(
-            r"^[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \S+ (?P<component>[^\s\[:]+)(?:\[\d+\])?: "
-            r"(?P<msg>.*)$"
-        ),
-        re.compile(r"(?i)\b(?P<level>error|fatal|warning|critical|panic)\b"),
-    ),
-)
-SNIFF_LINES = 200
-
-
-def log_rule(text: str) -> LogRule | None:
-    """The rule that matches most of the first lines (the first listed on a tie)."""
-    head = text.splitlines()[:SNIFF_LINES]
-    scores = [(sum(rule.line.match(line) is not None for line in head), rule) for rule in LOG_RULES]
-    best, rule = max(scores, key=lambda pair: pair[0])
-    return rule if best else None
-
-
-_WORD = re.compile(r"[A-Za-z_][\w.$-]*[A-Za-z]")
-_GENERIC = frozenset(
-    {"error", "errors", "warning", "failed", "failure", "fatal", "exception", "from", "with"}
-    | {"while", "when", "that", "this", "into", "there", "could", "cannot", "unable", "after"}
-)
-
-
-def log_task_term(lines: list[str], entries: list[Entry | None]) -> str:
-    """The component named in the last error (the last warning if no error): or, when it names
-    more than a tenth of the lines (or none but its own), the word of that line's message that
-    names the most lines within a tenth."""
-    severe = [e for e in entries if e is not None and e.severity is not None]
-    errors = [e for e in severe if e.severity == "error"]
-    last = errors[-1] if errors else (severe[-1] if severe else None)
-    if last is None:
-        return ""
-
-    def naming(term: str) -> int:
-        pattern = _names(term)
-        return sum(1 for line in lines if pattern.search(line))
-
-    limit = max(len(lines) // 10, 2)
-    if last.component and 2 <= naming(last.component) <= limit:
-        return last.component
-    words = [
-        str(w) for w in _WORD.findall(last.message) if len(w) >= 4 and w.lower() not in _GENERIC
-    ]
-    counted = [(naming(word), word) for word in dict.fromkeys(words)]
-    eligible = [(n, word) for n, word in counted if 2 <= n <= limit]
-    if eligible:
-        return max(eligible, key=lambda pair: pair[0])[1]
-    return last.component or (words[0] if words else "")
-
-
-class LogMatters:
-    """Error and warning templates, severity lines and the last error of one log."""
-
-    metrics: tuple[Metric, ...] = (
-        Metric("templates", "error+warning templates %"),
-        Metric("severity", "severity lines kept %"),
-        Metric("last_error", "last error kept", summed=True),
-        Metric("task", "task lines kept %"),
-    )
-    tiers: tuple[tuple[str, ...], ...] = ()
-
-    def __init__(self, text: str) -> None:
-        self.rule = log_rule(text)
-        lines = [line.rstrip("\r") for line in text.splitlines()]
-        entries = [self.rule.parse(line) if self.rule else None for line in lines]
-        severe = [(line, e) for line, e in zip(lines, entries, strict=True) if e and e.severity]
-        self.severity_lines = [line for line, _ in severe]
-        self.templates = {e.template for _, e in severe}
-        errors = [line for line, e in severe if e.severity == "error"]
-        self.last_error = errors[-1] if errors else None
-        self.term = log_task_term(lines, entries)
-        self.task = f"why does {self.term} fail"
-        self.term_lines = _term_lines(text, self.term) if self.term else []
-
-    def holds(self, budget: int) -> bool:
-        return False
-
-    def score(self, content: str) -> dict[str, Count]:
-        kept = _lines(content)
-        seen = set()
-        if self.rule is not None:
-            for line in kept:
-                entry = self.rule.parse(line)
-                if entry is not None and entry.severity:
-                    seen.add(entry.template)
-        last = Count(int(self.last_error in kept), 1) if self.last_error else Count(0, 0)
-        return {
-            "templates": Count(len(self.templates & seen), len(self.templates)),
-            "severity": _kept(self.severity_lines, kept),
-            "last_error": last,
-            "task": _kept(self.term_lines, kept),
-        }
 
 
 # --- diffs --------------------------------------------------------------------------------
@@ -462,7 +186,7 @@ class DiffMatters:
         self.header_tokens = counter.count("\n".join(headers + self.hunks))
         self.term = self._term(text)
         self.task = f"review the change to {self.term}"
-        self.term_lines = _term_lines(text, self.term)
+        self.term_lines = term_lines(text, self.term)
 
     def holds(self, budget: int) -> bool:
         """Whether the file headers and hunk headers fit the budget."""
@@ -480,14 +204,14 @@ class DiffMatters:
         return Path(self.paths[0]).stem if self.paths else text.split(maxsplit=1)[0]
 
     def score(self, content: str) -> dict[str, Count]:
-        kept = _lines(content)
+        found = lines_of(content)
         named = {path for path in self.paths if path in content}
         return {
-            "files": _kept(self.paths, named),
-            "hunks": _kept(self.hunks, kept),
-            "defs": _kept(self.defs, kept),
-            "body": _kept(self.body, kept),
-            "task": _kept(self.term_lines, kept),
+            "files": kept(self.paths, named),
+            "hunks": kept(self.hunks, found),
+            "defs": kept(self.defs, found),
+            "body": kept(self.body, found),
+            "task": kept(self.term_lines, found),
         }
 
 
@@ -587,7 +311,7 @@ class JsonMatters:
         found = len(self.term_key.findall(content))
         return {
             "parses": Count(int(_parses(content)), 1),
-            "paths": _kept(self.paths, set(json_key_paths(content))),
+            "paths": kept(self.paths, set(json_key_paths(content))),
             "task": Count(min(found, self.term_total), self.term_total),
         }
 
@@ -719,7 +443,7 @@ class MarkdownMatters:
         self.rest_apart = _apart(rest, required_lines | first_lines)
         self.term = self._term()
         self.task = f"what does it say about {self.term}"
-        self.term_lines = _term_lines(text, self.term)
+        self.term_lines = term_lines(text, self.term)
 
     def holds(self, budget: int) -> bool:
         return False
@@ -733,22 +457,22 @@ class MarkdownMatters:
         return counts.most_common(1)[0][0] if counts else "the"
 
     def score(self, content: str) -> dict[str, Count]:
-        kept = _lines(content)
+        found = lines_of(content)
         # A sentence is looked for in the prose: "Decisions made internally" as a list item is
         # not kept by its heading's "### Decisions made internally".
         prose = (line for line in content.splitlines() if not _HEADING.match(line))
         normal = _normal("\n".join(prose))
 
-        def found(sentences: list[str]) -> Count:
-            return _kept(sentences, {s for s in set(sentences) if s in normal})
+        def in_prose(sentences: list[str]) -> Count:
+            return kept(sentences, {s for s in set(sentences) if s in normal})
 
         return {
-            "headings": _kept(self.headings, kept),
-            "requirements": found(self.requirements),
-            "first": found(self.first),
-            "first_apart": found(self.first_apart),
-            "rest_apart": found(self.rest_apart),
-            "task": _kept(self.term_lines, kept),
+            "headings": kept(self.headings, found),
+            "requirements": in_prose(self.requirements),
+            "first": in_prose(self.first),
+            "first_apart": in_prose(self.first_apart),
+            "rest_apart": in_prose(self.rest_apart),
+            "task": kept(self.term_lines, found),
         }
 
 
@@ -806,7 +530,7 @@ class CodeMatters:
         self.signature_tokens = counter.count("\n".join(self.signatures))
         self.term = self._term(text, nodes)
         self.task = f"how does {self.term} work"
-        self.term_lines = _term_lines(text, self.term, strip=True)
+        self.term_lines = term_lines(text, self.term, strip=True)
 
     def holds(self, budget: int) -> bool:
         """Whether every signature line fits the budget."""
@@ -820,15 +544,15 @@ class CodeMatters:
             for node in nodes
             if not isinstance(node, ast.ClassDef) and not node.name.startswith("_")
         ]
-        counted = [(len(_term_lines(text, name)), name) for name in dict.fromkeys(names)]
+        counted = [(len(term_lines(text, name)), name) for name in dict.fromkeys(names)]
         return max(counted, key=lambda pair: pair[0])[1] if counted else "def"
 
     def score(self, content: str) -> dict[str, Count]:
-        kept = _stripped(content)
+        found = stripped_lines(content)
         return {
-            "signatures": _kept(self.signatures, kept),
-            "body": _kept(self.body, kept),
-            "task": _kept(self.term_lines, kept),
+            "signatures": kept(self.signatures, found),
+            "body": kept(self.body, found),
+            "task": kept(self.term_lines, found),
         }
 
 
@@ -871,29 +595,15 @@ class Input:
     generated: bool
 
 
-@dataclass(frozen=True)
-class Outcome:
-    """One method's output of one input at one ratio, scored."""
+def _generated_logs() -> list[tuple[str, str]]:
+    return [(log.name, log.text) for log in generate_all()]
 
-    kind: str
-    name: str
-    ratio: float
-    method: str
-    raw_tokens: int
-    budget: int
-    tokens: int
-    scores: dict[str, Count]
-    order: bool | None
-    holds: bool = False
-    extra: dict[str, Any] = field(default_factory=dict)
 
-    @property
-    def fits(self) -> bool:
-        return self.tokens <= self.budget
-
-    @property
-    def share(self) -> float:
-        return self.tokens / self.budget
+# The generated inputs of each kind (name, text): formats the corpus lacks. A kind without an
+# entry is measured on the corpus alone.
+GENERATED: dict[str, Callable[[], list[tuple[str, str]]]] = {
+    "log": _generated_logs,
+}
 
 
 def inputs() -> list[Input]:
@@ -906,8 +616,8 @@ def inputs() -> list[Input]:
             Input(kind, path.name, path.read_text(encoding="utf-8", errors="replace"), False)
             for path in files
         ]
-        if kind == "log":
-            found += [Input("log", log.name, log.text, True) for log in generate_all()]
+        if kind in GENERATED:
+            found += [Input(kind, name, text, True) for name, text in GENERATED[kind]()]
     return found
 
 
@@ -969,8 +679,9 @@ def measure(
                     tokens=counter.count(content),
                     scores=scores,
                     order=_order_held(matters.tiers, scores),
+                    generated=item.generated,
                     holds=matters.holds(budget),
-                    extra={"term": matters.term, "generated": item.generated},
+                    extra={"term": matters.term},
                 )
             )
     return outcomes
@@ -985,295 +696,274 @@ def _figure(outcomes: list[Outcome], metric: Metric) -> tuple[float | None, str]
     if not counts:
         return None, "-"
     if metric.summed:
-        kept, total = sum(c.kept for c in counts), sum(c.total for c in counts)
-        return 100 * kept / total, f"{kept}/{total}"
+        kept_items, total = sum(c.kept for c in counts), sum(c.total for c in counts)
+        return 100 * kept_items / total, f"{kept_items}/{total}"
     value = mean(c.pct for c in counts if c.pct is not None)
     return value, f"{value:.1f}"
-
-
-def _select(outcomes: list[Outcome], **where: Any) -> list[Outcome]:
-    return [o for o in outcomes if all(getattr(o, k) == v for k, v in where.items())]
 
 
 def _row(label: str, cells: list[str]) -> None:
     print_line(f"  {label:<30}" + "".join(f"{cell:>13}" for cell in cells))
 
 
-def _ratio_label(ratio: float) -> str:
-    return f"raw/{ratio:g}"
-
-
 def print_type(kind: str, metrics: tuple[Metric, ...], outcomes: list[Outcome]) -> None:
+    """One table per set of inputs of `kind` (the corpus, then the generated ones)."""
+    for set_name in SETS:
+        in_set = [o for o in outcomes if o.set_name == set_name]
+        if in_set:
+            print_set(f"{kind}, {set_name}", metrics, in_set)
+
+
+def print_set(title: str, metrics: tuple[Metric, ...], outcomes: list[Outcome]) -> None:
     files = sorted({o.name for o in outcomes})
-    generated = len({o.name for o in outcomes if o.extra["generated"]})
-    note = f" ({len(files) - generated} corpus + {generated} generated)" if generated else ""
     print_line("")
-    print_line(f"{kind}: {len(files)} files{note}")
+    print_line(f"{title}: {len(files)} files")
     _row("", list(METHODS))
     has_order = any(o.order is not None for o in outcomes)
     for ratio in RATIOS:
-        print_line(f"  {_ratio_label(ratio)}")
-        at_ratio = _select(outcomes, ratio=ratio)
+        print_line(f"  {ratio_label(ratio)}")
+        at_ratio = select(outcomes, ratio=ratio)
         for metric in metrics:
-            cells = [_figure(_select(at_ratio, method=m), metric)[1] for m in METHODS]
+            cells = [_figure(select(at_ratio, method=m), metric)[1] for m in METHODS]
             _row(metric.label, cells)
         if has_order:
             cells = []
             for method in METHODS:
-                group = _select(at_ratio, method=method)
+                group = select(at_ratio, method=method)
                 cells.append(f"{sum(bool(o.order) for o in group)}/{len(group)}")
             _row("priority order held", cells)
         cells = []
         for method in METHODS:
-            shares = [o.share for o in _select(at_ratio, method=method)]
+            shares = [o.share for o in select(at_ratio, method=method)]
             cells.append(f"{100 * mean(shares):.0f}/{100 * min(shares):.0f}")
         _row("budget used % mean/min", cells)
         over = [o for o in at_ratio if not o.fits]
         if over:
-            _row("OVER BUDGET", [str(len(_select(over, method=m))) for m in METHODS])
+            _row("OVER BUDGET", [str(len(select(over, method=m))) for m in METHODS])
 
 
 def print_log_files(outcomes: list[Outcome]) -> None:
-    at = _select(outcomes, kind="log", ratio=TEMPLATE_RATIO, method="smart")
     print_line("")
     print_line(
-        f"log files at {_ratio_label(TEMPLATE_RATIO)}, smart: templates kept/all, "
-        "last error kept, task term"
+        "log files, smart: error+warning templates kept/all at "
+        f"{ratio_label(TEMPLATE_RATIO)}; last error and last trouble line kept at "
+        + ", ".join(ratio_label(r) for r in RATIOS)
+        + "; task term"
     )
-    for o in sorted(at, key=lambda o: o.name):
-        templates, last = o.scores["templates"], o.scores["last_error"]
-        last_text = "-" if not last.total else ("yes" if last.kept else "NO")
-        print_line(
-            f"  {o.name:<28} {templates.kept:>3}/{templates.total:<3} last error {last_text:<3}"
-            f"  task {o.extra['term']!r}"
-        )
+    logs = select(outcomes, kind="log", method="smart")
+    for set_name in SETS:
+        for name in sorted({o.name for o in logs if o.set_name == set_name}):
+            at = {o.ratio: o for o in select(logs, name=name)}
+            templates = at[TEMPLATE_RATIO].scores["templates"]
+
+            def marks(key: str, at: dict[float, Outcome] = at) -> str:
+                scores = [at[ratio].scores[key] for ratio in RATIOS]
+                return "".join("-" if not c.total else ("y" if c.kept else "N") for c in scores)
+
+            print_line(
+                f"  {set_name:<9} {name:<28} {templates.kept:>3}/{templates.total:<3} "
+                f"last error {marks('last_error')}  trouble {marks('trouble')}  "
+                f"task {at[TEMPLATE_RATIO].extra['term']!r}"
+            )
 
 
-# --- the targets --------------------------------------------------------------------------
+def print_measures(results: list[Result]) -> None:
+    print_line("")
+    print_line("measures, on the corpus and on the generated inputs apart (met only on both):")
+    for result in results:
+        print_line(f"  {'yes' if result.met else 'NO ':<4}{result.name}")
 
 
-def _result(
-    name: str,
-    measured: float,
-    baseline: float,
-    target: str,
-    met: bool,
-    baseline_label: str,
-    unit: str = "%",
-    details: dict[str, Any] | None = None,
-) -> Result:
-    return Result(
-        name=name,
-        measured=measured,
-        baseline=baseline,
-        ratio=measured / baseline if baseline else measured,
-        unit=unit,
-        target=target,
-        met=met,
-        baseline_label=baseline_label,
-        details=details or {},
-    )
+# --- the measures -------------------------------------------------------------------------
 
 
-def _misses(outcomes: list[Outcome]) -> list[str]:
-    return [f"{o.name} {_ratio_label(o.ratio)} {o.method}" for o in outcomes]
-
-
-def budget_results(outcomes: list[Outcome]) -> list[Result]:
-    results = []
-    baseline = min(o.share for o in _select(outcomes, method="head+tail"))
-    for method in SMART_METHODS:
-        group = _select(outcomes, method=method)
+def _budget_use(method: str) -> Callable[[list[Outcome]], Figure | None]:
+    def figure(outcomes: list[Outcome]) -> Figure | None:
+        group = select(outcomes, method=method)
+        if not group:
+            return None
         low = min(o.share for o in group)
-        results.append(
-            _result(
-                f"survival budget use, {method} (least output/budget)",
-                100 * low,
-                100 * baseline,
-                f">= {100 * BUDGET_USE_TARGET:.0f}% of the budget",
-                low >= BUDGET_USE_TARGET,
-                "head+tail, least %",
-                details={
-                    "under": _misses([o for o in group if o.share < BUDGET_USE_TARGET]),
-                    "mean_pct": 100 * mean(o.share for o in group),
-                },
-            )
+        baseline = min(o.share for o in select(outcomes, method="head+tail"))
+        return Figure(
+            100 * low,
+            100 * baseline,
+            low >= BUDGET_USE_TARGET,
+            {
+                "under": misses([o for o in group if o.share < BUDGET_USE_TARGET]),
+                "mean_pct": 100 * mean(o.share for o in group),
+            },
         )
+
+    return figure
+
+
+def _within_budget(outcomes: list[Outcome]) -> Figure | None:
+    if not outcomes:
+        return None
     over = [o for o in outcomes if not o.fits]
-    results.append(
-        _result(
-            "survival: every output within its budget (all methods)",
-            len(outcomes) - len(over),
-            len(outcomes),
-            "all",
-            not over,
-            "outputs",
-            unit="outputs",
-            details={"over": _misses(over)},
-        )
+    return Figure(
+        len(outcomes) - len(over), len(outcomes), not over, {"over": misses(over)}, len(outcomes)
     )
-    return results
 
 
-def _min_pct(outcomes: list[Outcome], key: str) -> tuple[float, list[Outcome]]:
-    counted = [o for o in outcomes if o.scores[key].total]
-    values = [o.scores[key].pct or 0.0 for o in counted]
-    return (min(values) if values else 100.0), counted
+def _json_parses(method: str) -> Callable[[list[Outcome]], Figure | None]:
+    """Every output parses wherever the budget holds the document's skeleton."""
 
-
-def log_results(outcomes: list[Outcome]) -> list[Result]:
-    at = _select(outcomes, kind="log", ratio=TEMPLATE_RATIO)
-    smart, _ = _min_pct(_select(at, method="smart"), "templates")
-    tiered, _ = _min_pct(_select(at, method="tiered"), "templates")
-    per_file = {
-        o.name: o.scores["templates"].pct
-        for o in _select(at, method="smart")
-        if o.scores["templates"].total
-    }
-    results = [
-        _result(
-            f"survival log templates at {_ratio_label(TEMPLATE_RATIO)}, smart (worst log)",
-            smart,
-            tiered,
-            f">= {TEMPLATE_TARGET:.0f}% in every log",
-            smart >= TEMPLATE_TARGET,
-            "tiered, worst log",
-            details={"per_file_pct": per_file},
-        )
-    ]
-    logs = _select(outcomes, kind="log")
-    figures = {}
-    for method in ("smart", "tiered"):
-        group = [o for o in _select(logs, method=method) if o.scores["last_error"].total]
-        missed = [o for o in group if not o.scores["last_error"].kept]
-        figures[method] = (len(group) - len(missed), len(group), missed)
-    kept, total, missed = figures["smart"]
-    results.append(
-        _result(
-            "survival log last error kept, smart (every log, every ratio)",
-            kept,
-            figures["tiered"][0],
-            f"all {total}",
-            kept == total,
-            "tiered",
-            unit="outputs",
-            details={"missed": _misses(missed)},
-        )
-    )
-    return results
-
-
-def json_results(outcomes: list[Outcome]) -> list[Result]:
-    results = []
-    required = [o for o in _select(outcomes, kind="json") if o.holds]
-    tiered = _select(required, method="tiered")
-    seed_parsed = sum(o.scores["parses"].kept for o in tiered)
-    for method in SMART_METHODS:
-        group = _select(required, method=method)
+    def figure(outcomes: list[Outcome]) -> Figure | None:
+        required = [o for o in select(outcomes, kind="json") if o.holds]
+        group = select(required, method=method)
+        if not group:
+            return None
         failed = [o for o in group if not o.scores["parses"].kept]
-        results.append(
-            _result(
-                f"survival JSON parses, {method} (every ratio whose budget holds the skeleton)",
-                len(group) - len(failed),
-                seed_parsed,
-                f"all {len(group)}",
-                not failed,
-                "tiered",
-                unit="outputs",
-                details={"failed": _misses(failed)},
-            )
+        tiered = sum(o.scores["parses"].kept for o in select(required, method="tiered"))
+        return Figure(
+            len(group) - len(failed), tiered, not failed, {"failed": misses(failed)}, len(group)
         )
-    return results
+
+    return figure
 
 
-def order_results(outcomes: list[Outcome]) -> list[Result]:
-    results = []
-    for kind, what in (
-        ("diff", "headers, then def/class, then body"),
-        ("markdown", "headings, requirements, first sentences"),
-        ("code", "signatures before body"),
-    ):
-        group = _select(outcomes, kind=kind, method="smart")
-        tiered = _select(outcomes, kind=kind, method="tiered")
+def _order(kind: str) -> Callable[[list[Outcome]], Figure | None]:
+    def figure(outcomes: list[Outcome]) -> Figure | None:
+        group = select(outcomes, kind=kind, method="smart")
+        if not group:
+            return None
+        tiered = select(outcomes, kind=kind, method="tiered")
         broken = [o for o in group if o.order is False]
-        results.append(
-            _result(
-                f"survival {kind} priority order held, smart ({what})",
-                len(group) - len(broken),
-                sum(bool(o.order) for o in tiered),
-                f"all {len(group)}",
-                not broken,
-                "tiered",
-                unit="outputs",
-                details={"broken": _misses(broken)},
-            )
+        return Figure(
+            len(group) - len(broken),
+            sum(bool(o.order) for o in tiered),
+            not broken,
+            {"broken": misses(broken)},
+            len(group),
         )
-    for kind, key, label in (
-        ("diff", "files", "files named"),
-        ("diff", "hunks", "hunk headers"),
-        ("code", "signatures", "signatures"),
-    ):
-        results.append(whole_result(outcomes, kind, key, label))
-    return results
+
+    return figure
 
 
-def whole_result(outcomes: list[Outcome], kind: str, key: str, label: str) -> Result:
+def _whole(kind: str, key: str) -> Callable[[list[Outcome]], Figure | None]:
     """`key` kept whole by smart mode wherever the budget holds it (every ratio)."""
-    held = [o for o in _select(outcomes, kind=kind) if o.holds]
-    smart, counted = _min_pct(_select(held, method="smart"), key)
-    tiered = _min_pct(_select(held, method="tiered"), key)[0]
-    short = [o for o in counted if not o.scores[key].whole]
-    return _result(
-        f"survival {kind} {label}, smart (least, where they fit {FIT_SHARE:.0%} of the budget)",
-        smart,
-        tiered,
-        "100%",
-        smart >= 100.0,
-        "tiered, least",
-        details={"outputs": len(counted), "short": _misses(short)},
-    )
+
+    def figure(outcomes: list[Outcome]) -> Figure | None:
+        held = [o for o in select(outcomes, kind=kind) if o.holds]
+        smart, counted = min_pct(select(held, method="smart"), key)
+        if not counted:
+            return None
+        tiered = min_pct(select(held, method="tiered"), key)[0]
+        short = [o for o in counted if not o.scores[key].whole]
+        return Figure(
+            smart, tiered, smart >= 100.0, {"outputs": len(counted), "short": misses(short)}
+        )
+
+    return figure
 
 
-def comparison_results(outcomes: list[Outcome]) -> list[Result]:
-    """Smart against tiered on each type's first figure, at the tightest ratio."""
-    results = []
-    ratio = RATIOS[-1]
-    for kind, kind_metrics in METRICS.items():
-        metric = kind_metrics[0]
-        label = metric.label.replace(" %", "")
-        at = _select(outcomes, kind=kind, ratio=ratio)
-        smart = _figure(_select(at, method="smart"), metric)[0] or 0.0
-        tiered = _figure(_select(at, method="tiered"), metric)[0] or 0.0
-        results.append(
-            _result(
-                f"survival {kind} {label} at {_ratio_label(ratio)} (smart %)",
-                smart,
-                tiered,
-                "smart >= tiered",
-                smart >= tiered,
-                "tiered %",
-            )
+def _smart_over_tiered(kind: str, metric: Metric) -> Callable[[list[Outcome]], Figure | None]:
+    """Smart against tiered on `metric`, at the tightest ratio."""
+
+    def figure(outcomes: list[Outcome]) -> Figure | None:
+        at = select(outcomes, kind=kind, ratio=RATIOS[-1])
+        smart = _figure(select(at, method="smart"), metric)[0]
+        if smart is None:
+            return None
+        tiered = _figure(select(at, method="tiered"), metric)[0] or 0.0
+        return Figure(smart, tiered, smart >= tiered)
+
+    return figure
+
+
+def _task_items(outcomes: list[Outcome]) -> Figure | None:
+    at = select(outcomes, ratio=RATIOS[-1])
+    with_task = _figure(select(at, method="smart+task"), Metric("task", ""))[0]
+    if with_task is None:
+        return None
+    without = _figure(select(at, method="smart"), Metric("task", ""))[0] or 0.0
+    return Figure(with_task, without, with_task >= without)
+
+
+_FIT = f"where they fit {FIT_SHARE:.0%} of the budget"
+_TIGHTEST = ratio_label(RATIOS[-1])
+
+# Every row of the report, each computed on the corpus and on the generated inputs apart. To
+# add a row, add a Measure here (its figure reads one set's outcomes; see survival_core).
+MEASURES: list[Measure] = [
+    *(
+        Measure(
+            f"survival budget use, {method} (least output/budget)",
+            f">= {100 * BUDGET_USE_TARGET:.0f}% of the budget",
+            "head+tail, least %",
+            _budget_use(method),
         )
-    task = _select(outcomes, ratio=ratio)
-    with_task = _figure(_select(task, method="smart+task"), Metric("task", ""))[0] or 0.0
-    without = _figure(_select(task, method="smart"), Metric("task", ""))[0] or 0.0
-    results.append(
-        _result(
-            f"survival task items at {_ratio_label(ratio)}, smart+task (mean % of all files)",
-            with_task,
-            without,
-            "smart+task >= smart",
-            with_task >= without,
-            "smart %",
+        for method in SMART_METHODS
+    ),
+    Measure(
+        "survival: every output within its budget (all methods)",
+        "all",
+        "outputs",
+        _within_budget,
+        unit="outputs",
+    ),
+    *LOG_MEASURES,
+    *(
+        Measure(
+            f"survival JSON parses, {method} (every ratio whose budget holds the skeleton)",
+            "all",
+            "tiered",
+            _json_parses(method),
+            unit="outputs",
         )
-    )
-    return results
+        for method in SMART_METHODS
+    ),
+    *(
+        Measure(
+            f"survival {kind} priority order held, smart ({what})",
+            "all",
+            "tiered",
+            _order(kind),
+            unit="outputs",
+        )
+        for kind, what in (
+            ("diff", "headers, then def/class, then body"),
+            ("markdown", "headings, requirements, first sentences"),
+            ("code", "signatures before body"),
+        )
+    ),
+    *(
+        Measure(
+            f"survival {kind} {label}, smart (least, {_FIT})",
+            "100%",
+            "tiered, least",
+            _whole(kind, key),
+        )
+        for kind, key, label in (
+            ("diff", "files", "files named"),
+            ("diff", "hunks", "hunk headers"),
+            ("code", "signatures", "signatures"),
+        )
+    ),
+    *(
+        Measure(
+            f"survival {kind} {metrics[0].label.replace(' %', '')} at {_TIGHTEST} (smart %)",
+            "smart >= tiered",
+            "tiered %",
+            _smart_over_tiered(kind, metrics[0]),
+        )
+        for kind, metrics in METRICS.items()
+    ),
+    Measure(
+        f"survival task items at {_TIGHTEST}, smart+task (mean % of all files)",
+        "smart+task >= smart",
+        "smart %",
+        _task_items,
+    ),
+]
 
 
 def run() -> list[Result]:
     print_section(
         "what matters that survives compression to raw/1.2, /2, /5 and /20: tiered, smart, "
-        "smart with a task, and a head+tail baseline (mean % of each file's items)"
+        "smart with a task, and a head+tail baseline (mean % of each file's items), on the "
+        "corpus and on generated inputs apart"
     )
     started = time.perf_counter()
     outcomes: list[Outcome] = []
@@ -1301,10 +991,6 @@ def run() -> list[Result]:
         f"{len(outcomes)} outputs in {time.perf_counter() - started:.1f} s; "
         f"within budget (real count): {sum(o.fits for o in outcomes)}/{len(outcomes)}"
     )
-    return [
-        *budget_results(outcomes),
-        *log_results(outcomes),
-        *json_results(outcomes),
-        *order_results(outcomes),
-        *comparison_results(outcomes),
-    ]
+    results = [measure_result(m, outcomes) for m in MEASURES]
+    print_measures(results)
+    return results
