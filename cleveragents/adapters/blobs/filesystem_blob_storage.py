@@ -32,22 +32,6 @@ def _fsync_directory(path: Path) -> None:
         os.close(fd)
 
 
-class _StagedBlob(StagingFile):
-    def __init__(self, storage: FilesystemBlobStorage) -> None:
-        super().__init__(storage.work_area)
-        self._storage = storage
-
-    def commit(self, sha256: str) -> None:
-        target = self._storage.path_of(check_digest(sha256))
-        staged = self._finish(durable=True)
-        target.parent.mkdir(mode=0o700, exist_ok=True)  # a shard, inside the private store
-        try:
-            _publish(staged, target)
-        finally:
-            staged.unlink(missing_ok=True)
-        _fsync_directory(target.parent)
-
-
 class FilesystemBlobStorage(BlobStorage):
     def __init__(self, root: Path) -> None:
         self.root = root
@@ -61,7 +45,15 @@ class FilesystemBlobStorage(BlobStorage):
         return self.blob_dir / sha256[:2] / sha256[2:]
 
     def begin(self) -> BlobWriter:
-        return _StagedBlob(self)
+        return StagingFile(self.work_area, self.publish, durable=True)
+
+    def publish(self, staged: Path, sha256: str) -> None:
+        """Make the fsynced staging file `staged` blob `sha256` (a link beside it; the writer
+        removes the staging name after), and the link durable."""
+        target = self.path_of(check_digest(sha256))
+        target.parent.mkdir(mode=0o700, exist_ok=True)  # a shard, inside the private store
+        _publish(staged, target)
+        _fsync_directory(target.parent)
 
     def open(self, sha256: str) -> BinaryIO:
         path = self.path_of(check_digest(sha256))

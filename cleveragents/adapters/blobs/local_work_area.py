@@ -13,7 +13,7 @@ import re
 import secrets
 import shutil
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import BinaryIO
 
@@ -109,11 +109,19 @@ class LocalWorkArea:
             yield TempOutputFolder(entry.name, str(Path(entry.path) / _TEMP_OUTPUT_NAME), modified)
 
 
-class StagingFile(BlobWriter):
-    """A blob being written to a new file of the work area's staging folder. Each storage
-    publishes it its own way in `commit`, from the path `_finish` hands over."""
+Publish = Callable[[Path, str], None]
+"""How a storage makes a finished staging file its blob: `publish(staged, sha256)`."""
 
-    def __init__(self, work_area: LocalWorkArea) -> None:
+
+class StagingFile(BlobWriter):
+    """A blob being written to a new file of the work area's staging folder: the one writer of
+    every storage. On `commit` the file is closed (fsynced first when `durable`), handed to the
+    storage's `publish` with its digest, and removed from the staging folder whatever happens:
+    a rename, a link or an upload has made it the blob, or the commit failed."""
+
+    def __init__(self, work_area: LocalWorkArea, publish: Publish, *, durable: bool) -> None:
+        self._publish = publish
+        self._durable = durable
         self._path = work_area.new_staging_path()
         self._handle: BinaryIO | None = self._path.open("xb")
 
@@ -122,12 +130,19 @@ class StagingFile(BlobWriter):
             raise RuntimeError("the blob was already committed or aborted")
         self._handle.write(data)
 
-    def _finish(self, *, durable: bool) -> Path:
-        """The written file, closed (and fsynced when `durable`); no write may follow."""
+    def commit(self, sha256: str) -> None:
+        staged = self._finish()
+        try:
+            self._publish(staged, sha256)
+        finally:
+            staged.unlink(missing_ok=True)
+
+    def _finish(self) -> Path:
+        """The written file, closed (and fsynced when durable); no write may follow."""
         handle = self._handle
         if handle is None:
             raise RuntimeError("the blob was already committed or aborted")
-        if durable:
+        if self._durable:
             handle.flush()
             os.fsync(handle.fileno())
         handle.close()

@@ -103,7 +103,8 @@ class S3BlobStorage(BlobStorage):
     # -- the port ----------------------------------------------------------------------------
 
     def begin(self) -> BlobWriter:
-        return _StagedUpload(self)
+        # Read back at once by this process: no fsync, the upload is what makes it durable.
+        return StagingFile(self.work_area, self.publish, durable=False)
 
     def open(self, sha256: str) -> BinaryIO:
         key = self.key_of(check_digest(sha256))
@@ -316,20 +317,6 @@ class _NotFoundError(Exception):
 
 class _AlreadyThereError(Exception):
     """The conditional write found the blob there: published by another importer."""
-
-
-class _StagedUpload(StagingFile):
-    def __init__(self, storage: S3BlobStorage) -> None:
-        super().__init__(storage.work_area)
-        self._storage = storage
-
-    def commit(self, sha256: str) -> None:
-        # Read back at once by this process: no fsync, the upload is what makes it durable.
-        staged = self._finish(durable=False)
-        try:
-            self._storage.publish(staged, sha256)
-        finally:
-            staged.unlink(missing_ok=True)
 
 
 class _RangedObject(io.RawIOBase):
