@@ -104,8 +104,8 @@ def import_artifact(
             "--allowlist",
             metavar="FILE",
             envvar="CLEVERAGENTS_SECRETS_ALLOWLIST",
-            help="Secret allowlist (TOML: fingerprints and rules). Default: the workspace's "
-            ".cleveragents/secrets-allow.toml, if there is one.",
+            help="Secret allowlist (TOML: fingerprints and rules). Default: "
+            "secrets-allow.toml in the workspace's .cleveragents folder, if there is one.",
         ),
     ] = None,
     as_json: JsonFlag = False,

@@ -17,6 +17,11 @@ wrap, except the lines that must stay lines:
 The first paragraph is the command's summary (the line a group lists it by): always one line.
 Anything after a ``\\f`` line (Click's "not for the help" cut) is kept untouched.
 
+An option whose choices spelt out would make a wide metavar (``<auto|anthropic|openai|...>``) is
+shown by its name instead (``FORMAT``), its help ending with the choices: Rich sizes the options
+table by its longest words, and a wide metavar column squeezes the help into a few words a line,
+or cuts cells short at 80 columns. Click still checks the value against the choices.
+
 Click's plain formatter (the Markdown reference) re-joins the lines of every paragraph unless
 it is marked ``\\b``: `mark_kept_lines` marks those that hold more than one line.
 """
@@ -35,6 +40,7 @@ _LIST_ITEM = re.compile(r"(?:[-*•]|\d+[.)])\s")
 _OWN_LINE = re.compile(r"(?:Example:|(?:[-*•]|\d+[.)])\s)")
 _KEEP_LINES_MARK = "\b"
 _INSTALLED_MARK = "_cleveragents_flowing_help"
+_WIDEST_CHOICES_METAVAR = 12  # `<json|text>` stays; `<tiered|smart>` becomes MODE
 
 
 def flow(help_text: str) -> str:
@@ -102,6 +108,25 @@ def _flowing_help(init: Callable[..., None]) -> Callable[..., None]:
         init(self, *args, **kwargs)
         if self.help:
             self.help = flow(self.help)
+        for param in getattr(self, "params", ()):
+            _name_wide_choices(param)
 
     setattr(init_with_flowing_help, _INSTALLED_MARK, True)
     return init_with_flowing_help
+
+
+def _name_wide_choices(param: Any) -> None:
+    """Show a choice option whose choices are too many to spell in the metavar by its name,
+    and list the choices at the end of its help (see the module's docstring)."""
+    described = getattr(param, "type_descriptor", None)
+    if not isinstance(param, typer.core.TyperOption) or described is None:
+        return
+    if not described.is_choice or described.choices is None:
+        return
+    choices = [str(getattr(choice, "value", choice)) for choice in described.choices]
+    if param.metavar is not None or len("|".join(choices)) + 2 <= _WIDEST_CHOICES_METAVAR:
+        return
+    long_names = [opt for opt in param.opts if opt.startswith("--")] or [param.name or "value"]
+    param.metavar = long_names[0].lstrip("-").replace("-", "_").upper()
+    listed = f"One of: {', '.join(choices)}."
+    param.help = f"{param.help.rstrip()} {listed}" if param.help else listed

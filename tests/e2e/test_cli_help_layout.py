@@ -222,3 +222,24 @@ def test_flow_is_stable_and_the_plain_marks_keep_lines() -> None:
     marked = mark_kept_lines(flowed)
     assert marked == "Summary.\n\nProse flowing.\n\n\b\nExample: a\nExample: b"
     assert mark_kept_lines(marked) == marked
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_no_option_cell_is_cut_short(width: int) -> None:
+    # Rich cuts a table cell with an ellipsis when the columns' longest words do not fit the
+    # terminal: an option's name, a metavar or a word of its help would be lost.
+    for path, output in rendered_helps(width).items():
+        cut = [line for line in output.splitlines() if "…" in line]
+        assert not cut, f"{path} at {width} columns: {cut}"
+
+
+def test_option_help_keeps_a_readable_column_at_80() -> None:
+    # Long metavars (every choice spelt out) squeeze the help column to a few words a line.
+    for path, output in rendered_helps(80).items():
+        starts = []
+        for line in output.splitlines():
+            cells = [cell for cell in re.split(r"\s{2,}", line.strip("│ ")) if cell]
+            if line.startswith("│") and len(cells) >= 2:
+                starts.append(line.rindex(cells[-1]))
+        help_width = 80 - 2 - max(starts, default=0)
+        assert help_width >= 30, f"{path}: the help column is {help_width} wide at 80 columns"
