@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from cleveragents.application.services.artifact_store.reading import ArtifactSlice
     from cleveragents.application.services.plans.child_plans import ChildPlanSpawner
     from cleveragents.application.services.plans.plan_service import PlanService, PlanStatusReport
-    from cleveragents.application.services.plans.project_service import ProjectService
+    from cleveragents.application.services.projects.project_service import ProjectService
     from cleveragents.container import Container
     from cleveragents.domain.artifact import ArtifactKind, CompressionMode
     from cleveragents.domain.plan import Decision, Plan

@@ -52,7 +52,7 @@ def list_projects(ctx: typer.Context, as_json: JsonFlag = False) -> None:
     """
     # A read: an existing SQLite store is read without the container (no SQLAlchemy to load);
     # the container's service lists any other store, migrating it first as every command does.
-    from cleveragents.application.services.plans.project_service import list_projects
+    from cleveragents.application.services.projects.project_service import list_projects
     from cleveragents.container.project_listing import read_only_project_listing
 
     cli_state = state(ctx)

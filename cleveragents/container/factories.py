@@ -59,11 +59,11 @@ if TYPE_CHECKING:
     from cleveragents.application.services.metrics.metrics_service import MetricsService
     from cleveragents.application.services.plans.child_plans import ChildPlanSpawner
     from cleveragents.application.services.plans.plan_service import PlanService
-    from cleveragents.application.services.plans.project_service import ProjectService
     from cleveragents.application.services.plans.skeleton_compressor import (
         SkeletonCompressorService,
     )
     from cleveragents.application.services.prefixes.stable_prefix_builder import StablePrefixBuilder
+    from cleveragents.application.services.projects.project_service import ProjectService
 
 
 # Adapters. Each function imports its adapter when the provider is first called.
@@ -191,7 +191,7 @@ def skeleton_compressor_service() -> SkeletonCompressorService:
 
 
 def project_service(**dependencies: Any) -> ProjectService:
-    from cleveragents.application.services.plans.project_service import ProjectService
+    from cleveragents.application.services.projects.project_service import ProjectService
 
     return ProjectService(**dependencies)
 

@@ -17,8 +17,8 @@ from cleveragents.application.ports.token_counter import TokenCounter
 from cleveragents.application.ports.unit_of_work import UnitOfWork
 from cleveragents.application.services.plans.child_plans import ChildPlanSpawner
 from cleveragents.application.services.plans.plan_service import PlanService
-from cleveragents.application.services.plans.project_service import ProjectService
 from cleveragents.application.services.plans.skeleton_compressor import SkeletonCompressorService
+from cleveragents.application.services.projects.project_service import ProjectService
 from cleveragents.container import Container, build_container, build_token_counter
 from cleveragents.domain.errors import InvalidInputError
 from tests.fakes import FakeTokenCounter

@@ -22,7 +22,7 @@ from cleveragents.application.services.compaction.transcript_compaction import (
     TranscriptCompaction,
     TranscriptCompactor,
 )
-from cleveragents.application.services.plans.project_service import ProjectService
+from cleveragents.application.services.projects.project_service import ProjectService
 from cleveragents.container import build_container
 from cleveragents.domain.errors import InvalidInputError, InvalidPolicyError, ProjectNotFoundError
 from cleveragents.domain.event import CONTEXT_COMPACTED

@@ -24,7 +24,7 @@ from cleveragents.application.services.artifact_store.artifact_store import (
 from cleveragents.application.services.artifact_store.results import NAME_LINE
 from cleveragents.application.services.artifact_store.temp_outputs import REFERENCE_PREFIX
 from cleveragents.application.services.plans.plan_service import PlanService
-from cleveragents.application.services.plans.project_service import ProjectService
+from cleveragents.application.services.projects.project_service import ProjectService
 from cleveragents.domain.errors import (
     ArtifactNotFoundError,
     InvalidInputError,

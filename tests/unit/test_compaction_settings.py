@@ -9,7 +9,7 @@ from cleveragents.application.services.compaction.settings import (
     ProjectCompactionSettings,
     compaction_settings,
 )
-from cleveragents.application.services.plans.project_service import ProjectService
+from cleveragents.application.services.projects.project_service import ProjectService
 from cleveragents.domain.errors import InvalidPolicyError, ProjectNotFoundError
 from cleveragents.domain.policy import (
     DEFAULT_CONTEXT_WINDOW,

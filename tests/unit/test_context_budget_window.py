@@ -11,7 +11,7 @@ from cleveragents.application.services.budget.context_budget_planner import (
     PlannedArtifact,
     overcommits_default_window,
 )
-from cleveragents.application.services.plans.project_service import ProjectService
+from cleveragents.application.services.projects.project_service import ProjectService
 from cleveragents.domain.context_budget import (
     DEFAULT_AVAILABLE_TOKENS,
     DEFAULT_COMMITTED_TOKENS,

@@ -15,7 +15,7 @@ from cleveragents.adapters.persistence.sqlite_project_listing import (
     sqlite_file_of_url,
 )
 from cleveragents.application.ports.project_listing import ListingUnavailableError, ProjectListing
-from cleveragents.application.services.plans.project_service import list_projects
+from cleveragents.application.services.projects.project_service import list_projects
 from cleveragents.container.project_listing import read_only_project_listing
 from cleveragents.domain.project import Project
 

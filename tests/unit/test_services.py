@@ -11,8 +11,8 @@ from cleveragents.application.services.plans.child_plans import (
     effective_skeleton_ratio,
 )
 from cleveragents.application.services.plans.plan_service import DEFAULT_RELEVANCE, PlanService
-from cleveragents.application.services.plans.project_service import ProjectService
 from cleveragents.application.services.plans.skeleton_compressor import SkeletonCompressorService
+from cleveragents.application.services.projects.project_service import ProjectService
 from cleveragents.domain.errors import (
     CleverAgentsError,
     DuplicateFragmentError,

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from cleveragents.adapters.secrets.pattern_scanner import PatternSecretScanner
-from cleveragents.application.services.plans.project_service import ProjectService
 from cleveragents.application.services.prefixes.stable_prefix_builder import StablePrefixBuilder
+from cleveragents.application.services.projects.project_service import ProjectService
 from cleveragents.domain.errors import ProjectNotFoundError
 from cleveragents.domain.event import STABLE_PREFIX_BUILT
 from cleveragents.domain.stable_prefix.spec_parsing import parse_prefix_spec

@@ -46,7 +46,7 @@ from cleveragents.application.services.governance.secret_allowlist import (
     SecretAllowlist,
     parse_allowlist,
 )
-from cleveragents.application.services.plans.project_service import default_project
+from cleveragents.application.services.projects.project_service import default_project
 from cleveragents.domain.classification import DataClass, Destination, require_allowed
 from cleveragents.domain.errors import (
     InvalidInputError,

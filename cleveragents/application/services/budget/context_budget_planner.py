@@ -10,7 +10,7 @@ from typing import NamedTuple
 from pydantic import BaseModel, ConfigDict
 
 from cleveragents.application.ports.token_counter import TokenCounter
-from cleveragents.application.services.plans.project_service import ProjectService
+from cleveragents.application.services.projects.project_service import ProjectService
 from cleveragents.domain.context_budget import (
     DEFAULT_AVAILABLE_TOKENS,
     DEFAULT_COMMITTED_TOKENS,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from cleveragents.application.services.compaction.outcome import CompactionSettings
-from cleveragents.application.services.plans.project_service import ProjectService
+from cleveragents.application.services.projects.project_service import ProjectService
 from cleveragents.domain.policy import ContextPolicy, ContextPolicyChanges
 
 

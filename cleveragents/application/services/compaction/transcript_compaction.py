@@ -26,7 +26,7 @@ from cleveragents.application.services.compaction.outcome import (
     CompactionSettings,
 )
 from cleveragents.application.services.compaction.settings import compaction_settings
-from cleveragents.application.services.plans.project_service import ProjectService
+from cleveragents.application.services.projects.project_service import ProjectService
 from cleveragents.domain.errors import InvalidInputError
 from cleveragents.domain.policy import ContextPolicy, ContextPolicyChanges
 from cleveragents.domain.transcript import Role, Transcript, TranscriptFormat

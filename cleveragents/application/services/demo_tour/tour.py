@@ -50,7 +50,7 @@ from cleveragents.application.services.demo_tour.steps import (
 from cleveragents.application.services.metrics.metrics_service import MetricsService
 from cleveragents.application.services.plans.child_plans import ChildPlanSpawner
 from cleveragents.application.services.plans.plan_service import PlanService
-from cleveragents.application.services.plans.project_service import ProjectService
+from cleveragents.application.services.projects.project_service import ProjectService
 from cleveragents.domain.artifact import CompressionMode
 from cleveragents.domain.policy import ContextPolicyChanges
 from cleveragents.domain.project import Project

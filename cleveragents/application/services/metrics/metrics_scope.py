@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from cleveragents.application.ports.unit_of_work import UnitOfWork, UnitOfWorkFactory
 from cleveragents.application.services.metrics.metrics_report import Scope
-from cleveragents.application.services.plans.project_service import default_project
+from cleveragents.application.services.projects.project_service import default_project
 from cleveragents.domain.errors import InvalidInputError, PlanNotFoundError, ProjectNotFoundError
 from cleveragents.domain.event import RecordedEvent
 from cleveragents.domain.ids import parse_ulid

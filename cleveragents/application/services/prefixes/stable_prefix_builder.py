@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from cleveragents.application.ports.events import EventSink
 from cleveragents.application.ports.secret_scanner import SecretScanner
-from cleveragents.application.services.plans.project_service import ProjectService
+from cleveragents.application.services.projects.project_service import ProjectService
 from cleveragents.domain.classification import (
     ClassificationError,
     DataClass,
