@@ -6,6 +6,8 @@ PostgreSQL adds DETAIL and HINT lines):
 * a broken constraint (IntegrityError) is `ConflictError`, bad input (exit 2);
 * a value the database refuses (DataError: a NUL byte in text, a number out of its column's
   range) is `InvalidInputError`, bad input (exit 2);
+* a privilege the database role lacks (PostgreSQL's "permission denied") is
+  `DatabasePrivilegeError`, bad input (exit 2), naming the privilege (see `privileges`);
 * every other error the database reports (a lost connection, a lock or statement timeout, a
   missing table, a locked or damaged file) is `StoreUnavailableError`, operational (exit 1);
   a serialization failure or a deadlock is its subclass `TransientStoreError`, which the unit
@@ -21,6 +23,7 @@ from sqlalchemy.exc import DataError, DBAPIError, IntegrityError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 
 from cleveragents.adapters.persistence.postgres import LOCK_TIMEOUT_ENV, STATEMENT_TIMEOUT_ENV
+from cleveragents.adapters.persistence.privileges import DatabasePrivilegeError, privilege_error
 from cleveragents.domain.errors import (
     CleverAgentsError,
     ConflictError,
@@ -30,6 +33,7 @@ from cleveragents.domain.errors import (
 
 __all__ = [
     "LOCK_NOT_AVAILABLE",
+    "DatabasePrivilegeError",
     "StoreUnavailableError",
     "TransientStoreError",
     "database_errors_translated",
@@ -86,17 +90,23 @@ def translated(
     if isinstance(error, DataError):
         return InvalidInputError(f"the database refused a value: {one_line(error.orig)}")
     if isinstance(error, DBAPIError):
-        return operational_error(error, failed)
+        return privilege_error(error, sqlstate(error), failed) or operational_error(error, failed)
     if isinstance(error, PoolTimeoutError):  # every connection busy for the pool's whole timeout
         return StoreUnavailableError(f"{failed}: {one_line(error)}")
     return None
 
 
-def operational_error(error: DBAPIError, failed: str = "database error") -> StoreUnavailableError:
+def operational_error(
+    error: DBAPIError, failed: str = "database error"
+) -> StoreUnavailableError | DatabasePrivilegeError:
     """`StoreUnavailableError` (or `TransientStoreError`), whatever the error: where the
-    database fails while being opened or migrated, not the input's fault."""
-    message = f"{failed}: {one_line(error.orig)}"
+    database fails while being opened or migrated, not the input's fault; except a privilege
+    the role lacks, which is the configuration's (`DatabasePrivilegeError`)."""
     state = sqlstate(error)
+    refused = privilege_error(error, state, failed)
+    if refused is not None:
+        return refused
+    message = f"{failed}: {one_line(error.orig)}"
     if state in _TRANSIENT_STATES:
         return TransientStoreError(message)
     if state == LOCK_NOT_AVAILABLE:
