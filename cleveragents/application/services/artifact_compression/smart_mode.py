@@ -1,18 +1,23 @@
-"""Smart mode's machinery: the type's own fit with what its rendering revealed redacted, the
-lines ranked, and the lines packed by rank."""
+"""Smart mode: the budget filled by value at any ratio.
+
+The type's own fit when it has one (JSON, which must still parse), with what its rendering
+revealed redacted; else the artifact's own lines, ranked by the type (structure first, then
+what matters for the type and the task, then context) and packed into the budget by
+`packing`, each run of dropped lines replaced by a marker naming its line range."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from cleveragents.application.ports.token_counter import TokenCounter
 from cleveragents.application.services.artifact_compression.compression_run import (
-    _Body,
-    _Counted,
-    _Ranked,
-    _Run,
+    CompressedBody,
+    CompressionRun,
 )
 from cleveragents.application.services.artifact_compression.kinds.kind_compressor import (
     FittedText,
     KindCompressor,
+    LinePlan,
 )
 from cleveragents.application.services.artifact_compression.packing.packer import pack
 from cleveragents.application.services.artifact_compression.packing.request import (
@@ -21,12 +26,36 @@ from cleveragents.application.services.artifact_compression.packing.request impo
     line_offsets,
     repeat_runs,
 )
+from cleveragents.application.services.artifact_compression.raw_counts import RawCount
 from cleveragents.application.services.artifact_compression.task_terms import TaskTerms
 
 PACKABLE_MIN_LINES = 3
 """Fewer lines than this are cut like Tier 3: there is nothing to choose between."""
 REFIT_MARGIN = 8
 """Tokens a fit is given back below the budget when its redacted rendering overflowed."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Ranked:
+    """The artifact's lines (without the final newline's empty one) and their ranks."""
+
+    lines: list[str]
+    plan: LinePlan
+
+
+def smart(run: CompressionRun, budget: int, counted: RawCount) -> CompressedBody | None:
+    """The type's own fit when it has one and it fits; else the lines packed by rank. None
+    for a text too short to pack (fewer than `PACKABLE_MIN_LINES` lines): cut it like Tier 3."""
+    fitted = _fit_redacted(run, budget, counted.counter)
+    if fitted is not None and fitted.tokens <= budget:
+        # Every omission the fit makes leaves a marker with an ellipsis; a document that
+        # only changed its layout (compacted to fit) lost nothing.
+        omitted = fitted.text.count("…") > run.text.count("…")
+        return CompressedBody(fitted.text, omitted, fitted.tokens)
+    ranked = _ranked_lines(run.text, run.compressor, run.terms)
+    if ranked is None:
+        return None
+    return _packed_by_rank(run, ranked, budget, counted)
 
 
 def _ranked_lines(text: str, compressor: KindCompressor, terms: TaskTerms) -> _Ranked | None:
@@ -39,7 +68,7 @@ def _ranked_lines(text: str, compressor: KindCompressor, terms: TaskTerms) -> _R
     return _Ranked(lines, compressor.line_plan([line.removesuffix("\r") for line in lines], terms))
 
 
-def _fit_redacted(run: _Run, budget: int, counter: TokenCounter) -> FittedText | None:
+def _fit_redacted(run: CompressionRun, budget: int, counter: TokenCounter) -> FittedText | None:
     """The type's own fit, with the credentials its rendering revealed redacted: a JSON
     string written with escapes (``AKIA\\u0051...``) is decoded when the document is
     rendered again, and only then recognisable. When the placeholders make it longer than
@@ -61,7 +90,9 @@ def _fit_redacted(run: _Run, budget: int, counter: TokenCounter) -> FittedText |
     return None
 
 
-def _packed_by_rank(run: _Run, ranked: _Ranked, budget: int, counted: _Counted) -> _Body:
+def _packed_by_rank(
+    run: CompressionRun, ranked: _Ranked, budget: int, counted: RawCount
+) -> CompressedBody:
     """The artifact's own lines packed by their ranks into `budget`, each run of dropped
     lines replaced by a marker naming its line range."""
     counter = counted.counter
@@ -79,5 +110,46 @@ def _packed_by_rank(run: _Run, ranked: _Ranked, budget: int, counted: _Counted) 
         offsets=offsets,
         source_starts=starts,
     )
+    summary = _summary_needed(run, plan, request, budget, counter)
+    if summary is None:
+        packed = pack(request, budget, counted.tokens, counter, run.compressor.marker, run.handles)
+        return CompressedBody(packed.content, True, packed.tokens)
+    room = budget - counter.count(summary + "\n")
+    for _ in range(3):  # the join may count a token more than its parts
+        packed = pack(request, room, counted.tokens, counter, run.compressor.marker, run.handles)
+        content = f"{summary}\n{packed.content}"
+        tokens = counter.count(content)
+        if tokens <= budget:
+            return CompressedBody(content, True, tokens)
+        room -= tokens - budget
     packed = pack(request, budget, counted.tokens, counter, run.compressor.marker, run.handles)
-    return _Body(packed.content, True, packed.tokens)
+    return CompressedBody(packed.content, True, packed.tokens)
+
+
+SUMMARY_ROOM = 16
+"""Tokens a summary leaves the packed lines at least (the marker of what they omit)."""
+
+
+def _summary_needed(
+    run: CompressionRun, plan: LinePlan, request: PackRequest, budget: int, counter: TokenCounter
+) -> str | None:
+    """The plan's summary when the lines of the best rank, each stretch of them with a marker
+    before it, would not fit the budget (then some would be lost, and the summary names what
+    they stand for), and the summary fits with room for the marker of what is omitted."""
+    if not plan.summary:
+        return None
+    ranks, costs = plan.priorities, request.costs
+    best = min(ranks, default=0)
+    marker = counter.count(run.compressor.marker(run.handles.lines(1, request.total_lines)))
+    needed = 0
+    previous = -2
+    for position, rank in enumerate(ranks):
+        if rank == best:
+            needed += costs[position] + (marker if position != previous + 1 else 0)
+            previous = position
+            if needed > budget:
+                break
+    if needed <= budget:
+        return None
+    summary = "\n".join(plan.summary)
+    return summary if counter.count(summary) + SUMMARY_ROOM <= budget else None

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
+from typing import TYPE_CHECKING, Protocol
 
 from cleveragents.application.ports.token_counter import TokenCounter
 from cleveragents.application.services.artifact_compression.task_terms import TaskTerms
 from cleveragents.domain.artifact import ArtifactKind
+
+if TYPE_CHECKING:
+    from cleveragents.application.services.artifact_compression.packing.request import Line
 
 
 class Priority(IntEnum):
@@ -42,11 +46,15 @@ class LinePlan:
     `templates[i]`, when given, names line i's message template (equal numbers: the same
     message with different variables): a run of dropped lines that all repeat the template
     of the kept line just before them is written as one ``×N`` marker.
+    `summary`, when given, is a few lines that stand for the lines of the best rank (a diff's
+    list of changed files): written before the packed lines when those lines, with a marker
+    for each gap between them, do not fit the budget whole.
     """
 
     priorities: Sequence[int]
     short_forms: dict[int, ShortForm] = field(default_factory=dict)
     templates: Sequence[int] | None = None
+    summary: Sequence[str] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,10 +85,43 @@ class MalformedCompressionError(ValueError):
     The design then falls back to Tier 3."""
 
 
+class StreamedLines(Protocol):
+    """What one pass over an artifact too large to hold keeps for smart mode: the packer's
+    candidate lines in position order, sparse (positions between them are dropped lines), the
+    artifact's line count, and the short forms, template runs and head-only lines of the
+    candidates, by position (as `LinePlan` gives them for a text held whole)."""
+
+    @property
+    def lines(self) -> Sequence[Line]: ...
+
+    @property
+    def total_lines(self) -> int: ...
+
+    @property
+    def short_forms(self) -> Mapping[int, ShortForm]: ...
+
+    @property
+    def run_ends(self) -> Mapping[int, int]: ...
+
+    @property
+    def heads_only(self) -> frozenset[int]: ...
+
+
 class KindCompressor(ABC):
-    """Per-type compression. Implementations are pure and deterministic: text in, text out."""
+    """Per-type compression. Implementations are pure and deterministic: text in, text out.
+
+    Besides its compressors, a kind declares what the generic pipeline must do for it:
+    `streams` and `rewrites_text`."""
 
     kind: ArtifactKind
+    streams: bool = False
+    """Whether smart mode can take an artifact of this kind too large to hold, in one pass over
+    its lines (`stream_candidates`); one of a kind that cannot is cut like Tier 3, from its
+    head."""
+    rewrites_text: bool = False
+    """Whether `tier2` writes the artifact anew (JSON is re-serialised), so a credential held
+    in an escaped form (``AKIA\\u0051...``) may come out decoded: the pipeline redacts it
+    again."""
 
     @abstractmethod
     def tier2(self, text: str, terms: TaskTerms) -> str:
@@ -110,3 +151,11 @@ class KindCompressor(ABC):
         parse): a rendering of `text` whose count is <= `budget`, using most of it, with that
         count. None: pack lines instead (the default, and e.g. for JSON that does not parse)."""
         return None
+
+    def stream_candidates(
+        self, lines: Iterable[str], terms: TaskTerms, budget: int
+    ) -> StreamedLines:
+        """For a kind that `streams`: the candidates among `lines` (read once, each with its
+        line ending, credentials not yet redacted), ranked as `line_plan` ranks them, held in
+        memory bounded by `budget`."""
+        raise NotImplementedError(f"{type(self).__name__} does not stream")

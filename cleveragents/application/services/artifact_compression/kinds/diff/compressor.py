@@ -22,6 +22,9 @@ Reading the diff is `parsing` (where each line stands) and `roles` (what a body 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from cleveragents.application.services.artifact_compression.kinds.diff.file_list import file_list
 from cleveragents.application.services.artifact_compression.kinds.diff.line_plan import _LineRanker
 from cleveragents.application.services.artifact_compression.kinds.diff.parsing import (
     _FILE_STARTS,
@@ -121,9 +124,11 @@ class DiffCompressor(KindCompressor):
                 )
                 priorities.append(ranker.rank(line, kind, starts_file))
             previous = kind
+        summary = file_list(lines)
         if max(map(len, lines), default=0) <= LONG_LINE_CHARS:
-            return LinePlan(priorities)  # no short forms: spares the helper its loop
-        return plan_with_short_long_lines(lines, priorities)
+            # No short forms: spares the helper its loop.
+            return LinePlan(priorities, summary=summary)
+        return replace(plan_with_short_long_lines(lines, priorities), summary=summary)
 
 
 def _classified(lines: list[str]) -> list[tuple[_Kind, str | None, _Role | None]]:
