@@ -41,7 +41,7 @@ from cleveragents.application.services.budget.context_budget_planner import (
 from cleveragents.domain.context_budget import (
     DEFAULT_AVAILABLE_TOKENS,
     DEFAULT_COMMITTED_TOKENS,
-    ArtifactKind,
+    BudgetKind,
     estimate_tokens,
 )
 from cleveragents.domain.tokens import heuristic_token_estimate
@@ -115,11 +115,11 @@ def _kind_result(label: str, files: Sequence[FileCount], weight: Decimal) -> Res
 def _story(counter: TiktokenCounter) -> Result:
     markdown, code = CORPUS / "markdown", CORPUS / "code"
     roles = [
-        (markdown / "rfc-2394-async_await.md", ArtifactKind.SPEC),
-        (markdown / "rfc-3392-leadership-council.md", ArtifactKind.TEST_PLAN),
-        (markdown / "rfc-2094-nll.md", ArtifactKind.MODULE_DOC),
-        (code / "click-core.py", ArtifactKind.SOURCE),
-        (code / "click-types.py", ArtifactKind.SOURCE),
+        (markdown / "rfc-2394-async_await.md", BudgetKind.SPEC),
+        (markdown / "rfc-3392-leadership-council.md", BudgetKind.TEST_PLAN),
+        (markdown / "rfc-2094-nll.md", BudgetKind.MODULE_DOC),
+        (code / "click-core.py", BudgetKind.SOURCE),
+        (code / "click-types.py", BudgetKind.SOURCE),
     ]
     artifacts = [
         PlannedArtifact(path=path.name, kind=kind, text=path.read_text(encoding="utf-8"))
@@ -169,7 +169,7 @@ def run() -> list[Result]:
         results.append(_kind_result(f"{kinds} ({measurement.folder})", measurement.files, weight))
     held_out = count_files(files_in(HELD_OUT_SOURCE), counter)
     results.append(
-        _kind_result("source (held out: tests/data/source)", held_out, weights[ArtifactKind.SOURCE])
+        _kind_result("source (held out: tests/data/source)", held_out, weights[BudgetKind.SOURCE])
     )
     results.append(_story(counter))
     return results

@@ -23,23 +23,23 @@ from fractions import Fraction
 from pathlib import Path
 
 from cleveragents.application.ports.token_counter import TokenCounter
-from cleveragents.domain.context_budget import ArtifactKind, count_lines
+from cleveragents.domain.context_budget import BudgetKind, count_lines
 
 _REPO = Path(__file__).resolve().parent.parent
 CORPUS = _REPO.parent / "shared" / "corpus"
 ENCODING = "cl100k_base"
 
-MEASURED_FOLDERS: dict[str, tuple[ArtifactKind, ...]] = {
+MEASURED_FOLDERS: dict[str, tuple[BudgetKind, ...]] = {
     "markdown": (
-        ArtifactKind.SPEC,
-        ArtifactKind.TEST_PLAN,
-        ArtifactKind.MODULE_DOC,
-        ArtifactKind.DOC,
+        BudgetKind.SPEC,
+        BudgetKind.TEST_PLAN,
+        BudgetKind.MODULE_DOC,
+        BudgetKind.DOC,
     ),
-    "code": (ArtifactKind.SOURCE,),
-    "diffs": (ArtifactKind.DIFF,),
-    "logs": (ArtifactKind.LOG,),
-    "json": (ArtifactKind.JSON,),
+    "code": (BudgetKind.SOURCE,),
+    "diffs": (BudgetKind.DIFF,),
+    "logs": (BudgetKind.LOG,),
+    "json": (BudgetKind.JSON,),
 }
 """Which corpus folder measures which kinds."""
 
@@ -56,7 +56,7 @@ class FolderMeasurement:
     """One corpus folder: its files' lines and exact tokens, and the weight they give."""
 
     folder: str
-    kinds: tuple[ArtifactKind, ...]
+    kinds: tuple[BudgetKind, ...]
     files: tuple[FileCount, ...]
 
     @property
@@ -101,13 +101,13 @@ def measure(counter: TokenCounter, corpus: Path = CORPUS) -> list[FolderMeasurem
     ]
 
 
-def derived_weights(measurements: Sequence[FolderMeasurement]) -> dict[ArtifactKind, Decimal]:
-    """The weight of every kind, in `ArtifactKind` order."""
+def derived_weights(measurements: Sequence[FolderMeasurement]) -> dict[BudgetKind, Decimal]:
+    """The weight of every kind, in `BudgetKind` order."""
     by_kind = {kind: m.weight for m in measurements for kind in m.kinds}
-    return {kind: by_kind[kind] for kind in ArtifactKind}
+    return {kind: by_kind[kind] for kind in BudgetKind}
 
 
-def weights_table(weights: dict[ArtifactKind, Decimal]) -> str:
+def weights_table(weights: dict[BudgetKind, Decimal]) -> str:
     """The ``[weights]`` table of a weights file."""
     return "\n".join(["[weights]", *(f"{kind.value} = {w}" for kind, w in weights.items())])
 

@@ -51,7 +51,6 @@ from benchmarks.timing import best, peak_bytes, repeat
 from cleveragents.adapters.tokens.tiktoken_counter import load_encoding
 from cleveragents.application.services.compaction.message_tokens import message_tokens
 from cleveragents.application.services.compaction.outcome import CompactionSettings
-from cleveragents.cli.inputs import MAX_TRANSCRIPT_BYTES
 from cleveragents.container import build_container
 from cleveragents.domain.policy import ContextPolicy
 from cleveragents.domain.transcript import (
@@ -61,6 +60,7 @@ from cleveragents.domain.transcript import (
     ToolCall,
     ToolResult,
 )
+from cleveragents.domain.transcript_limits import MAX_TRANSCRIPT_BYTES
 from cleveragents.domain.transcript_rules import is_valid
 
 _REPO = Path(__file__).resolve().parent.parent

@@ -13,15 +13,9 @@ import sys
 import typer
 
 from cleveragents.adapters.input_files.bounded_reading import read_bounded
+from cleveragents.domain import transcript_limits
 from cleveragents.domain.errors import InvalidInputError
-
-MAX_TRANSCRIPT_BYTES = 256 * 1024 * 1024
-"""The largest transcript the commands read (256 MiB). Reading a Claude Code session takes
-about ten times its size in memory (its text, its lines, the parsed messages), so a session at
-the limit peaks near 2.5 GB, and one made of thousands of tiny records near 5 GB; above it the
-file is refused before anything is read. ``CLEVERAGENTS_MAX_TRANSCRIPT_BYTES`` overrides it."""
-
-MAX_TRANSCRIPT_ENV = "CLEVERAGENTS_MAX_TRANSCRIPT_BYTES"
+from cleveragents.domain.transcript_limits import MAX_TRANSCRIPT_ENV
 
 MAX_DOCUMENT_BYTES = 16 * 1024 * 1024
 """The largest document read whole (16 MiB): the budget planner's spec, test plan, module docs
@@ -66,19 +60,12 @@ def read_transcript_file(path: str) -> str:
 
 
 def max_transcript_bytes() -> int:
-    """`MAX_TRANSCRIPT_BYTES`, or the environment's override (read at each call)."""
-    configured = os.environ.get(MAX_TRANSCRIPT_ENV, "").strip()
-    if not configured:
-        return MAX_TRANSCRIPT_BYTES
+    """`MAX_TRANSCRIPT_BYTES`, or the environment's override (read at each call); a bad
+    override is a usage error."""
     try:
-        limit = int(configured)
-    except ValueError:
-        limit = 0
-    if limit <= 0:
-        raise typer.BadParameter(
-            f"{MAX_TRANSCRIPT_ENV} must be a positive number of bytes, got {configured!r}"
-        )
-    return limit
+        return transcript_limits.max_transcript_bytes(os.environ)
+    except InvalidInputError as error:
+        raise typer.BadParameter(str(error)) from None
 
 
 def _read(path: str, limit: int, what: str, advice: str) -> bytes:

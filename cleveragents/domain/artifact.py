@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from enum import StrEnum
-
 from pydantic import BaseModel, ConfigDict, Field
 
-from cleveragents.domain.compression_modes import DEFAULT_COMPRESSION_MODE, CompressionMode
+from cleveragents.domain.vocabulary import (
+    DEFAULT_COMPRESSION_MODE,
+    ArtifactKind,
+    CompressionMode,
+)
 
 __all__ = [
     "DEFAULT_COMPRESSION_MODE",
@@ -14,17 +16,6 @@ __all__ = [
     "CompressedArtifact",
     "CompressionMode",
 ]
-
-
-class ArtifactKind(StrEnum):
-    """What an artifact is, which decides how it is compressed."""
-
-    DIFF = "diff"
-    JSON = "json"
-    LOG = "log"
-    MARKDOWN = "markdown"
-    SOURCE = "source"
-    TEXT = "text"
 
 
 class CompressedArtifact(BaseModel):

@@ -19,6 +19,7 @@ from typing import Literal, Self
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from cleveragents.domain.errors import InvalidInputError
+from cleveragents.domain.vocabulary import ArtifactKind, kind_named_by
 
 DEFAULT_AVAILABLE_TOKENS = 200_000
 DEFAULT_COMMITTED_TOKENS = 30_000
@@ -32,8 +33,9 @@ class BudgetContractError(InvalidInputError):
     """A context budget document that breaks the output contract."""
 
 
-class ArtifactKind(StrEnum):
-    """What an artifact is to the implementation phase; each kind has its own weight."""
+class BudgetKind(StrEnum):
+    """What an artifact is to the implementation phase, each with its own weight (not the
+    compressor's `ArtifactKind`: a spec, a test plan and a module doc are all markdown)."""
 
     SPEC = "spec"
     TEST_PLAN = "test_plan"
@@ -54,26 +56,30 @@ PROTECTED_ITEMS = (
 """Never recommended for compaction, under any tier. Of these only the spec is an input artifact;
 the other three are part of the committed tokens, which the planner never proposes to compact."""
 
-PROTECTED_KINDS = frozenset({ArtifactKind.SPEC})
+PROTECTED_KINDS = frozenset({BudgetKind.SPEC})
 
-_CHANGED_FILE_KINDS = {
-    ".diff": ArtifactKind.DIFF,
-    ".patch": ArtifactKind.DIFF,
-    ".log": ArtifactKind.LOG,
-    ".json": ArtifactKind.JSON,
-    ".jsonl": ArtifactKind.JSON,
-    ".md": ArtifactKind.DOC,
-    ".markdown": ArtifactKind.DOC,
-    ".rst": ArtifactKind.DOC,
-    ".txt": ArtifactKind.DOC,
+_BUDGET_KIND_OF: dict[str, BudgetKind] = {
+    ArtifactKind.DIFF: BudgetKind.DIFF,
+    ArtifactKind.JSON: BudgetKind.JSON,
+    ArtifactKind.LOG: BudgetKind.LOG,
+    ArtifactKind.MARKDOWN: BudgetKind.DOC,
+    ArtifactKind.SOURCE: BudgetKind.SOURCE,
 }
 
+_PROSE_SUFFIXES = (".rst", ".txt")
+"""Prose that the compressor tells by its content (plain text may hold a log) and the planner,
+which weighs it by its name alone, counts as a doc."""
 
-def changed_file_kind(path: str) -> ArtifactKind:
-    """The kind of a changed file, by extension: diffs, logs, JSON and prose have their own
-    weights; anything else is source code."""
-    extension = posixpath.splitext(path.replace("\\", "/").lower())[1]
-    return _CHANGED_FILE_KINDS.get(extension, ArtifactKind.SOURCE)
+
+def changed_file_kind(path: str) -> BudgetKind:
+    """The kind of a changed file, by the suffix the artifact compressor reads too
+    (`vocabulary.kind_named_by`): diffs, logs (``.jsonl`` records too), JSON and prose have
+    their own weights; anything else is source code."""
+    name = posixpath.basename(path.replace("\\", "/").lower())
+    named = kind_named_by(name)
+    if named is None and name.endswith(_PROSE_SUFFIXES):
+        return BudgetKind.DOC
+    return _BUDGET_KIND_OF.get(named or "", BudgetKind.SOURCE)
 
 
 def count_lines(text: str) -> int:
@@ -136,20 +142,20 @@ class BudgetHeuristics(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    weights: dict[ArtifactKind, Decimal]
+    weights: dict[BudgetKind, Decimal]
     tiers: TierBoundaries
-    retained: dict[ArtifactKind, Decimal]
+    retained: dict[BudgetKind, Decimal]
     source: str = "default"
 
     @model_validator(mode="after")
     def _complete(self) -> Self:
-        missing = [kind.value for kind in ArtifactKind if kind not in self.weights]
+        missing = [kind.value for kind in BudgetKind if kind not in self.weights]
         if missing:
             raise ValueError(f"weights missing for {', '.join(missing)}")
         for kind, weight in self.weights.items():
             if not weight.is_finite() or not weight > 0:
                 raise ValueError(f"weight of {kind.value} must be a positive number, got {weight}")
-        compactable = [kind for kind in ArtifactKind if kind not in PROTECTED_KINDS]
+        compactable = [kind for kind in BudgetKind if kind not in PROTECTED_KINDS]
         missing = [kind.value for kind in compactable if kind not in self.retained]
         if missing:
             raise ValueError(f"compaction targets missing for {', '.join(missing)}")
@@ -169,7 +175,7 @@ class ArtifactEstimate(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     path: str
-    kind: ArtifactKind
+    kind: BudgetKind
     lines: int = Field(ge=0)
     weight: Decimal
     estimated_tokens: int = Field(ge=0)
@@ -203,7 +209,7 @@ class Compaction(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     path: str
-    kind: ArtifactKind
+    kind: BudgetKind
     tokens_before: int = Field(ge=0)
     tokens_after: int = Field(ge=0)
     reason: str

@@ -21,8 +21,8 @@ from pathlib import PurePosixPath
 
 from cleveragents.domain.context_budget import (
     PROTECTED_ITEMS,
-    ArtifactKind,
     BudgetContractError,
+    BudgetKind,
     BudgetReport,
     Compaction,
     Tier,
@@ -199,7 +199,7 @@ _SEPARATOR_CELL = re.compile(r"^:?-{3,}:?$")
 _INTEGER = re.compile(r"^\d{1,3}(?:,\d{3})*$")
 _WEIGHT = re.compile(r"^\d+(?:\.\d+)?$")
 _ERROR = re.compile(r"^(?:[+-]\d+\.\d%|-)$")
-_KINDS = frozenset(kind.value for kind in ArtifactKind)
+_KINDS = frozenset(kind.value for kind in BudgetKind)
 _SUMMED = ("Lines", "Estimated Tokens", "Exact Tokens")
 
 

@@ -13,6 +13,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+# Defined with the other names users choose from; the transcript's readers import it from here.
+from cleveragents.domain.vocabulary import TranscriptFormat as TranscriptFormat  # noqa: PLC0414
+
 SUMMARY_MARKER = "[cleveragents context summary v1]"
 """The first line of a compaction summary message: a transcript that starts with one is
 compacted again by merging into it."""
@@ -137,12 +140,6 @@ class Message(BaseModel):
         return (
             self.has_user_text and not self.tool_results and not self.is_summary and not self.meta
         )
-
-
-class TranscriptFormat(StrEnum):
-    ANTHROPIC = "anthropic"
-    OPENAI = "openai"
-    CLAUDE_CODE = "claude-code"
 
 
 class Transcript(BaseModel):

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from cleveragents.cli import inputs
-from cleveragents.cli.inputs import MAX_TRANSCRIPT_BYTES, MAX_TRANSCRIPT_ENV
+from cleveragents.domain import transcript_limits
+from cleveragents.domain.transcript_limits import MAX_TRANSCRIPT_BYTES, MAX_TRANSCRIPT_ENV
 from tests.conftest import TEST_DATA
 from tests.e2e.cli_runner import Result, run
 
@@ -95,7 +95,7 @@ def test_the_limit_is_read_when_the_command_runs(
     capsys: pytest.CaptureFixture[str], home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     session = _session_of(3 * 1024 * 1024, tmp_path / "session.jsonl")
-    monkeypatch.setattr(inputs, "MAX_TRANSCRIPT_BYTES", 2 * 1024 * 1024)
+    monkeypatch.setattr(transcript_limits, "MAX_TRANSCRIPT_BYTES", 2 * 1024 * 1024)
     _refused(
         run(capsys, "context", "validate", str(session)),
         "is 3.0 MiB; transcripts above 2 MiB are refused",

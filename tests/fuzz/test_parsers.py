@@ -37,7 +37,7 @@ from cleveragents.application.services.metrics.usage_normalization import (
 )
 from cleveragents.cli.inputs import read_text_file, read_transcript_file
 from cleveragents.container import Container
-from cleveragents.domain.context_budget import ArtifactKind
+from cleveragents.domain.context_budget import BudgetKind
 from cleveragents.domain.context_budget_contract import check_contract, render_markdown
 from cleveragents.domain.errors import CleverAgentsError
 from cleveragents.domain.transcript import TranscriptFormat
@@ -494,7 +494,7 @@ _weights_files = st.builds(
 @given(
     _weights_files | st.text(max_size=30),
     st.lists(
-        st.tuples(st.sampled_from(list(ArtifactKind)), st.text(max_size=30)),
+        st.tuples(st.sampled_from(list(BudgetKind)), st.text(max_size=30)),
         min_size=1,
         max_size=3,
     ),
@@ -503,7 +503,7 @@ _weights_files = st.builds(
     st.integers(0, 10**6) | _awkward_integers.filter(lambda number: number >= 0),
 )
 def test_budget_weights_and_plans_parse_or_are_refused(
-    weights: str, artifacts: list[tuple[ArtifactKind, str]], available: int, committed: int
+    weights: str, artifacts: list[tuple[BudgetKind, str]], available: int, committed: int
 ) -> None:
     heuristics = parsed_or_refused(lambda: load_heuristics(weights, source="weights.toml"))
     if heuristics is None:

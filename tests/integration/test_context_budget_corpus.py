@@ -18,21 +18,21 @@ from cleveragents.application.services.budget.context_budget_planner import (
     ContextBudgetPlanner,
     PlannedArtifact,
 )
-from cleveragents.domain.context_budget import ArtifactKind, Tier, count_lines
+from cleveragents.domain.context_budget import BudgetKind, Tier, count_lines
 from tests.conftest import CORPUS, corpus_file, needs_corpus
 
 
 @pytest.mark.parametrize(
     ("relative", "kind"),
     [
-        ("markdown/rfc-2394-async_await.md", ArtifactKind.SPEC),
-        ("code/click-types.py", ArtifactKind.SOURCE),
-        ("diffs/click-8bc91271.diff", ArtifactKind.DIFF),
-        ("logs/OpenSSH_2k.log", ArtifactKind.LOG),
-        ("json/github-labels.json", ArtifactKind.JSON),
+        ("markdown/rfc-2394-async_await.md", BudgetKind.SPEC),
+        ("code/click-types.py", BudgetKind.SOURCE),
+        ("diffs/click-8bc91271.diff", BudgetKind.DIFF),
+        ("logs/OpenSSH_2k.log", BudgetKind.LOG),
+        ("json/github-labels.json", BudgetKind.JSON),
     ],
 )
-def test_corpus_files_estimated_and_counted_exactly(relative: str, kind: ArtifactKind) -> None:
+def test_corpus_files_estimated_and_counted_exactly(relative: str, kind: BudgetKind) -> None:
     text = corpus_file(relative).read_text(encoding="utf-8")
     counter = TiktokenCounter("cl100k_base")
     report = ContextBudgetPlanner(counter).plan(
@@ -53,11 +53,11 @@ def test_corpus_files_estimated_and_counted_exactly(relative: str, kind: Artifac
 
 def test_a_corpus_story_is_yellow_and_its_estimate_agrees_with_the_exact_tier() -> None:
     paths = {
-        "markdown/rfc-2394-async_await.md": ArtifactKind.SPEC,
-        "markdown/rfc-3392-leadership-council.md": ArtifactKind.TEST_PLAN,
-        "markdown/rfc-2094-nll.md": ArtifactKind.MODULE_DOC,
-        "code/click-core.py": ArtifactKind.SOURCE,
-        "code/click-types.py": ArtifactKind.SOURCE,
+        "markdown/rfc-2394-async_await.md": BudgetKind.SPEC,
+        "markdown/rfc-3392-leadership-council.md": BudgetKind.TEST_PLAN,
+        "markdown/rfc-2094-nll.md": BudgetKind.MODULE_DOC,
+        "code/click-core.py": BudgetKind.SOURCE,
+        "code/click-types.py": BudgetKind.SOURCE,
     }
     artifacts = [
         PlannedArtifact(path=p, kind=k, text=corpus_file(p).read_text(encoding="utf-8"))
@@ -73,8 +73,8 @@ def test_a_corpus_story_is_yellow_and_its_estimate_agrees_with_the_exact_tier() 
     # A smaller window turns the same story red: the logs-free story compacts docs first.
     red = planner.plan(artifacts, default_heuristics(), available=100_000, committed=30_000)
     assert red.tier is Tier.RED
-    assert [c.kind for c in red.compactions][:1] == [ArtifactKind.MODULE_DOC]
-    assert all(c.kind is not ArtifactKind.SPEC for c in red.compactions)
+    assert [c.kind for c in red.compactions][:1] == [BudgetKind.MODULE_DOC]
+    assert all(c.kind is not BudgetKind.SPEC for c in red.compactions)
 
 
 @needs_corpus

@@ -15,8 +15,8 @@ from cleveragents.application.services.budget.context_budget_planner import (
 )
 from cleveragents.domain.context_budget import (
     PROTECTED_KINDS,
-    ArtifactKind,
     BudgetHeuristics,
+    BudgetKind,
     Tier,
     TierBoundaries,
 )
@@ -28,7 +28,7 @@ from cleveragents.domain.context_budget_contract import (
 from tests.fakes import FakeTokenCounter
 
 _PATHS = st.text(min_size=1, max_size=24)
-_ARTIFACT = st.tuples(_PATHS, st.sampled_from(list(ArtifactKind)), st.lists(st.text(), max_size=8))
+_ARTIFACT = st.tuples(_PATHS, st.sampled_from(list(BudgetKind)), st.lists(st.text(), max_size=8))
 
 
 @st.composite
@@ -43,8 +43,8 @@ def _heuristics(draw: st.DrawFn) -> BudgetHeuristics:
                 amber=Decimal(cuts[1]) / 100,
                 red=Decimal(cuts[2]) / 100,
             ),
-            "weights": {kind: draw(weight) for kind in ArtifactKind},
-            "retained": {kind: draw(share) for kind in ArtifactKind if kind not in PROTECTED_KINDS},
+            "weights": {kind: draw(weight) for kind in BudgetKind},
+            "retained": {kind: draw(share) for kind in BudgetKind if kind not in PROTECTED_KINDS},
         }
     )
 
@@ -59,13 +59,13 @@ def _heuristics(draw: st.DrawFn) -> BudgetHeuristics:
 )
 def test_the_planners_output_always_passes_the_linter(
     spec: list[str],
-    others: list[tuple[str, ArtifactKind, list[str]]],
+    others: list[tuple[str, BudgetKind, list[str]]],
     heuristics: BudgetHeuristics,
     available: int,
     committed: int,
     exact: bool,
 ) -> None:
-    artifacts = [PlannedArtifact(path="spec.md", kind=ArtifactKind.SPEC, text="\n".join(spec))]
+    artifacts = [PlannedArtifact(path="spec.md", kind=BudgetKind.SPEC, text="\n".join(spec))]
     artifacts += [
         PlannedArtifact(path=path, kind=kind, text="\n".join(lines) * 40)
         for path, kind, lines in others

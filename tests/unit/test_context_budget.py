@@ -15,7 +15,7 @@ from cleveragents.adapters.budget_weights.heuristics_file import (
 from cleveragents.domain.context_budget import (
     PROTECTED_KINDS,
     ArtifactEstimate,
-    ArtifactKind,
+    BudgetKind,
     InvalidHeuristicsError,
     Tier,
     TierBoundaries,
@@ -44,22 +44,24 @@ def test_estimates_are_exact_on_the_weight_as_written_and_round_up() -> None:
 @pytest.mark.parametrize(
     ("path", "kind"),
     [
-        ("src/app.py", ArtifactKind.SOURCE),
-        ("src/App.TSX", ArtifactKind.SOURCE),
-        ("Makefile", ArtifactKind.SOURCE),
-        ("fix.diff", ArtifactKind.DIFF),
-        ("fix.patch", ArtifactKind.DIFF),
-        ("logs/build.LOG", ArtifactKind.LOG),
-        ("fixtures/a.json", ArtifactKind.JSON),
-        ("events.jsonl", ArtifactKind.JSON),
-        ("docs/guide.md", ArtifactKind.DOC),
-        ("README.rst", ArtifactKind.DOC),
-        ("notes.txt", ArtifactKind.DOC),
-        ("C:\\work\\src\\main.rs", ArtifactKind.SOURCE),
-        ("dir.md/file", ArtifactKind.SOURCE),
+        ("src/app.py", BudgetKind.SOURCE),
+        ("src/App.TSX", BudgetKind.SOURCE),
+        ("Makefile", BudgetKind.SOURCE),
+        ("fix.diff", BudgetKind.DIFF),
+        ("fix.patch", BudgetKind.DIFF),
+        ("logs/build.LOG", BudgetKind.LOG),
+        ("fixtures/a.json", BudgetKind.JSON),
+        ("events.jsonl", BudgetKind.LOG),
+        ("events.ndjson", BudgetKind.LOG),
+        ("page.mdx", BudgetKind.DOC),
+        ("docs/guide.md", BudgetKind.DOC),
+        ("README.rst", BudgetKind.DOC),
+        ("notes.txt", BudgetKind.DOC),
+        ("C:\\work\\src\\main.rs", BudgetKind.SOURCE),
+        ("dir.md/file", BudgetKind.SOURCE),
     ],
 )
-def test_changed_files_take_their_kind_from_the_extension(path: str, kind: ArtifactKind) -> None:
+def test_changed_files_take_their_kind_from_the_extension(path: str, kind: BudgetKind) -> None:
     assert changed_file_kind(path) is kind
 
 
@@ -100,7 +102,7 @@ def test_tier_boundaries_must_increase_within_the_window(values: dict[str, str])
 def test_the_error_is_relative_to_the_exact_count() -> None:
     row = ArtifactEstimate(
         path="a.py",
-        kind=ArtifactKind.SOURCE,
+        kind=BudgetKind.SOURCE,
         lines=10,
         weight=Decimal("8.2"),
         estimated_tokens=82,
@@ -117,10 +119,10 @@ def test_the_error_is_relative_to_the_exact_count() -> None:
 
 def test_the_shipped_defaults_cover_every_kind_and_protect_the_spec() -> None:
     heuristics = default_heuristics()
-    assert set(heuristics.weights) == set(ArtifactKind)
-    assert set(heuristics.retained) == set(ArtifactKind) - PROTECTED_KINDS
+    assert set(heuristics.weights) == set(BudgetKind)
+    assert set(heuristics.retained) == set(BudgetKind) - PROTECTED_KINDS
     assert heuristics.tiers == BOUNDARIES
-    assert heuristics.weights[ArtifactKind.LOG] == Decimal("46.5")
+    assert heuristics.weights[BudgetKind.LOG] == Decimal("46.5")
 
 
 def test_a_weights_file_overrides_only_what_it_sets() -> None:
@@ -128,14 +130,14 @@ def test_a_weights_file_overrides_only_what_it_sets() -> None:
     defaults = default_heuristics()
     assert heuristics.tiers.red == Decimal("0.9")
     assert heuristics.tiers.amber == defaults.tiers.amber
-    assert heuristics.weights[ArtifactKind.SOURCE] == Decimal(7)
-    assert heuristics.weights[ArtifactKind.SPEC] == defaults.weights[ArtifactKind.SPEC]
+    assert heuristics.weights[BudgetKind.SOURCE] == Decimal(7)
+    assert heuristics.weights[BudgetKind.SPEC] == defaults.weights[BudgetKind.SPEC]
     assert heuristics.source == "team.toml"
 
 
 def test_numbers_are_read_exactly_as_written() -> None:
     heuristics = load_heuristics("[weights]\nspec = 11.7\n", "w.toml")
-    assert heuristics.weights[ArtifactKind.SPEC] == Decimal("11.7")
+    assert heuristics.weights[BudgetKind.SPEC] == Decimal("11.7")
 
 
 @pytest.mark.parametrize(

@@ -10,8 +10,8 @@ from cleveragents.application.services.budget.context_budget_planner import (
     PlannedArtifact,
 )
 from cleveragents.domain.context_budget import (
-    ArtifactKind,
     BudgetContractError,
+    BudgetKind,
     BudgetReport,
     Tier,
 )
@@ -25,7 +25,7 @@ from tests.fakes import FakeTokenCounter
 
 
 def report(
-    *artifacts: tuple[str, ArtifactKind, int],
+    *artifacts: tuple[str, BudgetKind, int],
     available: int = 200_000,
     committed: int = 30_000,
     exact: bool = False,
@@ -39,7 +39,7 @@ def report(
     )
 
 
-GREEN = report(("spec.md", ArtifactKind.SPEC, 100), ("src/app.py", ArtifactKind.SOURCE, 300))
+GREEN = report(("spec.md", BudgetKind.SPEC, 100), ("src/app.py", BudgetKind.SOURCE, 300))
 
 GREEN_MARKDOWN = """\
 ## Context Budget
@@ -68,9 +68,9 @@ def test_a_green_report_renders_exactly_the_contract() -> None:
 
 def test_an_amber_report_lists_compactions_with_a_reason_each() -> None:
     amber = report(
-        ("spec.md", ArtifactKind.SPEC, 100),
-        ("docs/module.md", ArtifactKind.MODULE_DOC, 4000),
-        ("src/app.py", ArtifactKind.SOURCE, 5000),
+        ("spec.md", BudgetKind.SPEC, 100),
+        ("docs/module.md", BudgetKind.MODULE_DOC, 4000),
+        ("src/app.py", BudgetKind.SOURCE, 5000),
         available=150_000,
     )
     text = render_markdown(amber)
@@ -86,7 +86,7 @@ def test_an_amber_report_lists_compactions_with_a_reason_each() -> None:
 
 
 def test_a_red_report_that_stays_red_asks_to_split_the_work_last() -> None:
-    red = report(("spec.md", ArtifactKind.SPEC, 16_000), ("a.py", ArtifactKind.SOURCE, 100))
+    red = report(("spec.md", BudgetKind.SPEC, 16_000), ("a.py", BudgetKind.SOURCE, 100))
     text = render_markdown(red)
     items = text.split("### Recommended Compactions\n\n")[1].splitlines()
     assert items[0].startswith("1. Compress a.py (source) from 820 to 328 tokens")
@@ -98,7 +98,7 @@ def test_a_red_report_that_stays_red_asks_to_split_the_work_last() -> None:
 
 
 def test_red_with_nothing_compactable_is_one_split_item() -> None:
-    red = report(("spec.md", ArtifactKind.SPEC, 16_000))
+    red = report(("spec.md", BudgetKind.SPEC, 16_000))
     items = render_markdown(red).split("### Recommended Compactions\n\n")[1].splitlines()
     assert items == [
         "1. Split the work into smaller stories — red, and nothing outside the protected items "
@@ -107,7 +107,7 @@ def test_red_with_nothing_compactable_is_one_split_item() -> None:
 
 
 def test_amber_with_nothing_compactable_says_so_without_evicting_anything() -> None:
-    amber = report(("spec.md", ArtifactKind.SPEC, 10_000))
+    amber = report(("spec.md", BudgetKind.SPEC, 10_000))
     assert amber.tier is Tier.AMBER
     (item,) = render_markdown(amber).split("### Recommended Compactions\n\n")[1].splitlines()
     assert item.startswith("1. Start without compaction — nothing outside the protected items")
@@ -115,7 +115,7 @@ def test_amber_with_nothing_compactable_says_so_without_evicting_anything() -> N
 
 
 def test_exact_reports_show_the_count_and_the_error_beside_the_estimate() -> None:
-    text = render_markdown(report(("spec.md", ArtifactKind.SPEC, 100), exact=True))
+    text = render_markdown(report(("spec.md", BudgetKind.SPEC, 100), exact=True))
     assert (
         "| Artifact | Kind | Lines | Tokens/Line | Estimated Tokens | Exact Tokens | Error |"
         in (text)
@@ -130,7 +130,7 @@ def test_exact_reports_show_the_count_and_the_error_beside_the_estimate() -> Non
 def test_awkward_paths_stay_in_their_cell_and_on_their_line() -> None:
     paths = ["a|b.py", "new\nline.py", "back\\slash|.py", " padded ", "tab\there.py"]
     text = render_markdown(
-        report(("spec.md", ArtifactKind.SPEC, 1), *((p, ArtifactKind.SOURCE, 1) for p in paths))
+        report(("spec.md", BudgetKind.SPEC, 1), *((p, BudgetKind.SOURCE, 1) for p in paths))
     )
     assert "| a\\|b.py | source |" in text
     assert "| new\\nline.py | source |" in text
@@ -192,7 +192,7 @@ def test_the_linter_names_the_first_violation_and_its_line(
 
 
 AMBER_MARKDOWN = render_markdown(
-    report(("spec.md", ArtifactKind.SPEC, 100), ("docs/m.md", ArtifactKind.MODULE_DOC, 9_000))
+    report(("spec.md", BudgetKind.SPEC, 100), ("docs/m.md", BudgetKind.MODULE_DOC, 9_000))
 )
 
 
@@ -226,7 +226,7 @@ def test_none_is_refused_for_amber() -> None:
 
 def test_splitting_the_work_must_close_the_list() -> None:
     red = render_markdown(
-        report(("spec.md", ArtifactKind.SPEC, 16_000), ("a.py", ArtifactKind.SOURCE, 100))
+        report(("spec.md", BudgetKind.SPEC, 16_000), ("a.py", BudgetKind.SOURCE, 100))
     )
     items = red.split("### Recommended Compactions\n\n")[1].splitlines()
     swapped = red.replace(

@@ -14,14 +14,14 @@ from cleveragents.application.services.budget.context_budget_planner import (
 )
 from cleveragents.domain.context_budget import (
     PROTECTED_KINDS,
-    ArtifactKind,
+    BudgetKind,
     Tier,
 )
 from tests.fakes import FakeTokenCounter
 
 # One token per line for every kind: the arithmetic of the tests stays readable.
 UNIT_WEIGHTS = load_heuristics(
-    "[weights]\n" + "\n".join(f"{kind.value} = 1" for kind in ArtifactKind), "unit.toml"
+    "[weights]\n" + "\n".join(f"{kind.value} = 1" for kind in BudgetKind), "unit.toml"
 )
 
 
@@ -29,13 +29,13 @@ def lines(count: int, words: int = 1) -> str:
     return ("w " * words + "\n") * count
 
 
-def artifact(path: str, kind: ArtifactKind, line_count: int, words: int = 1) -> PlannedArtifact:
+def artifact(path: str, kind: BudgetKind, line_count: int, words: int = 1) -> PlannedArtifact:
     return PlannedArtifact(path=path, kind=kind, text=lines(line_count, words))
 
 
 def test_each_artifact_is_its_lines_times_its_kinds_weight() -> None:
-    spec = PlannedArtifact(path="spec.md", kind=ArtifactKind.SPEC, text=lines(10))
-    log = PlannedArtifact(path="ci.log", kind=ArtifactKind.LOG, text=lines(3) + "no newline")
+    spec = PlannedArtifact(path="spec.md", kind=BudgetKind.SPEC, text=lines(10))
+    log = PlannedArtifact(path="ci.log", kind=BudgetKind.LOG, text=lines(3) + "no newline")
     report = ContextBudgetPlanner(FakeTokenCounter()).plan(
         [spec, log], default_heuristics(), available=200_000, committed=30_000
     )
@@ -56,7 +56,7 @@ def test_the_tier_is_committed_plus_estimate_over_available(
     spec_lines: int, committed: int, tier: Tier
 ) -> None:
     report = ContextBudgetPlanner(FakeTokenCounter()).plan(
-        [artifact("spec.md", ArtifactKind.SPEC, spec_lines)],
+        [artifact("spec.md", BudgetKind.SPEC, spec_lines)],
         UNIT_WEIGHTS,
         available=1000,
         committed=committed,
@@ -66,7 +66,7 @@ def test_the_tier_is_committed_plus_estimate_over_available(
 
 def test_green_and_yellow_recommend_nothing() -> None:
     planner = ContextBudgetPlanner(FakeTokenCounter())
-    doc = artifact("docs/big.md", ArtifactKind.MODULE_DOC, 600)
+    doc = artifact("docs/big.md", BudgetKind.MODULE_DOC, 600)
     report = planner.plan([doc], UNIT_WEIGHTS, available=1000, committed=0)
     assert report.tier is Tier.YELLOW
     assert report.compactions == ()
@@ -77,9 +77,9 @@ def test_amber_stops_compacting_once_under_the_amber_boundary() -> None:
     planner = ContextBudgetPlanner(FakeTokenCounter())
     report = planner.plan(
         [
-            artifact("spec.md", ArtifactKind.SPEC, 100),
-            artifact("src/app.py", ArtifactKind.SOURCE, 300),
-            artifact("docs/module.md", ArtifactKind.MODULE_DOC, 400),
+            artifact("spec.md", BudgetKind.SPEC, 100),
+            artifact("src/app.py", BudgetKind.SOURCE, 300),
+            artifact("docs/module.md", BudgetKind.MODULE_DOC, 400),
         ],
         UNIT_WEIGHTS,
         available=1000,
@@ -97,7 +97,7 @@ def test_amber_stops_compacting_once_under_the_amber_boundary() -> None:
 
 def test_compactions_follow_the_priority_order_then_the_largest_first() -> None:
     compactable = [kind for kind, _ in COMPACTION_PRIORITY]
-    artifacts = [artifact("spec.md", ArtifactKind.SPEC, 10)]
+    artifacts = [artifact("spec.md", BudgetKind.SPEC, 10)]
     for kind in reversed(compactable):  # given in the opposite order
         artifacts.append(artifact(f"small.{kind.value}", kind, 100))
         artifacts.append(artifact(f"large.{kind.value}", kind, 200))
@@ -112,14 +112,14 @@ def test_compactions_follow_the_priority_order_then_the_largest_first() -> None:
 
 def test_the_priority_order_covers_every_compactable_kind_once() -> None:
     kinds = [kind for kind, _ in COMPACTION_PRIORITY]
-    assert sorted(kinds) == sorted(set(ArtifactKind) - PROTECTED_KINDS)
-    assert kinds[0] is ArtifactKind.LOG
-    assert kinds[-1] is ArtifactKind.SOURCE
+    assert sorted(kinds) == sorted(set(BudgetKind) - PROTECTED_KINDS)
+    assert kinds[0] is BudgetKind.LOG
+    assert kinds[-1] is BudgetKind.SOURCE
 
 
 def test_the_spec_is_never_compacted_and_red_asks_to_split_the_work() -> None:
     report = ContextBudgetPlanner(FakeTokenCounter()).plan(
-        [artifact("spec.md", ArtifactKind.SPEC, 950), artifact("a.py", ArtifactKind.SOURCE, 40)],
+        [artifact("spec.md", BudgetKind.SPEC, 950), artifact("a.py", BudgetKind.SOURCE, 40)],
         UNIT_WEIGHTS,
         available=1000,
         committed=0,
@@ -132,7 +132,7 @@ def test_the_spec_is_never_compacted_and_red_asks_to_split_the_work() -> None:
 
 def test_a_red_budget_that_compaction_rescues_does_not_ask_to_split() -> None:
     report = ContextBudgetPlanner(FakeTokenCounter()).plan(
-        [artifact("spec.md", ArtifactKind.SPEC, 100), artifact("ci.log", ArtifactKind.LOG, 800)],
+        [artifact("spec.md", BudgetKind.SPEC, 100), artifact("ci.log", BudgetKind.LOG, 800)],
         UNIT_WEIGHTS,
         available=1000,
         committed=0,
@@ -146,9 +146,9 @@ def test_a_red_budget_that_compaction_rescues_does_not_ask_to_split() -> None:
 def test_compaction_targets_round_up_and_skip_what_saves_nothing() -> None:
     report = ContextBudgetPlanner(FakeTokenCounter()).plan(
         [
-            artifact("spec.md", ArtifactKind.SPEC, 990),
-            artifact("one.log", ArtifactKind.LOG, 1),  # ceil(1 * 0.1) = 1: no saving
-            artifact("b.py", ArtifactKind.SOURCE, 3),  # ceil(3 * 0.4) = 2
+            artifact("spec.md", BudgetKind.SPEC, 990),
+            artifact("one.log", BudgetKind.LOG, 1),  # ceil(1 * 0.1) = 1: no saving
+            artifact("b.py", BudgetKind.SOURCE, 3),  # ceil(3 * 0.4) = 2
         ],
         UNIT_WEIGHTS,
         available=1000,
@@ -160,7 +160,7 @@ def test_compaction_targets_round_up_and_skip_what_saves_nothing() -> None:
 def test_exact_counts_replace_the_estimate_and_report_its_error() -> None:
     counter = FakeTokenCounter()
     report = ContextBudgetPlanner(counter).plan(
-        [artifact("spec.md", ArtifactKind.SPEC, 10, words=3)],
+        [artifact("spec.md", BudgetKind.SPEC, 10, words=3)],
         UNIT_WEIGHTS,
         available=1000,
         committed=0,
@@ -177,6 +177,6 @@ def test_exact_counts_replace_the_estimate_and_report_its_error() -> None:
 def test_estimates_do_not_call_the_tokenizer() -> None:
     counter = FakeTokenCounter()
     ContextBudgetPlanner(counter).plan(
-        [artifact("spec.md", ArtifactKind.SPEC, 10)], UNIT_WEIGHTS, available=1000, committed=0
+        [artifact("spec.md", BudgetKind.SPEC, 10)], UNIT_WEIGHTS, available=1000, committed=0
     )
     assert counter.counted == []

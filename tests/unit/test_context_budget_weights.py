@@ -11,7 +11,7 @@ from benchmarks.budget_weights import (
     MEASURED_FOLDERS,
     weight_of,
 )
-from cleveragents.domain.context_budget import ArtifactKind
+from cleveragents.domain.context_budget import BudgetKind
 
 
 @pytest.mark.parametrize(
@@ -31,4 +31,4 @@ def test_weights_round_up_to_the_next_tenth(tokens: int, lines: int, weight: str
 
 def test_every_kind_is_measured_by_exactly_one_corpus_folder() -> None:
     kinds = [kind for kinds in MEASURED_FOLDERS.values() for kind in kinds]
-    assert sorted(kinds) == sorted(ArtifactKind)
+    assert sorted(kinds) == sorted(BudgetKind)

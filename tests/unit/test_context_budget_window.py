@@ -15,8 +15,8 @@ from cleveragents.application.services.projects.project_service import ProjectSe
 from cleveragents.domain.context_budget import (
     DEFAULT_AVAILABLE_TOKENS,
     DEFAULT_COMMITTED_TOKENS,
-    ArtifactKind,
     AvailableSource,
+    BudgetKind,
 )
 from cleveragents.domain.errors import ProjectNotFoundError
 from cleveragents.domain.policy import ContextPolicyChanges
@@ -74,7 +74,7 @@ def test_a_planner_without_projects_cannot_take_a_projects_window() -> None:
 
 
 def test_plan_defaults_to_the_usual_committed_tokens() -> None:
-    spec = PlannedArtifact(path="spec.md", kind=ArtifactKind.SPEC, text="one line\n")
+    spec = PlannedArtifact(path="spec.md", kind=BudgetKind.SPEC, text="one line\n")
     report = ContextBudgetPlanner(FakeTokenCounter()).plan(
         [spec], default_heuristics(), available=200_000
     )
@@ -88,7 +88,7 @@ def test_plan_defaults_to_the_usual_committed_tokens() -> None:
 def test_only_artifacts_over_an_undeclared_window_are_an_overcommitment(
     source: AvailableSource, available: int, warned: bool
 ) -> None:
-    spec = PlannedArtifact(path="spec.md", kind=ArtifactKind.SPEC, text="a line\n" * 100)
+    spec = PlannedArtifact(path="spec.md", kind=BudgetKind.SPEC, text="a line\n" * 100)
     report = ContextBudgetPlanner(FakeTokenCounter()).plan(
         [spec],
         default_heuristics(),

@@ -20,8 +20,8 @@ from pydantic import ValidationError
 
 from cleveragents.adapters.input_files.toml_nesting import TomlNestingError, check_toml_nesting
 from cleveragents.domain.context_budget import (
-    ArtifactKind,
     BudgetHeuristics,
+    BudgetKind,
     InvalidHeuristicsError,
 )
 
@@ -93,7 +93,7 @@ def parse_heuristics(
 
 
 def _kinds(key: str) -> bool:
-    return key in {kind.value for kind in ArtifactKind}
+    return key in {kind.value for kind in BudgetKind}
 
 
 def _tier_names(key: str) -> bool:
@@ -108,7 +108,7 @@ def _numbers(
         raise InvalidHeuristicsError(f"{source}: [{section}] must be a table")
     for key, value in table.items():
         if not known(key):
-            names = ", ".join(ArtifactKind) if section in _KIND_SECTIONS else ", ".join(_TIERS)
+            names = ", ".join(BudgetKind) if section in _KIND_SECTIONS else ", ".join(_TIERS)
             raise InvalidHeuristicsError(
                 f"{source}: unknown key {key!r} in [{section}]; expected one of {names}"
             )

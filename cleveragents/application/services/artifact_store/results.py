@@ -3,23 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
 
 from cleveragents.application.ports.secret_scanner import SecretMatch
 from cleveragents.application.services.governance.secret_allowlist import DEFAULT_ALLOWLIST_PATH
 from cleveragents.domain.errors import InvalidInputError, NotFoundError
 from cleveragents.domain.secrets import SecretFinding
 from cleveragents.domain.stored_artifact import ArtifactPreview, ArtifactStatus, StoredArtifact
+from cleveragents.domain.vocabulary import SecretHandling as SecretHandling  # noqa: PLC0414
 
 # A finding on this line is in the output's name, not in its content.
 NAME_LINE = 0
-
-
-class SecretHandling(StrEnum):
-    """What an import does with output in which a credential was found."""
-
-    BLOCK = "block"  # nothing is stored; an audit row says what was found where
-    REDACT = "redact"  # stored with each credential replaced by `[REDACTED:<rule>]`
 
 
 class ArtifactNotStoredError(NotFoundError):

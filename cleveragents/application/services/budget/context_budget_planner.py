@@ -16,9 +16,9 @@ from cleveragents.domain.context_budget import (
     DEFAULT_COMMITTED_TOKENS,
     PROTECTED_KINDS,
     ArtifactEstimate,
-    ArtifactKind,
     AvailableSource,
     BudgetHeuristics,
+    BudgetKind,
     BudgetReport,
     Compaction,
     Tier,
@@ -26,17 +26,17 @@ from cleveragents.domain.context_budget import (
     estimate_tokens,
 )
 
-COMPACTION_PRIORITY: tuple[tuple[ArtifactKind, str], ...] = (
-    (ArtifactKind.LOG, "machine output: the errors and the tail carry the signal"),
-    (ArtifactKind.JSON, "data: its keys and shape matter more than every value"),
+COMPACTION_PRIORITY: tuple[tuple[BudgetKind, str], ...] = (
+    (BudgetKind.LOG, "machine output: the errors and the tail carry the signal"),
+    (BudgetKind.JSON, "data: its keys and shape matter more than every value"),
     (
-        ArtifactKind.MODULE_DOC,
+        BudgetKind.MODULE_DOC,
         "reference only: the outline and the sections the change touches are enough",
     ),
-    (ArtifactKind.DIFF, "a patch: keep the hunks of the files this story changes"),
-    (ArtifactKind.DOC, "prose: keep the outline and the sections being edited"),
-    (ArtifactKind.TEST_PLAN, "keep the cases of this story's acceptance criteria"),
-    (ArtifactKind.SOURCE, "keep the bodies being changed; signatures stand in for the rest"),
+    (BudgetKind.DIFF, "a patch: keep the hunks of the files this story changes"),
+    (BudgetKind.DOC, "prose: keep the outline and the sections being edited"),
+    (BudgetKind.TEST_PLAN, "keep the cases of this story's acceptance criteria"),
+    (BudgetKind.SOURCE, "keep the bodies being changed; signatures stand in for the rest"),
 )
 """The order compactions are recommended in: what loses least for the work comes first. Within a
 kind, the largest saving first (then the path, for a stable order). Protected kinds (the active
@@ -49,7 +49,7 @@ class PlannedArtifact(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     path: str
-    kind: ArtifactKind
+    kind: BudgetKind
     text: str
 
 
