@@ -44,6 +44,7 @@ NOUNS: dict[str, tuple[str, ...]] = {
     "context": ("cleveragents.cli.context",),
     "metrics": ("cleveragents.cli.metrics",),
     "mcp": ("cleveragents.cli.mcp",),
+    "proxy": ("cleveragents.cli.proxy",),
 }
 # Commands of the root itself: name -> (module, function). Typer lists a group's own commands
 # before its sub-apps.

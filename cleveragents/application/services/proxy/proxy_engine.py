@@ -1,0 +1,94 @@
+"""The proxy's use cases put together: transform a request, record an exchange, read stats."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from cleveragents.application.ports.clock import Clock
+from cleveragents.application.ports.events import EventSink
+from cleveragents.application.ports.model_catalog import ModelCatalog
+from cleveragents.application.ports.secret_scanner import SecretScanner
+from cleveragents.application.ports.token_counter import TokenCounter
+from cleveragents.application.services.artifact_compression.artifact_compressor import (
+    ArtifactCompressorService,
+)
+from cleveragents.application.services.artifact_store.artifact_store import ArtifactStore
+from cleveragents.application.services.compaction.transcript_compaction import (
+    TranscriptCompactor,
+)
+from cleveragents.application.services.proxy.message_transform import MessageTransformer
+from cleveragents.application.services.proxy.proxy_exchanges import ProxyExchanges
+from cleveragents.application.services.proxy.proxy_requests import ProxyRequests
+from cleveragents.application.services.proxy.sticky_compaction import StickyCompaction
+from cleveragents.application.services.proxy.tool_output_condensing import ToolOutputCondenser
+from cleveragents.domain.errors import InvalidInputError
+
+DEFAULT_COMPRESS_OVER = 2_000
+DEFAULT_TOOL_BUDGET = 1_000
+
+
+@dataclass(frozen=True, slots=True)
+class ProxySettings:
+    """How the proxy transforms: tool outputs over `compress_over` tokens become views of at
+    most `tool_budget` tokens; `context_window` overrides the catalog's window (None: the
+    catalog's, else the policy's); `compaction` off forwards every conversation whole."""
+
+    compress_over: int = DEFAULT_COMPRESS_OVER
+    tool_budget: int = DEFAULT_TOOL_BUDGET
+    context_window: int | None = None
+    compaction: bool = True
+
+    def __post_init__(self) -> None:
+        if self.tool_budget < 1:
+            raise InvalidInputError(f"--tool-budget must be at least 1, not {self.tool_budget}")
+        if self.compress_over < self.tool_budget:
+            raise InvalidInputError(
+                f"--compress-over ({self.compress_over}) must be at least --tool-budget "
+                f"({self.tool_budget}): a view is never larger than the output it stands for"
+            )
+        if self.context_window is not None and self.context_window < 1:
+            raise InvalidInputError(
+                f"--context-window must be at least 1, not {self.context_window}"
+            )
+
+
+@dataclass(frozen=True, slots=True)
+class ProxyEngine:
+    """What the proxy's web app and `agents proxy stats` use. Container name:
+    ``proxy_engine``."""
+
+    requests: ProxyRequests
+    exchanges: ProxyExchanges
+    settings: ProxySettings
+
+
+def build_proxy_engine(
+    settings: ProxySettings,
+    *,
+    store: ArtifactStore,
+    compressor: ArtifactCompressorService,
+    counter: TokenCounter,
+    scanner: SecretScanner,
+    compactor: TranscriptCompactor,
+    catalog: ModelCatalog,
+    clock: Clock,
+    events: EventSink,
+) -> ProxyEngine:
+    """The engine for `settings`, of the container's parts."""
+    condenser = ToolOutputCondenser(
+        store,
+        compressor,
+        counter,
+        scanner,
+        compress_over=settings.compress_over,
+        tool_budget=settings.tool_budget,
+    )
+    compaction = (
+        StickyCompaction(
+            compactor, catalog, clock, counter, events, context_window=settings.context_window
+        )
+        if settings.compaction
+        else None
+    )
+    transformer = MessageTransformer(condenser, counter, scanner)
+    return ProxyEngine(ProxyRequests(transformer, compaction), ProxyExchanges(events), settings)

@@ -1,0 +1,208 @@
+"""Compaction that sticks: one cut per conversation, reused until the next one is needed.
+
+When the forwarded conversation would exceed the model's window minus its reserve (the window
+from the model catalog, else the policy's; the reserve from the policy), the conversation is
+compacted by the compaction service (a deterministic summary of the folded messages, the
+recent ones kept). The cut is remembered per conversation, and stored: how many of the
+client's messages the summary stands for, and the summary messages themselves. Every later
+request of the conversation is forwarded as that summary followed by the client's messages
+after the cut (each transformed as always), so its prefix stays the same and the provider's
+prompt cache keeps matching, until that too would not fit and the next cut is made.
+
+A cut is stored as an event (`proxy_compaction_cut`): it survives the proxy's process and
+holds no credential (the summary is redacted by the compaction).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from cleveragents.application.ports.clock import Clock
+from cleveragents.application.ports.events import EventSink
+from cleveragents.application.ports.model_catalog import ModelCatalog
+from cleveragents.application.ports.token_counter import TokenCounter
+from cleveragents.application.services.compaction.outcome import CompactionSettings
+from cleveragents.application.services.compaction.transcript_compaction import (
+    TranscriptCompactor,
+)
+from cleveragents.application.services.proxy.message_transform import (
+    TransformedMessage,
+    canonical_json,
+)
+from cleveragents.application.services.proxy.provider_api import ProviderApi
+from cleveragents.domain.policy import ContextPolicy, ContextPolicyChanges
+
+PROXY_COMPACTION_CUT = "proxy_compaction_cut"
+"""The event a cut is stored as: its conversation, how many messages it folds, its summary."""
+
+
+@dataclass(frozen=True, slots=True)
+class CompactionCut:
+    """A conversation's cut: the summary messages stand for its first `folded` messages."""
+
+    conversation: str
+    folded: int
+    summary: tuple[Any, ...]
+    summary_tokens: int
+
+
+@dataclass(frozen=True, slots=True)
+class CompactedConversation:
+    """The messages to forward; `compacted_now` when this request made a new cut."""
+
+    messages: list[Any]
+    compacted_now: bool = False
+    summary_tokens: int = 0
+    """Tokens of the summary messages leading `messages` (0 when there is none)."""
+
+
+class StickyCompaction:
+    """See the module docstring. `context_window` overrides the catalog's window for every
+    model (a proxy for one model, or a test)."""
+
+    def __init__(
+        self,
+        compactor: TranscriptCompactor,
+        catalog: ModelCatalog,
+        clock: Clock,
+        counter: TokenCounter,
+        events: EventSink,
+        *,
+        context_window: int | None = None,
+        policy: ContextPolicy | None = None,
+    ) -> None:
+        self._compactor = compactor
+        self._catalog = catalog
+        self._clock = clock
+        self._counter = counter
+        self._events = events
+        self._context_window = context_window
+        self._policy = policy or ContextPolicy()
+        self._cuts: dict[str, CompactionCut] | None = None
+        self._lock = threading.Lock()
+
+    def settings(self, api: ProviderApi, model: str | None) -> CompactionSettings:
+        """The window settings for `model`: the catalog's window unless overridden."""
+        window = self._context_window
+        if window is None and model is not None:
+            entry = self._catalog.entry(model, api.provider, self._clock.now())
+            window = entry.context_window if entry is not None else None
+        changes = ContextPolicyChanges(context_window=window) if window is not None else None
+        return CompactionSettings.from_policy(self._policy, changes)
+
+    def apply(
+        self,
+        api: ProviderApi,
+        conversation: str,
+        model: str | None,
+        prefix: Sequence[Any],
+        messages: Sequence[TransformedMessage],
+        forwarded: list[Any],
+    ) -> CompactedConversation:
+        """`forwarded` (the transformed `messages`) with the conversation's cut applied, and
+        a new cut made when they would not fit."""
+        transcript_format = api.transcript_format
+        if transcript_format is None or api is not ProviderApi.ANTHROPIC_MESSAGES:
+            return CompactedConversation(forwarded)
+        settings = self.settings(api, model)
+        prefix_tokens = sum(self._counter.count(canonical_json(part)) for part in prefix)
+        cut = self._cut(conversation)
+        if cut is not None and cut.folded >= len(messages):
+            cut = None  # the client went back before the cut (an edit): start again
+        folded = cut.folded if cut is not None else 0
+        summary = list(cut.summary) if cut is not None else []
+        summary_tokens = cut.summary_tokens if cut is not None else 0
+        tokens = prefix_tokens + summary_tokens
+        tokens += sum(message.tokens_forwarded for message in messages[folded:])
+        candidate = summary + forwarded[folded:]
+        if tokens <= settings.threshold:
+            return CompactedConversation(candidate, summary_tokens=summary_tokens)
+        new_cut = self._compacted(
+            api, settings, conversation, prefix, candidate, folded, len(summary)
+        )
+        if new_cut is None:
+            return CompactedConversation(candidate, summary_tokens=summary_tokens)
+        self._store(new_cut)
+        return CompactedConversation(
+            list(new_cut.summary) + forwarded[new_cut.folded :],
+            compacted_now=True,
+            summary_tokens=new_cut.summary_tokens,
+        )
+
+    def _compacted(
+        self,
+        api: ProviderApi,
+        settings: CompactionSettings,
+        conversation: str,
+        prefix: Sequence[Any],
+        candidate: list[Any],
+        folded: int,
+        summary_count: int,
+    ) -> CompactionCut | None:
+        document: dict[str, Any] = {"messages": candidate}
+        if prefix and isinstance(prefix[0], str | list):
+            document["system"] = prefix[0]
+        compaction = self._compactor.compact(
+            document,
+            transcript_format=api.transcript_format,
+            policy=self._policy,
+            overrides=ContextPolicyChanges(context_window=settings.context_window),
+            force=True,
+            unrecorded=lambda _reason: None,
+        )
+        outcome = compaction.outcome
+        if not outcome.compacted or outcome.kept_messages <= 0:
+            return None
+        written = compaction.native()
+        assert isinstance(written, dict)
+        messages = written.get("messages", [])
+        summary = tuple(messages[: len(messages) - outcome.kept_messages])
+        kept_from = len(candidate) - outcome.kept_messages  # index in the candidate
+        if kept_from < summary_count:
+            return None  # the cut fell inside the earlier summary: nothing more to fold
+        return CompactionCut(
+            conversation,
+            folded + kept_from - summary_count,
+            summary,
+            sum(self._counter.count(canonical_json(message)) for message in summary),
+        )
+
+    def _cut(self, conversation: str) -> CompactionCut | None:
+        with self._lock:
+            if self._cuts is None:
+                self._cuts = {}
+                for event in self._events.recorded(PROXY_COMPACTION_CUT):
+                    cut = _cut_of(event.payload)
+                    if cut is not None:
+                        self._cuts[cut.conversation] = cut
+            return self._cuts.get(conversation)
+
+    def _store(self, cut: CompactionCut) -> None:
+        self._events.emit(
+            PROXY_COMPACTION_CUT,
+            {
+                "conversation": cut.conversation,
+                "folded": cut.folded,
+                "summary": list(cut.summary),
+                "summary_tokens": cut.summary_tokens,
+            },
+        )
+        with self._lock:
+            if self._cuts is not None:
+                self._cuts[cut.conversation] = cut
+
+
+def _cut_of(payload: dict[str, Any]) -> CompactionCut | None:
+    conversation, folded = payload.get("conversation"), payload.get("folded")
+    summary, tokens = payload.get("summary"), payload.get("summary_tokens")
+    if not (
+        isinstance(conversation, str)
+        and isinstance(folded, int)
+        and isinstance(summary, list)
+        and isinstance(tokens, int)
+    ):
+        return None
+    return CompactionCut(conversation, folded, tuple(summary), tokens)
