@@ -5,6 +5,7 @@ The Python API (docs/python-api.md), typed (the package ships ``py.typed``):
 - `compact` a conversation held as provider-native dicts (Anthropic Messages, OpenAI Chat
   Completions, Claude Code session records) or as its file's text, in the same shape;
 - `compress` text or a file to an exact token budget;
+- `plan_context_budget` to predict an implementation phase's token footprint before it starts;
 - `count_tokens` with the real tokenizer;
 - `open_store` for the database and the governed artifact store: import a tool's output,
   preview it, read ranges back, projects, plans and child plans spawned with a skeleton;
@@ -25,6 +26,7 @@ from typing import TYPE_CHECKING
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:
+    from cleveragents.api.budget import plan_context_budget
     from cleveragents.api.compaction import CompactResult, ShrunkToolResult, compact
     from cleveragents.api.compression import CompressResult, compress
     from cleveragents.api.gate import GateResult, gate
@@ -33,6 +35,7 @@ if TYPE_CHECKING:
     from cleveragents.api.tokens import count_tokens
     from cleveragents.application.services.artifact_store.artifact_store import ImportResult
     from cleveragents.application.services.artifact_store.reading import ArtifactSlice
+    from cleveragents.application.services.budget.budget_plan import BudgetPlan
     from cleveragents.application.services.plans.plan_service import PlanStatusReport
     from cleveragents.application.services.plans.skeleton_compressor import SkeletonResult
     from cleveragents.domain.artifact import ArtifactKind, CompressionMode
@@ -52,6 +55,8 @@ if TYPE_CHECKING:
     from cleveragents.domain.transcript import TranscriptFormat
 
 _MODULE_OF = {
+    "plan_context_budget": "api.budget",
+    "BudgetPlan": "application.services.budget.budget_plan",
     "compact": "api.compaction",
     "CompactResult": "api.compaction",
     "ShrunkToolResult": "api.compaction",
@@ -90,6 +95,7 @@ __all__ = [
     "ArtifactKind",
     "ArtifactPreview",
     "ArtifactSlice",
+    "BudgetPlan",
     "CleverAgentsError",
     "CompactResult",
     "CompressResult",
@@ -120,6 +126,7 @@ __all__ = [
     "gate",
     "make_fragment",
     "open_store",
+    "plan_context_budget",
 ]
 
 

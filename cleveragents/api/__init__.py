@@ -2,5 +2,6 @@
 
 The names are exported by the top-level package (``cleveragents.compact`` and so on, loaded on
 first use); each lives in a module of its own here: `compaction`, `compression`, `tokens`,
-`store`, `skeleton`. `engines` builds the container the functions share when no store is given.
+`store`, `skeleton`, `budget`. `engines` builds the container the functions share when no store
+is given.
 """

@@ -5,19 +5,15 @@
 
 from __future__ import annotations
 
-import os
 import sys
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated
 
 import typer
 
 from cleveragents.cli.inputs import read_report_file, read_settings_file, read_text_file
 from cleveragents.cli.output import JsonFlag, emit_json
 from cleveragents.cli.state import state
-
-if TYPE_CHECKING:
-    from cleveragents.application.services.budget.context_budget_planner import PlannedArtifact
-    from cleveragents.domain.context_budget import BudgetReport
+from cleveragents.domain.vocabulary import DEFAULT_ENCODING, Encoding
 
 # The help comes from the callback's docstring: `budget` is a command in its own right.
 app = typer.Typer(subcommand_metavar="[lint FILE]")
@@ -87,10 +83,10 @@ def budget(
         typer.Option(
             "--encoding",
             metavar="NAME",
-            help="The tokenizer of --exact: cl100k_base (default; the weights were measured "
-            "with it) or o200k_base.",
+            help=f"The tokenizer of --exact: {DEFAULT_ENCODING} (default; the weights were "
+            f"measured with it) or {Encoding.O200K_BASE}.",
         ),
-    ] = "cl100k_base",
+    ] = DEFAULT_ENCODING,
     as_json: JsonFlag = False,
 ) -> None:
     """Predict the implementation phase's token footprint; warn before starvation.
@@ -120,129 +116,54 @@ def budget(
             "missing option '--spec': the active spec to plan for "
             "(e.g. agents context budget --spec spec.md)"
         )
-    from cleveragents.adapters.budget_weights.heuristics_file import load_heuristics
-    from cleveragents.container import build_container
-    from cleveragents.domain.context_budget import DEFAULT_COMMITTED_TOKENS
-
-    artifacts = _artifacts(spec, test_plan, module_docs or [], changed or [])
-    heuristics = load_heuristics(
-        read_settings_file(weights, what="weights files") if weights is not None else None,
-        source=weights or "default",
+    from cleveragents.application.services.budget.budget_planning import (
+        BudgetDocuments,
+        DocumentRoles,
+        DuplicateDocumentError,
     )
-    cli_state = state(ctx)
-    container = cli_state.container()
-    window = container.context_budget_planner().available_window(available, project)
-    if encoding != "cl100k_base":
-        container = build_container(cli_state.database_url, encoding=encoding)
-    report = container.context_budget_planner().plan(
-        artifacts,
-        heuristics,
-        available=window.tokens,
-        committed=DEFAULT_COMMITTED_TOKENS if committed is None else committed,
-        available_source=window.source,
-        exact=exact,
-    )
-    _warn_if_default_overcommits(report)
-    if as_json:
-        emit_json(report_as_dict(report, weights_file=heuristics.source))
-    else:
-        from cleveragents.domain.context_budget_contract import render_markdown
 
-        sys.stdout.write(render_markdown(report))
-
-
-def _artifacts(
-    spec: str, test_plan: str | None, module_docs: list[str], changed: list[str]
-) -> list[PlannedArtifact]:
-    from cleveragents.application.services.budget.context_budget_planner import PlannedArtifact
-    from cleveragents.domain.context_budget import ArtifactKind, changed_file_kind
-
-    roles = [("--spec", spec, ArtifactKind.SPEC)]
-    if test_plan is not None:
-        roles.append(("--test-plan", test_plan, ArtifactKind.TEST_PLAN))
-    roles += [("--module-doc", path, ArtifactKind.MODULE_DOC) for path in module_docs]
-    roles += [("--changed", path, changed_file_kind(path)) for path in changed]
-    seen: dict[str, str] = {}
-    for option, path, _ in roles:
-        key = path if path == "-" else os.path.normpath(path)
-        if key in seen:
-            raise typer.BadParameter(
-                f"{path} is given twice ({seen[key]} and {option}); give each file once"
+    documents = BudgetDocuments(spec, test_plan, tuple(module_docs or ()), tuple(changed or ()))
+    try:
+        plan = (
+            state(ctx)
+            .container()
+            .budget_planning()
+            .plan(
+                documents,
+                _CliFiles(),
+                weights=weights,
+                available=available,
+                committed=committed,
+                project=project,
+                exact=exact,
+                encoding=encoding,
+                roles=DocumentRoles("--spec", "--test-plan", "--module-doc", "--changed"),
             )
-        seen[key] = option
-    # Every file is read before anything is planned: a missing one fails the whole command.
-    return [
-        PlannedArtifact(path=path, kind=kind, text=read_text_file(path)) for _, path, kind in roles
-    ]
+        )
+    except DuplicateDocumentError as error:
+        raise typer.BadParameter(str(error)) from None  # a usage error, as it has always been
+    note = plan.overcommit_note()
+    if note is not None:
+        typer.echo(
+            f"warning: {note}; pass --available N, or set the project's "
+            "(agents project context set NAME --context-window N)",
+            err=True,
+        )
+    if as_json:
+        emit_json(plan.as_json())
+    else:
+        sys.stdout.write(plan.markdown())
 
 
-def _warn_if_default_overcommits(report: BudgetReport) -> None:
-    from cleveragents.application.services.budget.context_budget_planner import (
-        overcommits_default_window,
-    )
+class _CliFiles:
+    """Files read as every command reads them: ``-`` is standard input, each bounded, a
+    usage error when one cannot be read."""
 
-    if not overcommits_default_window(report):
-        return
-    what = "count" if report.exact else "estimate"
-    typer.echo(
-        f"warning: the {what} alone ({report.artifact_tokens:,} tokens) exceeds the default "
-        f"window of {report.available:,} tokens and no window was declared; pass --available N, "
-        "or set the project's (agents project context set NAME --context-window N)",
-        err=True,
-    )
+    def document(self, path: str) -> str:
+        return read_text_file(path)
 
-
-def report_as_dict(report: BudgetReport, *, weights_file: str) -> dict[str, Any]:
-    """The report as `--json` prints it: the same data as the markdown, structured."""
-    from cleveragents.domain.context_budget_contract import compress_command
-
-    def share(tokens: int) -> float:
-        return round(tokens / report.available, 4)
-
-    return {
-        "tier": report.tier.value,
-        "available": report.available,
-        "available_source": report.available_source,
-        "committed": report.committed,
-        "estimated_tokens": report.estimated_total,
-        "exact_tokens": report.exact_total,
-        "encoding": report.encoding,
-        "projected": report.projected,
-        "projected_share": share(report.projected),
-        "boundaries": {
-            name: float(value) for name, value in report.boundaries.model_dump().items()
-        },
-        "weights_file": weights_file,
-        "artifacts": [
-            {
-                "path": row.path,
-                "kind": row.kind.value,
-                "protected": row.protected,
-                "lines": row.lines,
-                "tokens_per_line": float(row.weight),
-                "estimated_tokens": row.estimated_tokens,
-                "exact_tokens": row.exact_tokens,
-                "error": None if row.error is None else round(float(row.error), 4),
-            }
-            for row in report.artifacts
-        ],
-        "compactions": [
-            {
-                "path": compaction.path,
-                "kind": compaction.kind.value,
-                "tokens_before": compaction.tokens_before,
-                "tokens_after": compaction.tokens_after,
-                "saving": compaction.saving,
-                "command": compress_command(compaction),
-                "reason": compaction.reason,
-            }
-            for compaction in report.compactions
-        ],
-        "projected_after_compactions": report.projected_after_compactions,
-        "projected_share_after_compactions": share(report.projected_after_compactions),
-        "tier_after_compactions": report.tier_after_compactions.value,
-        "split_into_smaller_stories": report.split_recommended,
-    }
+    def weights_file(self, path: str) -> str:
+        return read_settings_file(path, what="weights files")
 
 
 @app.command("lint")

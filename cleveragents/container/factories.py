@@ -7,7 +7,7 @@ uses; `wiring` says which piece is given which others. Nothing here imports depe
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -21,6 +21,8 @@ from cleveragents.adapters.persistence.locations import (
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session, sessionmaker
 
+    from cleveragents.adapters.budget_weights.toml_weights import TomlBudgetWeights
+    from cleveragents.adapters.input_files.bounded_text_files import BoundedTextFiles
     from cleveragents.adapters.model_catalog.genai_prices_catalog import GenaiPricesCatalog
     from cleveragents.adapters.persistence.event_log import SqlEventLog
     from cleveragents.adapters.persistence.store import SqlStore
@@ -35,10 +37,12 @@ if TYPE_CHECKING:
     from cleveragents.application.ports.blob_storage import BlobStorage
     from cleveragents.application.ports.clock import Clock
     from cleveragents.application.ports.secret_scanner import SecretScanner
+    from cleveragents.application.ports.token_counter import TokenCounter
     from cleveragents.application.services.artifact_compression.artifact_compressor import (
         ArtifactCompressorService,
     )
     from cleveragents.application.services.artifact_store.artifact_store import ArtifactStore
+    from cleveragents.application.services.budget.budget_planning import BudgetPlanning
     from cleveragents.application.services.budget.context_budget_planner import ContextBudgetPlanner
     from cleveragents.application.services.compaction.context_compactor import ContextCompactor
     from cleveragents.application.services.compaction.strategy_comparison import (
@@ -96,6 +100,30 @@ def token_counter(encoding_name: str, cache_dir: Path) -> TiktokenCounter:
     from cleveragents.adapters.tokens.tiktoken_counter import TiktokenCounter
 
     return TiktokenCounter(encoding_name=encoding_name, cache_dir=cache_dir)
+
+
+def token_counters(default: TokenCounter, cache_dir: Path) -> Callable[[str | None], TokenCounter]:
+    """The tokenizer of an encoding: `default` (the configured one) for None or its own
+    encoding, else a counter of its own (built cheaply; the vocabulary loads on first count)."""
+
+    def counter_for(encoding: str | None) -> TokenCounter:
+        if encoding is None or encoding == default.encoding_name:
+            return default
+        return token_counter(encoding, cache_dir)
+
+    return counter_for
+
+
+def budget_weights() -> TomlBudgetWeights:
+    from cleveragents.adapters.budget_weights.toml_weights import TomlBudgetWeights
+
+    return TomlBudgetWeights()
+
+
+def text_files() -> BoundedTextFiles:
+    from cleveragents.adapters.input_files.bounded_text_files import BoundedTextFiles
+
+    return BoundedTextFiles()
 
 
 def source_skeletonizer() -> TreeSitterSkeletonizer:
@@ -240,6 +268,12 @@ def context_budget_planner(**dependencies: Any) -> ContextBudgetPlanner:
     from cleveragents.application.services.budget.context_budget_planner import ContextBudgetPlanner
 
     return ContextBudgetPlanner(**dependencies)
+
+
+def budget_planning(**dependencies: Any) -> BudgetPlanning:
+    from cleveragents.application.services.budget.budget_planning import BudgetPlanning
+
+    return BudgetPlanning(**dependencies)
 
 
 def tool_output_shrinker(**dependencies: Any) -> ToolOutputShrinker:

@@ -22,6 +22,10 @@ class AdaptersContainer(containers.DeclarativeContainer):
     token_counter = providers.Singleton(
         build.token_counter, encoding_name=config.encoding, cache_dir=config.tokenizer_cache_dir
     )
+    # The tokenizer of any encoding, for a use case that names one (the budget planner's).
+    token_counters = providers.Callable(
+        build.token_counters, default=token_counter, cache_dir=config.tokenizer_cache_dir
+    )
     source_skeletonizer = providers.Singleton(build.source_skeletonizer)
     blob_storage = providers.Singleton(
         build.blob_storage, home=config.home, database_url=config.database_url, store=store
@@ -40,6 +44,9 @@ class AdaptersContainer(containers.DeclarativeContainer):
     usage_ledger = providers.Singleton(build.usage_ledger, session_factory=store.provided.sessions)
     model_catalog = providers.Singleton(build.model_catalog)
     prefix_spec_reader = providers.Singleton(build.prefix_spec_reader)
+    budget_weights = providers.Singleton(build.budget_weights)
+    # Documents read by path, bounded (the Python API's and the MCP server's).
+    text_files = providers.Singleton(build.text_files)
 
 
 class ServicesContainer(containers.DeclarativeContainer):
@@ -93,6 +100,14 @@ class ServicesContainer(containers.DeclarativeContainer):
         build.context_budget_planner,
         token_counter=adapters.token_counter,
         projects=project_service,
+    )
+    # The planner as every driver asks for it; the project service is built only when a
+    # project is named, so planning opens no database otherwise.
+    budget_planning = providers.Factory(
+        build.budget_planning,
+        weights=adapters.budget_weights,
+        counters=adapters.token_counters,
+        projects=project_service.provider,
     )
     tool_output_shrinker = providers.Factory(
         build.tool_output_shrinker,
@@ -227,6 +242,8 @@ class Container(containers.DeclarativeContainer):
     prefix_spec_reader = adapters.prefix_spec_reader
     stable_prefix_builder = services.stable_prefix_builder
     context_budget_planner = services.context_budget_planner
+    budget_planning = services.budget_planning
+    text_files = adapters.text_files
     store_verifier = services.store_verifier
     demo_tour = services.demo_tour
     delivery_gate = services.delivery_gate
