@@ -1,4 +1,5 @@
-"""Artifact-type-tailored compression within an exact token budget.
+"""Artifact-type-tailored compression within an exact token budget: the service, and the
+story it tells.
 
 `tiered` mode is three tiers: the artifact whole when it fits (Tier 1); the kind's compressor when
 the artifact is at most 1.5 times the budget and the result fits and is valid (Tier 2);
@@ -16,9 +17,14 @@ judge never sees a key. So is every other field printed: the artifact's name (a 
 a token into a file name), the notice, an error's message and the error response's content
 (they name the path), and the content once more at the end (one scan of what is returned).
 
-The tiers read here; their machinery is beside this module: `compression_run` (the state the
-tiers share), `raw_counts` (the raw count and its fallback), `smart_mode` (the ranking, the
-type's own fit, the packing) and `streamed_artifacts` (files too large to hold).
+The story, in the order it runs, one concern a module: `artifact_reading` opens the artifact
+(a file inside the work directory, standard input, or the store's bytes) and refuses a binary
+one; `redaction` takes its credentials out; `detection` and `kinds.registry` pick the kind's
+compressor (which declares what it can do: `KindCompressor.streams`, `.rewrites_text`);
+`raw_counts` counts it; `tiers` runs Tier 1 -> Tier 2 -> Tier 3 (`truncation`), or smart mode
+(`smart_mode`, packing lines with `packing`), on the `CompressionRun` of `compression_run`;
+`streamed_artifacts` does the same for an artifact too large to hold. This module joins them,
+and redacts everything it prints.
 """
 
 from __future__ import annotations
@@ -40,39 +46,27 @@ from cleveragents.application.services.artifact_compression.artifact_reading imp
     refused_as_not_found,
 )
 from cleveragents.application.services.artifact_compression.compression_run import (
-    _Body,
-    _Counted,
-    _Run,
+    CompressedBody,
+    CompressionRun,
 )
 from cleveragents.application.services.artifact_compression.detection import detect_as
-from cleveragents.application.services.artifact_compression.kinds.kind_compressor import (
-    Handles,
-    MalformedCompressionError,
-)
+from cleveragents.application.services.artifact_compression.kinds.kind_compressor import Handles
 from cleveragents.application.services.artifact_compression.kinds.registry import compressor_for
 from cleveragents.application.services.artifact_compression.raw_counts import (
-    _as_tokenized,
-    _count,
-    _with_preamble,
+    RawCount,
+    as_tokenized,
+    count_raw,
+    count_streamed,
+    heuristic_count,
 )
 from cleveragents.application.services.artifact_compression.redaction import redact_artifact
-from cleveragents.application.services.artifact_compression.smart_mode import (
-    _fit_redacted,
-    _packed_by_rank,
-    _ranked_lines,
-)
 from cleveragents.application.services.artifact_compression.streamed_artifacts import (
-    _head,
-    _packed_log,
-    _redacted_head,
+    compress_streamed,
+    fits_held,
 )
 from cleveragents.application.services.artifact_compression.task_terms import TaskTerms
-from cleveragents.application.services.artifact_compression.truncation import truncate_to_budget
+from cleveragents.application.services.artifact_compression.tiers import compress_within
 from cleveragents.application.services.artifact_store.artifact_store import ArtifactStore
-from cleveragents.application.services.counting.heuristic_counter import (
-    HEURISTIC_WARNING,
-    HeuristicTokenCounter,
-)
 from cleveragents.domain.artifact import (
     DEFAULT_COMPRESSION_MODE,
     ArtifactKind,
@@ -325,64 +319,43 @@ class ArtifactCompressorService:
         handles: Handles | None,
         kind: ArtifactKind | None,
     ) -> CompressedArtifact:
-        text = redact_artifact(_as_tokenized(text), self._scanner)
+        text = redact_artifact(as_tokenized(text), self._scanner)
         compressor = compressor_for(detect_as(name, text[:SNIFF_CHARS], kind), self._skeletonizer)
-        terms = TaskTerms.from_task(task)
         # One encode gives the count and where the tokens start, which every tier after the
         # first uses (line costs, the cut, counting what they copy). A text with no more
         # characters than the budget has tokens nearly always fits whole: only the count (a
         # tier that then needs the starts encodes for them).
-        counted = _count(self._counter, text, with_starts=len(text) > budget)
-        smart = mode is CompressionMode.SMART
-        redact = partial(redact_artifact, scanner=self._scanner)
-        run = _Run(text, compressor, terms, handles or Handles(), smart, redact)
+        counted = count_raw(self._counter, text, with_starts=len(text) > budget)
+        run = CompressionRun(
+            text,
+            compressor,
+            TaskTerms.from_task(task),
+            handles or Handles(),
+            mode is CompressionMode.SMART,
+            partial(redact_artifact, scanner=self._scanner),
+        )
         try:
-            return self._tiers(name, budget, run, counted)
+            return self._finished(name, counted, compress_within(run, budget, counted))
         except TokenCountingError:
-            if isinstance(counted.counter, HeuristicTokenCounter):
+            if counted.by_heuristic:
                 raise  # the heuristic never fails: a bug, let it show
         # The tokenizer counted the raw text but failed on a later one: the fallback applies to
         # the whole compression, as if the raw count had failed.
-        heuristic = HeuristicTokenCounter()
-        fallback = _Counted(heuristic, HEURISTIC_WARNING, heuristic.count(text), None)
-        return self._tiers(name, budget, run, fallback)
+        fallback = heuristic_count(text)
+        return self._finished(name, fallback, compress_within(run, budget, fallback))
 
-    # -- the tiers -------------------------------------------------------------------------------
-
-    def _tiers(self, name: str, budget: int, run: _Run, counted: _Counted) -> CompressedArtifact:
-        counter = counted.counter
-        text = run.text
-        body_budget = budget - (counter.count(counted.preamble) if counted.preamble else 0)
-        if body_budget <= 0:
-            body = _Body("", True, 0)
-        elif counted.tokens <= body_budget:
-            body = _Body(text, False, counted.tokens)  # Tier 1: the whole artifact
-        elif run.smart:
-            body = _smart(run, body_budget, counted)
-        else:
-            body = _tier2(run, body_budget, counted) or _tier3(text, body_budget, counted)
-        content = _with_preamble(counted.preamble, body.content, budget, counter)
-        tokens = counter.count(content) if counted.preamble else body.tokens
-        return self._finished(name, counted.tokens, content, tokens, body.truncated, counter)
-
-    def _finished(
-        self,
-        name: str,
-        raw_tokens: int,
-        content: str,
-        tokens: int,
-        truncated: bool,
-        counter: TokenCounter,
-    ) -> CompressedArtifact:
+    def _finished(self, name: str, counted: RawCount, body: CompressedBody) -> CompressedArtifact:
         """The five fields, the name redacted and the content scanned once more: what was
         redacted before it was cut or packed has nothing left to find, but whatever a tier
         may have joined into a credential is redacted too (and then counted again)."""
-        shown = self.redacted(content)
+        shown = self.redacted(body.content)
         return CompressedArtifact(
             artifact_name=self.redacted(name),
-            raw_tokens=raw_tokens,
-            compacted_tokens=tokens if shown == content else counter.count(shown),
-            truncated=truncated,
+            raw_tokens=counted.tokens,
+            compacted_tokens=(
+                body.tokens if shown == body.content else counted.counter.count(shown)
+            ),
+            truncated=body.truncated,
             content=shown,
         )
 
@@ -398,73 +371,31 @@ class ArtifactCompressorService:
         handles: Handles | None,
         kind: ArtifactKind | None,
     ) -> CompressedArtifact:
-        """A file too large to hold: counted in chunks, and only a head (Tier 3) or the
-        candidate lines of a log (smart) are held."""
-        try:
-            counter, preamble = self._counter, ""
-            raw_tokens = counter.count_stream(artifact.iter_text())
-        except TokenCountingError:
-            counter, preamble = HeuristicTokenCounter(), HEURISTIC_WARNING
-            raw_tokens = counter.count_stream(artifact.iter_text())
-        if raw_tokens * 2 <= budget * 3:  # Tier 1 or 2: the output may be the whole artifact
+        """A file too large to hold: counted in chunks; read whole only when the output may be
+        the whole artifact or its Tier 2 (`streamed_artifacts` holds no more than it needs)."""
+        counted = count_streamed(self._counter, artifact.iter_text)
+        if fits_held(counted, budget):
             text = artifact.read_text()
             return self.compress_text(
                 name, text, budget, task=task, mode=mode, handles=handles, kind=kind
             )
-        body_budget = budget - (counter.count(preamble) if preamble else 0)
-        detected = detect_as(name, _head(artifact, SNIFF_CHARS), kind)
-        compressor = compressor_for(detected, self._skeletonizer)
-        if body_budget <= 0:
-            content = ""
-        elif mode is CompressionMode.SMART and compressor.kind is ArtifactKind.LOG:
-            content = _packed_log(
-                artifact, task, body_budget, raw_tokens, counter, compressor, handles, self._scanner
-            )
-        else:
-            content = _redacted_head(artifact, body_budget, raw_tokens, counter, self._scanner)
-        content = _with_preamble(preamble, content, budget, counter)
-        return self._finished(name, raw_tokens, content, counter.count(content), True, counter)
+        detected = detect_as(name, artifact.head(SNIFF_CHARS), kind)
+        body = compress_streamed(
+            artifact,
+            compressor_for(detected, self._skeletonizer),
+            TaskTerms.from_task(task),
+            budget,
+            counted,
+            smart=mode is CompressionMode.SMART,
+            handles=handles,
+            redact=self.redacted,
+        )
+        return self._finished(name, counted, body)
 
     def _require_store(self) -> ArtifactStore:
         if self._store is None:
             raise InvalidInputError("no artifact store is configured")
         return self._store()
-
-
-def _tier2(run: _Run, budget: int, counted: _Counted) -> _Body | None:
-    """Tier 2, when the artifact is at most 1.5 times the budget (in integers: no rounding at
-    the edge) and the type's result is well-formed and fits."""
-    if counted.tokens * 2 > budget * 3:
-        return None
-    try:
-        compressed = run.compressor.tier2(run.text, run.terms)
-    except MalformedCompressionError:
-        return None
-    if run.compressor.kind is ArtifactKind.JSON:  # re-serialised: escapes are decoded
-        compressed = run.redact(compressed)
-    tokens = counted.counter.count(compressed)
-    return _Body(compressed, False, tokens) if tokens <= budget else None
-
-
-def _tier3(text: str, budget: int, counted: _Counted) -> _Body:
-    cut = truncate_to_budget(text, budget, counted.tokens, counted.counter, counted.starts)
-    return _Body(cut.content, True, cut.tokens)
-
-
-def _smart(run: _Run, budget: int, counted: _Counted) -> _Body:
-    """The type's own fit when it has one and it fits; else the lines packed by rank."""
-    counter = counted.counter
-    text = run.text
-    fitted = _fit_redacted(run, budget, counter)
-    if fitted is not None and fitted.tokens <= budget:
-        # Every omission the fit makes leaves a marker with an ellipsis; a document that
-        # only changed its layout (compacted to fit) lost nothing.
-        omitted = fitted.text.count("…") > text.count("…")
-        return _Body(fitted.text, omitted, fitted.tokens)
-    ranked = _ranked_lines(text, run.compressor, run.terms)
-    if ranked is None:
-        return _tier3(text, budget, counted)
-    return _packed_by_rank(run, ranked, budget, counted)
 
 
 def _check_budget(budget: int) -> None:

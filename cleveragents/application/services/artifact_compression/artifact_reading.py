@@ -17,7 +17,7 @@ import io
 import os
 import threading
 from collections.abc import Generator, Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from types import TracebackType
 from typing import BinaryIO
 
@@ -28,6 +28,8 @@ from cleveragents.domain.errors import ArtifactNotFoundError, WorkspaceEscapeErr
 BINARY_SNIFF_BYTES = 8192
 READ_CHUNK_BYTES = 1 << 20
 MAX_LINE_CHARS = 1 << 20
+HEAD_LINE_LIMIT = 1 << 16
+"""How far a head read to whole lines may run past its cut to end its last line."""
 STDIN_LOCATION = "standard input"
 
 
@@ -96,6 +98,26 @@ class ReadableArtifact:
                 pending = pending[MAX_LINE_CHARS:]
         if pending:
             yield pending
+
+    def head(self, characters: int, *, whole_lines: bool = False) -> str:
+        """The first `characters` of the text; with `whole_lines`, on to the end of the last
+        line begun (up to `HEAD_LINE_LIMIT` more)."""
+        parts: list[str] = []
+        held = 0
+        limit = characters + (HEAD_LINE_LIMIT if whole_lines else 0)
+        with closing(self.iter_text(min(max(characters, 1), READ_CHUNK_BYTES))) as chunks:
+            for chunk in chunks:
+                parts.append(chunk)
+                held += len(chunk)
+                if held >= limit or (held >= characters and not whole_lines):
+                    break
+                if held >= characters and "".join(parts).find("\n", characters) >= 0:
+                    break
+        head = "".join(parts)
+        if not whole_lines:
+            return head[:characters]
+        end = head.find("\n", characters)
+        return head[: end + 1] if end >= 0 else head[:limit]
 
     def close(self) -> None:
         self._handle.close()

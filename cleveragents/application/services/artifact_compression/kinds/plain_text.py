@@ -60,6 +60,8 @@ class PlainTextCompressor(KindCompressor):
     """Whitespace normalisation for Tier 2; errors, task lines and both ends kept first."""
 
     kind = ArtifactKind.TEXT
+    streams = False
+    rewrites_text = False
 
     def tier2(self, text: str, terms: TaskTerms) -> str:
         """Trailing whitespace stripped (so CRLF becomes LF), runs of blank lines cut to one,

@@ -74,6 +74,8 @@ class SourceCompressor(KindCompressor):
     original lines (see the module docstring)."""
 
     kind = ArtifactKind.SOURCE
+    streams = False
+    rewrites_text = False
 
     def __init__(self, skeletonizer: SourceSkeletonizer, language: str) -> None:
         self._skeletonizer = skeletonizer

@@ -63,6 +63,8 @@ class DiffCompressor(KindCompressor):
     """The design's code-diff compressor, and smart mode's ranks; see the module docstring."""
 
     kind = ArtifactKind.DIFF
+    streams = False
+    rewrites_text = False
 
     def tier2(self, text: str, terms: TaskTerms) -> str:
         lines, final_newline = _split(text)

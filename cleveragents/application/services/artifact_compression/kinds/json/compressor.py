@@ -66,6 +66,8 @@ class JsonCompressor(KindCompressor):
     and a smart fit that keeps the output valid JSON at any budget."""
 
     kind = ArtifactKind.JSON
+    streams = False
+    rewrites_text = True  # re-serialised: an escaped credential comes out decoded
 
     def tier2(self, text: str, terms: TaskTerms) -> str:
         """Keep the layout the author chose: pretty when the input spans lines, else compact."""

@@ -7,6 +7,7 @@ runs of INFO lines. A line's severity is `severity`'s; smart mode's ranks are `l
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from operator import attrgetter
 
 from cleveragents.application.services.artifact_compression.kinds.kind_compressor import (
@@ -16,9 +17,11 @@ from cleveragents.application.services.artifact_compression.kinds.kind_compresso
 )
 from cleveragents.application.services.artifact_compression.kinds.logs.line_plan import (
     FIRST_ROUTINE,
+    HEAD_LINES,
     LAST_ERROR,
     LONG_LINE_CHARS,
     LONG_LINE_DEMOTION,
+    TAIL_LINES,
     LineRanker,
     _last_index,
     _mark_last_occurrences,
@@ -29,6 +32,10 @@ from cleveragents.application.services.artifact_compression.kinds.logs.severity 
     classify,
     describe,
 )
+from cleveragents.application.services.artifact_compression.kinds.logs.streaming import (
+    LogCandidates,
+    collect_log_candidates,
+)
 from cleveragents.application.services.artifact_compression.task_terms import TaskTerms
 from cleveragents.domain.artifact import ArtifactKind
 
@@ -37,9 +44,6 @@ __all__ = [
     "TAIL_LINES",
     "LogCompressor",
 ]
-
-HEAD_LINES = 10
-TAIL_LINES = 10
 
 
 def info_marker(omitted_lines: int) -> str:
@@ -76,6 +80,8 @@ class LogCompressor(KindCompressor):
     """
 
     kind = ArtifactKind.LOG
+    streams = True  # smart mode packs a log too large to hold from one pass over its lines
+    rewrites_text = False
 
     def tier2(self, text: str, terms: TaskTerms) -> str:
         lines, final_newline = _split(text)
@@ -126,3 +132,8 @@ class LogCompressor(KindCompressor):
                 short_forms[index] = ShortForm(short_form(line), ranks[index])
                 ranks[index] += LONG_LINE_DEMOTION
         return LinePlan(ranks, short_forms, [line.message for line in ranked])
+
+    def stream_candidates(
+        self, lines: Iterable[str], terms: TaskTerms, budget: int
+    ) -> LogCandidates:
+        return collect_log_candidates(lines, terms, budget)

@@ -42,6 +42,9 @@ __all__ = [
     "short_form",
 ]
 
+HEAD_LINES = 10  # the first lines, kept by Tier 2 and ranked FIRST_ROUTINE at least
+TAIL_LINES = 10  # the last lines, likewise
+
 # Smart mode's ranks of log lines (lower is kept first).
 LAST_ERROR = 0  # the last error of the log: how it ended
 FIRST_ERROR = 1  # the first occurrence of each error message, and its trace's key lines

@@ -21,16 +21,14 @@ from dataclasses import dataclass, field
 from itertools import islice
 
 from cleveragents.application.services.artifact_compression.kinds.kind_compressor import ShortForm
-from cleveragents.application.services.artifact_compression.kinds.logs.compressor import (
-    HEAD_LINES,
-    TAIL_LINES,
-)
 from cleveragents.application.services.artifact_compression.kinds.logs.line_plan import (
     FIRST_ROUTINE,
+    HEAD_LINES,
     LAST_ERROR,
     LAST_REPEAT,
     LONG_LINE_CHARS,
     LONG_LINE_DEMOTION,
+    TAIL_LINES,
     LineRanker,
     RankedLine,
     short_form,

@@ -267,6 +267,8 @@ class MarkdownCompressor(KindCompressor):
     keeps headings first, then requirement sentences, then first sentences."""
 
     kind = ArtifactKind.MARKDOWN
+    streams = False
+    rewrites_text = False
 
     def tier2(self, text: str, terms: TaskTerms) -> str:
         return _compress(text, terms)
