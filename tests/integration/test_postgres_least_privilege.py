@@ -205,3 +205,31 @@ def test_a_role_without_connect_is_told_so(
 
     _refused(result, f"the role needs CONNECT on database {database}")
     assert roles.roles.worker.password not in result.stderr
+
+
+def test_a_worker_that_may_not_read_where_the_blobs_are_is_told_so(
+    roles: LeastPrivilegeServer,
+    database: str,
+    home: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Falling back to a folder of its own would split the store: refused instead.
+    roles.grant(database)
+    _migrated(roles, database, capsys)
+    roles.run_as_owner(database, "REVOKE SELECT ON store_settings FROM agents_worker")
+    (tmp_path / "build.log").write_text("ok\n", encoding="utf-8")
+
+    result = run(
+        capsys,
+        "--db",
+        _as_worker(roles, database),
+        "artifact",
+        "import",
+        "build.log",
+        "--workspace",
+        str(tmp_path),
+    )
+
+    _refused(result, "the role needs SELECT on table store_settings")
+    assert not (home / "artifacts").exists()

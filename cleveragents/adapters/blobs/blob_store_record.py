@@ -6,7 +6,8 @@ its URL was given. Plain SQL on the store's engine; the row is one line.
 
 A database the process cannot write (read-only), or one whose schema predates the table (a
 command that does not migrate), has no record to give: the caller falls back to the location
-it derives, as before the record existed.
+it derives, as before the record existed. A role refused the table's privileges is told so
+instead (`DatabasePrivilegeError`): its blobs would otherwise go where no other process looks.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 from sqlalchemy import text
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
+from cleveragents.adapters.persistence.errors import DatabasePrivilegeError, translated
 from cleveragents.adapters.persistence.store import SqlStore
 
 BLOB_STORE_SETTING = "blob_store"
@@ -30,7 +32,8 @@ class BlobStoreRecord:
         try:
             with self._store.engine.connect() as connection:
                 value = connection.execute(_READ, {"name": BLOB_STORE_SETTING}).scalar()
-        except SQLAlchemyError:
+        except SQLAlchemyError as error:
+            _refused_privilege(error)
             return None  # no such table: a schema this command does not migrate
         return None if value is None else str(value)
 
@@ -44,6 +47,13 @@ class BlobStoreRecord:
                 connection.execute(_WRITE, {"name": BLOB_STORE_SETTING, "value": value})
         except IntegrityError:
             return self.read() or value  # written first by another process: theirs holds
-        except SQLAlchemyError:
+        except SQLAlchemyError as error:
+            _refused_privilege(error)
             return value
         return value
+
+
+def _refused_privilege(error: SQLAlchemyError) -> None:
+    domain_error = translated(error, failed="cannot use the blob store's record")
+    if isinstance(domain_error, DatabasePrivilegeError):
+        raise domain_error from error
