@@ -63,7 +63,9 @@ def test_markers_and_cut_strings() -> None:
     assert keys_marker(1, "") == "1 key omitted"
     assert cut_string("x" * 1000, 10) == "x" * 10 + "… (990 chars omitted)"
     assert cut_string("x" * 40, 10) == "x" * 40  # 30 characters saved for a marker of 20
-    assert cut_string("short", 0) == "… (5 chars omitted)"  # the last resort of a root string
+    # Limit 0, the last level before keys are lost: a bare ellipsis, a word kept whole.
+    assert cut_string("x" * 40, 0) == "…"
+    assert cut_string("short", 0) == "short"
     assert cut_string("x" * 60, 10) == "x" * 10 + "… (50 chars omitted)"
     assert cut_string("\x01" * 70, 30) == "\x01" * 30 + "… (40 chars omitted)"
     assert cut_string("\x01" * 70 + "x" * 5, 70) == "\x01" * 70 + "x" * 5

@@ -22,14 +22,17 @@ with the real tokenizer, and uses most of the budget. What its output shows:
   key path or a kind of value not seen before, then more from both ends inwards; each run of
   omitted items is one string item, ``"… 35 items omitted (lines 120-340)"`` (the lines of
   the original that hold them, ``of ID`` after them when the artifact is stored);
-- a long string keeps its head: ``"the first part… (1234 chars omitted)"``;
-- object members go last (after arrays are down to first and last items), breadth-first from
+- a long string keeps its head: ``"the first part… (1234 chars omitted)"``, down to a bare
+  ``"…"`` (a word is kept) before any key path is lost: the schema before the values;
+- then arrays drop their last item and keep the first and every item that shows a new shape
+  (so every key path still appears once), then the new-shape items go, the last found first;
+- object members go last (after arrays are down to their first item), breadth-first from
   the root, the task's first; the rest of an object is one member,
   ``"…": "12 keys omitted (lines 40-90)"``, and an object or array with nothing left is that
   marker alone;
 - the layout is the input's (pretty with 2 spaces when it spans lines, else compact); a pretty
   document that fits whole once compact is returned compact, and compact output is also
-  chosen when it keeps more once members must go (or pretty steps are too coarse).
+  chosen when it keeps more once key paths may be lost (or pretty steps are too coarse).
 """
 
 from __future__ import annotations

@@ -25,7 +25,11 @@ class Detail:
     `partial`: the level of detail of one item of array `partial_ordinal` (item
     `partial_index`, or the extra item it keeps last) when that item is too large to be kept
     as richly as the others: it fills the room that is left. Its `members`, if any, count
-    from that item."""
+    from that item.
+
+    `last`: arrays of three items or more keep their last item too. Levels below whole
+    shapes leave it out: the first item and the items that show a new shape hold every key
+    path, and the schema comes before the values."""
 
     extra_items: int = 0
     one_more_below: int = 0
@@ -37,6 +41,7 @@ class Detail:
     partial: Detail | None = None
     partial_ordinal: int | None = None
     partial_index: int | None = None
+    last: bool = True
 
     def seen_by(self, facts: Facts) -> tuple[object, ...] | None:
         """What of this level a subtree with `facts` depends on: two levels with the same
@@ -58,6 +63,7 @@ class Detail:
             None if self.task is None else min(max(self.task, tasks_from), tasks_to),
             self.where,
             partial,
+            self.last,
         )
 
     def keeps_whole(self, facts: Facts) -> bool:
@@ -76,10 +82,10 @@ def kept_items(facts: Facts, count: int, detail: Detail) -> tuple[list[int], int
     extra = detail.extra_items + (facts.ordinal < detail.one_more_below)
     if count <= extra + 2 and facts.ordinal != detail.partial_ordinal:
         return list(range(count)), None
-    kept = {0, count - 1}
+    kept = {0, count - 1} if detail.last else {0}
     kept.update(_ranked(facts.task_items, facts.task_ranks, detail.task))
     kept.update(_ranked(facts.shape_items, facts.shape_ranks, detail.shapes))
-    extras = _take(ends_inwards(count), extra, kept)
+    extras = _take(ends_inwards(count) if detail.last else iter(range(count)), extra, kept)
     kept.update(extras)
     if detail.partial_index is not None:
         return sorted(kept), detail.partial_index
@@ -101,6 +107,8 @@ def kept_runs(facts: Facts, count: int, detail: Detail) -> tuple[list[tuple[int,
         return runs(kept), partial
     if count <= extra + 2:
         return [(0, count - 1)], None
+    if not detail.last:
+        return [(0, extra)], None
     head_end, tail_start = (extra + 1) // 2, count - 1 - extra // 2
     return [(0, head_end), (tail_start, count - 1)], None
 

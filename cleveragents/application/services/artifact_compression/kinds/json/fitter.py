@@ -10,7 +10,7 @@ from typing import NamedTuple
 from cleveragents.application.ports.token_counter import TokenCounter
 from cleveragents.application.services.artifact_compression.kinds.json.detail import Detail
 from cleveragents.application.services.artifact_compression.kinds.json.ladder import (
-    BREADTH_FIRST_RANK,
+    SCHEMA_LOST_RANK,
     Choice,
     Family,
     ladder,
@@ -152,11 +152,11 @@ class _Fitter:
         found = self._search(pretty=pretty)
         if pretty and (
             found is None
-            or found.choice.rank >= BREADTH_FIRST_RANK
+            or found.choice.rank >= SCHEMA_LOST_RANK
             or found.tokens < _GOOD_ENOUGH * self._budget
         ):
-            # Members must go, or the steps between levels are coarse, when pretty-printed:
-            # compact may keep more.
+            # Key paths may be lost, or the steps between levels are coarse, when
+            # pretty-printed: compact may keep more.
             compact = self._search(pretty=False)
             if compact is not None and (found is None or self._better(compact, found)):
                 found = compact
@@ -168,8 +168,8 @@ class _Fitter:
         where the pretty one uses it."""
         if not compact.choice.richer_than(pretty.choice):
             return False
-        if compact.choice.rank >= BREADTH_FIRST_RANK:
-            return True  # once members must go, showing more of them comes first
+        if compact.choice.rank >= SCHEMA_LOST_RANK:
+            return True  # once key paths may be lost, showing more of them comes first
         floor = _ENOUGH * self._budget
         return compact.tokens >= floor or pretty.tokens < floor
 

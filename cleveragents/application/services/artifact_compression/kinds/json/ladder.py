@@ -15,7 +15,7 @@ from cleveragents.application.services.artifact_compression.kinds.json.survey im
 
 STRING_STEP = 160
 """Family A's strings grow by this many characters for each extra item an array may keep."""
-STRING_FLOOR = 16
+STRING_FLOOR = 0
 """The shortest head a cut string keeps before keys are dropped."""
 
 
@@ -78,7 +78,7 @@ def ladder(survey: Survey) -> list[Family]:
             2,
             0,
             lambda: survey.shape_items,
-            lambda k: Detail(string_limit=STRING_FLOOR, shapes=k),
+            lambda k: Detail(string_limit=STRING_FLOOR, shapes=k, last=False),
             levels.between_shapes,
         ),
         Family(
@@ -109,7 +109,7 @@ class _Levels:
         whole_strings = 2 * -(-facts.max_string // STRING_STEP)  # a power of two above needed
         self.top = max(facts.max_items, whole_strings) * self.arrays
         self.longest = facts.max_string
-        self.bare = Detail(string_limit=STRING_FLOOR, shapes=0, task=0)
+        self.bare = Detail(string_limit=STRING_FLOOR, shapes=0, task=0, last=False)
 
     def sampled(self, knob: int) -> Detail:
         """`t` = knob // arrays more items per array, strings cut at 160 times the largest
@@ -154,7 +154,7 @@ class _Levels:
         if rank not in self.survey.shape_places:
             return []
         ordinal, index = self.survey.shape_places[rank]
-        base = Detail(string_limit=STRING_FLOOR, shapes=rank + 1)
+        base = Detail(string_limit=STRING_FLOOR, shapes=rank + 1, last=False)
         return self._partly(base, ordinal, index, self.survey.array(ordinal)[index], [])
 
     def between_tasks(self, rank: int) -> list[Family]:
@@ -189,6 +189,8 @@ class _Levels:
 
 BREADTH_FIRST_RANK = 4
 """The rank of the first family that drops members of objects."""
+SCHEMA_LOST_RANK = 2
+"""The rank of the first family that may leave a key path out (an item of a new shape)."""
 
 
 CLOSE_ENOUGH = 0.97

@@ -9,7 +9,8 @@ it changes, not to the document.
 
 The same walk decides which middle items of each array show something new: a key path (keys
 from the root, array positions left out) or a kind of value (null, string, object...) at a
-path that no item shown before had. Items are visited first, last, then in order; an item that
+path that no item shown before had. Items are visited in order (the last is one like the
+others: tight levels show only the first item and the new shapes); an item that
 adds nothing new leaves the set of seen shapes as it was, so the decisions of the items it
 contains only matter when it is kept, and then they are right.
 """
@@ -18,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 from cleveragents.application.services.artifact_compression.kinds.json.facts import (
     Facts,
@@ -89,7 +90,7 @@ class Survey:
         cut)."""
         self._arrays: list[list[object]] = []
         self.shape_items = 0
-        """How many middle items show a new shape, in all."""
+        """How many items after the first show a new shape, in all."""
         self.task_items = 0
         """How many array items mention the task, in all."""
         if isinstance(root, dict | list):
@@ -152,7 +153,7 @@ class Survey:
         members first, then the rest in order; an array's first and last items."""
         count = len(container)
         if isinstance(container, list):
-            return [0, count - 1] if count > 1 else list(range(count))
+            return [0] if count > 2 else list(range(count))  # the first item: `Detail.last`
         task = self.of(container).task_items
         if not task:
             return list(range(count))
@@ -249,7 +250,7 @@ class Survey:
         items = 0  # the longest array inside the items
         shapes: list[tuple[int, int]] = []
         task: list[tuple[int, int]] = []
-        for index in _first_last_then_middle(count):
+        for index in range(count):
             item = value[index]
             kind = _KIND_OF.get(type(item))
             if kind is None:
@@ -257,8 +258,7 @@ class Survey:
             shape = item_path * _KINDS + kind
             hit = False
             if kind <= _ARRAY:
-                middle = 0 < index < count - 1
-                facts, rank = self._nested_item(item, item_path, shape, middle)  # type: ignore[arg-type]
+                facts, rank = self._nested_item(item, item_path, shape, index > 0)  # type: ignore[arg-type]
                 if rank is not None:
                     shapes.append((index, rank))
                 compact += facts.compact
@@ -271,7 +271,7 @@ class Survey:
             else:
                 if shape not in seen:
                     seen.add(shape)
-                    if 0 < index < count - 1:
+                    if index > 0:
                         shapes.append((index, self.shape_items))
                         self.shape_items += 1
                 if kind == _STRING:
@@ -341,10 +341,3 @@ class Survey:
             return facts, rank
         self.shape_items -= 1  # nothing new, so nothing new inside either: no rank taken since
         return facts, None
-
-
-def _first_last_then_middle(count: int) -> Iterator[int]:
-    yield 0
-    if count > 1:
-        yield count - 1
-    yield from range(1, count - 1)

@@ -9,18 +9,21 @@ from cleveragents.application.services.artifact_compression.kinds.json.facts imp
 
 ELLIPSIS = "…"
 _SURELY_SHORTER = 64  # cutting this many characters saves more than the marker costs
+BARE_KEPT = 8
+"""At string limit 0, strings up to this long are kept (a word costs what ``…`` does)."""
 
 
 def cut_string(value: str, limit: int) -> str:
     """`value` cut to `limit` characters with ``… (N chars omitted)``; whole when the cut
     would save less than twice its marker (about as many tokens as the marker costs: the
-    text would be lost for nothing)."""
+    text would be lost for nothing). At limit 0, the last level before keys are lost, a
+    string longer than a word is a bare ``…``."""
     if len(value) <= limit:
         return value
+    if not limit:
+        return value if len(value) <= BARE_KEPT else ELLIPSIS
     omitted = len(value) - limit
     marker = f"{ELLIPSIS} ({omitted} chars omitted)"
-    if not limit:
-        return marker  # a root string's last resort: its marker alone
     if omitted < 2 * len(marker):
         return value
     cut = value[:limit] + marker
