@@ -27,10 +27,11 @@ class SummarySection(StrEnum):
     COMMANDS = "commands"  # tests and commands run, with their outcome
     DECISIONS = "decisions"
     ERRORS = "errors"  # errors and how they were resolved
-    UNFINISHED = "unfinished"  # unfinished work
+    UNFINISHED = "unfinished"  # open items: tasks not closed, tests failing, pushes unconfirmed
     COMPLETED = "completed"  # work finished (moved out of "unfinished")
+    CURRENT_WORK = "current_work"  # the work in progress at the cut
     NEXT_STEPS = "next_steps"
-    UNCERTAIN_EFFECTS = "uncertain_effects"  # tool calls whose result is missing/failed/interrupted
+    UNCERTAIN_EFFECTS = "uncertain_effects"  # calls with effects whose outcome is not known
 
 
 SECTION_TITLES: dict[SummarySection, str] = {
@@ -45,6 +46,7 @@ SECTION_TITLES: dict[SummarySection, str] = {
     SummarySection.ERRORS: "Errors and resolutions",
     SummarySection.UNFINISHED: "Unfinished work",
     SummarySection.COMPLETED: "Completed work",
+    SummarySection.CURRENT_WORK: "Current work (at the cut)",
     SummarySection.NEXT_STEPS: "Next steps",
     SummarySection.UNCERTAIN_EFFECTS: "Uncertain effects",
 }

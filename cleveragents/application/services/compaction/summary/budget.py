@@ -4,6 +4,8 @@ A summary that grows with the session defeats compaction: an agent session of hu
 calls yields hundreds of commands and files. The budget is spent in rounds: each round takes
 the next most important items of every section (a few of the busy sections, one of the
 others), so that every kind of fact is represented before any section gets its long tail.
+Before the rounds, the sections a resumed agent acts on first (current work, unfinished work,
+next steps, uncertain effects, errors, decisions) take their share.
 The latest request is always kept verbatim. Within a section the newest items come first,
 except for requests, constraints and permissions, where the first ones set the task. Items
 are rendered in their original order, and the sections left short say how many items they
@@ -26,7 +28,20 @@ Count = Callable[[str], int]
 ITEM_CHARS = 400
 """An item longer than this is cut (a heredoc command, a long error): its start identifies it."""
 
+_FIRST_SHARE: tuple[tuple[SummarySection, int], ...] = (
+    (SummarySection.CURRENT_WORK, 6),
+    (SummarySection.UNFINISHED, 12),
+    (SummarySection.NEXT_STEPS, 3),
+    (SummarySection.UNCERTAIN_EFFECTS, 6),
+    (SummarySection.ERRORS, 4),
+    (SummarySection.DECISIONS, 4),
+)
+"""What a resumed agent acts on first, and how many items of each are ranked before any round:
+a session's hundreds of files and commands never crowd out the work in progress, the open
+items, the next step, the effects in doubt, the errors and the decisions."""
+
 _ROUNDS: tuple[tuple[SummarySection, int], ...] = (
+    (SummarySection.CURRENT_WORK, 2),
     (SummarySection.UNFINISHED, 3),
     (SummarySection.NEXT_STEPS, 2),
     (SummarySection.GOALS, 2),
@@ -105,14 +120,21 @@ def _ranked(
         indexes = list(range(len(sections[section])))
         queues[section] = indexes if section in _OLDEST_FIRST else indexes[::-1]
     ranked: list[tuple[SummarySection, int, int]] = []
+
+    def take(section: SummarySection) -> None:
+        index = queues[section].pop(0)
+        item = sections[section][index]
+        ranked.append((section, index, count("- " + item.replace("\n", "\n  ")) + 1))
+
+    for section, share in _FIRST_SHARE:
+        for _ in range(min(share, len(queues[section]))):
+            take(section)
     while any(queues.values()):
         for section, per_round in _ROUNDS:
             for _ in range(per_round):
                 if not queues[section]:
                     break
-                index = queues[section].pop(0)
-                item = sections[section][index]
-                ranked.append((section, index, count("- " + item.replace("\n", "\n  ")) + 1))
+                take(section)
     return ranked
 
 

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from cleveragents.application.ports.summarizer import Summarizer
 from cleveragents.application.services.compaction.recall.claude_code import message_workspace
+from cleveragents.application.services.compaction.summary.extract_progress import (
+    FAILING_TEST,
+    NOT_CONFIRMED,
+)
 from cleveragents.application.services.compaction.summary.extract_text import unique
 from cleveragents.application.services.compaction.summary.extraction import extract_summary
 from cleveragents.application.services.compaction.summary.paths import (
@@ -19,6 +24,8 @@ from cleveragents.domain.compaction_summary import (
 )
 from cleveragents.domain.transcript import Message
 
+# An unfinished item naming a command whose last run did not succeed.
+_OPEN_COMMAND = re.compile(rf"^(?:{FAILING_TEST}|{NOT_CONFIRMED}): `(.+?)` -> ")
 # Sections whose items stop being true once the work is done.
 _OPEN_WORK = (SummarySection.UNFINISHED, SummarySection.NEXT_STEPS)
 
@@ -47,10 +54,22 @@ class DeterministicSummarizer(Summarizer):
         return relative_paths(result, workspace)
 
 
+def _settled_by(item: str, update: CompactionSummary) -> bool:
+    """Whether an open command of `item` (a test failing, a push not confirmed) ran again and
+    succeeded in `update`."""
+    match = _OPEN_COMMAND.match(item)
+    if match is None:
+        return False
+    ran_ok = f"`{match.group(1)}` -> ok"
+    return any(command.startswith(ran_ok) for command in update.items(SummarySection.COMMANDS))
+
+
 def merge_summaries(base: CompactionSummary, update: CompactionSummary) -> CompactionSummary:
     """`base` then `update`, section by section, each item once; nothing of `base` is dropped
-    except unfinished work and next steps that `update` reports completed. The latest request
-    is `update`'s when it has one.
+    except unfinished work and next steps that `update` reports completed (or a command it
+    ran again with success, for a failing test or an unconfirmed push), and its current
+    work when `update` names one (the work at the newer cut). The latest request is
+    `update`'s when it has one.
 
     An item `base` completed and `update` lists as unfinished again (reopened) is in both
     sections: the history and the current state."""
@@ -58,8 +77,12 @@ def merge_summaries(base: CompactionSummary, update: CompactionSummary) -> Compa
     sections: dict[SummarySection, tuple[str, ...]] = {}
     for section in SummarySection:
         kept = base.items(section)
+        if section is SummarySection.CURRENT_WORK and update.items(section):
+            kept = ()  # the work in progress at the newer cut replaces the older one
         if section in _OPEN_WORK:
             kept = tuple(item for item in kept if item not in done)
+        if section is SummarySection.UNFINISHED:
+            kept = tuple(item for item in kept if not _settled_by(item, update))
         sections[section] = unique([*kept, *update.items(section)])
     latest = update.latest_request if update.latest_request is not None else base.latest_request
     omitted = {

@@ -53,21 +53,21 @@ def test_summary(output: str) -> str | None:
 
 
 def commands(activities: Sequence[ToolActivity]) -> tuple[str, ...]:
-    """`` `<command>` -> <outcome> ``, in the order run: ``ok``, ``failed: <what went
-    wrong>``, ``no result``, ``interrupted`` or ``refused``; a test run that produced its
-    summary line shows it after ``ok:`` or ``failed:``."""
-    found: list[str] = []
-    for activity in activities:
-        command = shell_command(activity.call)
-        if command is None:
-            continue
-        output = activity.result.content if activity.result is not None else ""
-        summary = test_summary(output) if is_test_command(command) else None
-        if activity.outcome is Outcome.OK:
-            result = f"ok: {summary}" if summary else "ok"
-        elif activity.outcome is Outcome.FAILED:
-            result = f"failed: {summary or first_error_line(output)}"
-        else:
-            result = _LABELS[activity.outcome]
-        found.append(f"`{clip(command, COMMAND_LIMIT)}` -> {result}")
-    return unique(found)
+    """`` `<command>` -> <outcome> ``, in the order run (see `command_item`)."""
+    return unique(command_item(a) for a in activities if shell_command(a.call) is not None)
+
+
+def command_item(activity: ToolActivity) -> str:
+    """`` `<command>` -> <outcome> ``: ``ok``, ``failed: <what went wrong>``, ``no result``,
+    ``interrupted`` or ``refused``; a test run that produced its summary line shows it after
+    ``ok:`` or ``failed:``."""
+    command = shell_command(activity.call) or ""
+    output = activity.result.content if activity.result is not None else ""
+    summary = test_summary(output) if is_test_command(command) else None
+    if activity.outcome is Outcome.OK:
+        result = f"ok: {summary}" if summary else "ok"
+    elif activity.outcome is Outcome.FAILED:
+        result = f"failed: {summary or first_error_line(output)}"
+    else:
+        result = _LABELS[activity.outcome]
+    return f"`{clip(command, COMMAND_LIMIT)}` -> {result}"

@@ -1,21 +1,33 @@
-"""Where the work stands: completed and unfinished items, and the next steps.
+"""Where the work stands at the cut: the work in progress, the open items, the completed ones,
+and the next steps.
 
-The agent's own plan is the best record: the last TodoWrite call (Claude Code; ``update_plan``
-with ``plan``/``step`` for Codex-style agents) lists every item with its status. Without one,
-the only sign of unfinished work is the shape of the turn, so this is a best effort: the latest
-request counts as unfinished when no assistant text follows the last tool activity (the agent
-was still working, or stopped without reporting). A turn that ended with assistant text is not
-claimed completed, as nothing says it succeeded.
+* Current work: the tasks in progress in the agent's own trackers (`task_tracking`), the
+  last work it announced taking up ("Now let's move to X"), the file it last edited and the
+  test it last ran, all in the current turn (after the latest request) but the tasks.
+* Unfinished work: open items only, never the request (which the summary quotes anyway):
+  tasks opened or started and not closed, tests whose last run failed and no later run fixed,
+  pushes and deploys whose last attempt was not confirmed.
+* Completed work: tasks closed.
+* Next steps: the first task still open, and what the last assistant message said comes next.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
+from cleveragents.application.services.compaction.summary.command_resolution import (
+    core_command,
+    is_delivery,
+    later_success,
+)
 from cleveragents.application.services.compaction.summary.extract_assistant import (
     announced_next_steps,
+    last_announcement,
+)
+from cleveragents.application.services.compaction.summary.extract_commands import (
+    command_item,
+    is_test_command,
 )
 from cleveragents.application.services.compaction.summary.extract_outcomes import (
     Outcome,
@@ -23,15 +35,29 @@ from cleveragents.application.services.compaction.summary.extract_outcomes impor
 )
 from cleveragents.application.services.compaction.summary.extract_requests import UserRequest
 from cleveragents.application.services.compaction.summary.extract_text import clip, unique
-from cleveragents.application.services.compaction.summary.extract_tools import is_todo_update
-from cleveragents.domain.transcript import Message, Role
+from cleveragents.application.services.compaction.summary.extract_tools import (
+    files_modified,
+    shell_command,
+)
+from cleveragents.application.services.compaction.summary.paths import LAST_EDITED
+from cleveragents.application.services.compaction.summary.task_tracking import (
+    TODO_LIST,
+    TaskState,
+    TrackedTask,
+    tracked_tasks,
+)
+from cleveragents.domain.transcript import Message
 
-_OPEN = ("in_progress", "pending")
-_NOT_APPLIED = (Outcome.FAILED, Outcome.REFUSED, Outcome.INTERRUPTED)
+FAILING_TEST = "failing at the cut"
+NOT_CONFIRMED = "not confirmed"
+
+# A refused run did not happen by the user's choice: nothing to confirm, nothing to retry.
+_SETTLED = (Outcome.OK, Outcome.REFUSED)
 
 
 @dataclass(frozen=True, slots=True)
 class Progress:
+    current_work: tuple[str, ...]
     unfinished: tuple[str, ...]
     completed: tuple[str, ...]
     next_steps: tuple[str, ...]
@@ -42,46 +68,70 @@ def progress(
     activities: Sequence[ToolActivity],
     latest: UserRequest | None,
 ) -> Progress:
-    current_turn = messages[latest.index + 1 :] if latest is not None else messages
-    announced = announced_next_steps(current_turn)
-    todos = _last_todo_list(activities)
-    if todos is None:
-        if latest is not None and _turn_open(messages, latest):
-            return Progress((clip(latest.text),), (), announced)
-        return Progress((), (), announced)
-    completed = unique(content for content, status in todos if status == "completed")
-    unfinished = unique(content for content, status in todos if status in _OPEN)
-    in_progress = [content for content, status in todos if status == "in_progress"]
-    pending = [content for content, status in todos if status == "pending"][:1]
-    return Progress(unfinished, completed, unique([*in_progress, *pending, *announced]))
+    turn_start = latest.index if latest is not None else -1
+    current_turn = messages[turn_start + 1 :]
+    turn_activities = [activity for activity in activities if activity.index > turn_start]
+    tasks = tracked_tasks(activities)
+    open_tasks = [task for task in tasks if task.state is not TaskState.DONE]
+    first_open = [task.label for task in open_tasks if task.state is TaskState.OPEN][:1]
+    return Progress(
+        current_work=_current_work(tasks, messages, turn_start + 1, turn_activities),
+        unfinished=unique([*(task.label for task in open_tasks), *_open_commands(activities)]),
+        completed=unique(task.label for task in tasks if task.state is TaskState.DONE),
+        next_steps=unique([*first_open, *announced_next_steps(current_turn)]),
+    )
 
 
-def _last_todo_list(activities: Sequence[ToolActivity]) -> list[tuple[str, str]] | None:
-    """(content, status) of each item of the last plan update that was not rejected."""
-    for activity in reversed(activities):
-        if is_todo_update(activity.call) and activity.outcome not in _NOT_APPLIED:
-            return _todo_items(activity.call.input)
-    return None
+def _current_work(
+    tasks: Sequence[TrackedTask],
+    messages: Sequence[Message],
+    turn_start: int,
+    turn_activities: Sequence[ToolActivity],
+) -> tuple[str, ...]:
+    found = [
+        f"in progress ({TODO_LIST}): {task.label}"
+        if task.tracker == TODO_LIST
+        else f"in progress: {task.label}"
+        for task in tasks
+        if task.state is TaskState.IN_PROGRESS
+    ]
+    announced = last_announcement(messages, turn_start)
+    last_change = max((task.changed for task in tasks), default=-1)
+    # A task closed or started since the announcement says more than it (it may be done).
+    if announced is not None and announced[0] > last_change:
+        found.append(f"announced: {announced[1]}")
+    edited = [
+        path
+        for activity in turn_activities
+        if activity.outcome is Outcome.OK
+        for path in files_modified(activity.call)
+    ]
+    if edited:
+        found.append(LAST_EDITED + clip(edited[-1]))
+    tests = [
+        activity
+        for activity in turn_activities
+        if (command := shell_command(activity.call)) is not None and is_test_command(command)
+    ]
+    if tests:
+        found.append(f"last test run: {command_item(tests[-1])}")
+    return unique(found)
 
 
-def _todo_items(arguments: dict[str, Any]) -> list[tuple[str, str]]:
-    entries = arguments.get("todos", arguments.get("plan"))
-    items: list[tuple[str, str]] = []
-    for entry in entries if isinstance(entries, list) else []:
-        if not isinstance(entry, dict):
+def _open_commands(activities: Sequence[ToolActivity]) -> list[str]:
+    """Tests failing at the cut and deliveries not confirmed: the last run of each command
+    (by its core) that did not succeed and that no later run settled."""
+    last_runs: dict[str, int] = {}
+    for position, activity in enumerate(activities):
+        command = shell_command(activity.call)
+        if command is not None and (is_test_command(command) or is_delivery(command)):
+            last_runs[core_command(command)] = position
+    found: list[tuple[int, str]] = []
+    for position in last_runs.values():
+        activity = activities[position]
+        if activity.outcome in _SETTLED or later_success(activity, activities[position + 1 :]):
             continue
-        content, status = entry.get("content", entry.get("step")), entry.get("status")
-        if isinstance(content, str) and content.strip() and isinstance(status, str):
-            items.append((clip(content), status))
-    return items
-
-
-def _turn_open(messages: Sequence[Message], latest: UserRequest) -> bool:
-    last_tool = max(
-        (i for i, message in enumerate(messages) if message.tool_calls or message.tool_results),
-        default=-1,
-    )
-    start = max(latest.index, last_tool)
-    return not any(
-        message.role is Role.ASSISTANT and message.text.strip() for message in messages[start + 1 :]
-    )
+        command = shell_command(activity.call) or ""
+        label = FAILING_TEST if is_test_command(command) else NOT_CONFIRMED
+        found.append((position, f"{label}: {command_item(activity)}"))
+    return [item for _, item in sorted(found)]

@@ -61,6 +61,7 @@ def extract_summary(messages: Sequence[Message]) -> CompactionSummary:
             SummarySection.ERRORS: errors(activities),
             SummarySection.UNFINISHED: work.unfinished,
             SummarySection.COMPLETED: work.completed,
+            SummarySection.CURRENT_WORK: work.current_work,
             SummarySection.NEXT_STEPS: work.next_steps,
             SummarySection.UNCERTAIN_EFFECTS: uncertain_effects(activities),
         },

@@ -13,6 +13,8 @@ from cleveragents.application.services.compaction.summary.extract_text import un
 from cleveragents.domain.compaction_summary import CompactionSummary, SummarySection
 
 FILE_SECTIONS = (SummarySection.FILES_READ, SummarySection.FILES_MODIFIED)
+LAST_EDITED = "last edited: "
+"""The current-work item naming the file last edited (its path follows the same rule)."""
 
 
 def relative_paths(summary: CompactionSummary, workspace: str | None) -> CompactionSummary:
@@ -31,6 +33,11 @@ def relative_paths(summary: CompactionSummary, workspace: str | None) -> Compact
             item[len(prefix) :] if item.startswith(prefix) and len(item) > len(prefix) else item
             for item in summary.items(section)
         )
+    edited = LAST_EDITED + prefix
+    sections[SummarySection.CURRENT_WORK] = tuple(
+        LAST_EDITED + item[len(edited) :] if item.startswith(edited) else item
+        for item in summary.items(SummarySection.CURRENT_WORK)
+    )
     return _with(summary, sections, root)
 
 
@@ -44,6 +51,12 @@ def absolute_paths(summary: CompactionSummary) -> CompactionSummary:
         sections[section] = unique(
             item if item.startswith("/") else prefix + item for item in summary.items(section)
         )
+    sections[SummarySection.CURRENT_WORK] = tuple(
+        LAST_EDITED + prefix + item[len(LAST_EDITED) :]
+        if item.startswith(LAST_EDITED) and not item.startswith(LAST_EDITED + "/")
+        else item
+        for item in summary.items(SummarySection.CURRENT_WORK)
+    )
     return _with(summary, sections, None)
 
 
