@@ -17,7 +17,7 @@ ANCHOR_RANK = Priority.IMPORTANT
 """Lines ranked this or better are what context is measured from."""
 
 
-def _ordered_units(request: PackRequest, shorts: Mapping[int, ShortForm]) -> list[int]:
+def ordered_units(request: PackRequest, shorts: Mapping[int, ShortForm]) -> list[int]:
     """The units in the order they are offered, each ``position * 2 + whole``: by rank; within
     a rank from both ends inwards, except context ranks, which go by distance to the nearest
     important line. A short form is offered at its own rank, just before the whole line when

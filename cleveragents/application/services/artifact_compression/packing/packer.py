@@ -26,7 +26,7 @@ from cleveragents.application.services.artifact_compression.kinds.kind_compresso
     Handles,
     ShortForm,
 )
-from cleveragents.application.services.artifact_compression.packing.order import _ordered_units
+from cleveragents.application.services.artifact_compression.packing.order import ordered_units
 from cleveragents.application.services.artifact_compression.packing.request import (
     Line,
     Packed,
@@ -79,7 +79,7 @@ class _Packer:
         gap_cost = self.counter.count(self._gap_text(last - 1, last) + "\n")
         trailer = self.counter.count("\n" + truncation_marker(self.raw_tokens))
         estimate = trailer + (gap_cost if request.total_lines else 0)
-        units = _ordered_units(request, shorts)
+        units = ordered_units(request, shorts)
         estimate = self._take(units, kept, taken, estimate, gap_cost, short_costs)
         # A dropped line between two kept ones that costs no more than its marker is kept
         # for free; the room that frees goes to the next lines in order.
