@@ -46,7 +46,7 @@ class ReceivedRequest:
 
 
 @dataclass
-class TestUpstream:
+class ProviderStandIn:
     """The app and what it received."""
 
     received: list[ReceivedRequest] = field(default_factory=list)
