@@ -15,6 +15,7 @@ from cleveragents.application.services.artifact_store.artifact_store import (
     SecretHandling,
 )
 from cleveragents.application.services.artifact_store.reading import ArtifactSlice
+from cleveragents.domain.output_labels import MAX_LABEL_CHARS
 from cleveragents.domain.stored_artifact import ArtifactPreview
 from cleveragents.mcp.engine import Engine, refuse
 
@@ -74,9 +75,10 @@ def register(server: MCPServer, engine: Engine) -> None:
             str,
             Field(
                 min_length=1,
-                max_length=200,
+                max_length=MAX_LABEL_CHARS,
                 description="What the output is, e.g. pytest-run or git-diff-main; it is "
-                "stored as tool-output/LABEL.",
+                "stored as tool-output/LABEL (a name: ., .. and empty parts between slashes "
+                "are dropped).",
             ),
         ],
         project: Annotated[

@@ -3,16 +3,22 @@
 The tools' own errors are one line already; arguments that fail the input schema come back
 from the SDK as pydantic's report, over several lines with a link per error. This middleware
 folds that report into one line: ``budget: Input should be greater than or equal to 1 [...]``,
-the errors joined by ``;``, without the links.
+the errors joined by ``;``, without the links and without pydantic's internals (the bracket
+``[type=literal_error, input_value='p50k', input_type=str]`` after each message).
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 
 _LINK = "For further information visit"
+# pydantic's bracket after an error's message; the value may hold any character, so the
+# bracket ends at the last `, input_type=NAME]` of the line.
+_HEADER = re.compile(r"Error executing tool (\w+): \d+ validation errors? for \w+")
+_INTERNALS = re.compile(r"\s*\[type=\w+,.*, input_type=\w+\]")
 
 
 class OneLineErrors:
@@ -34,10 +40,14 @@ class OneLineErrors:
 
 def fold(message: str) -> str:
     """`message` on one line. pydantic's report (a header, then for each error its field on
-    a line and the message indented below it, then a link) becomes ``header; field: message``."""
+    a line and the message indented below it, then a link) becomes ``invalid arguments for
+    TOOL; field: message``."""
     parts: list[str] = []
     for line in message.splitlines():
-        text = line.strip()
+        text = _INTERNALS.sub("", line.strip())
+        header = _HEADER.fullmatch(text)
+        if header is not None:
+            text = f"invalid arguments for {header.group(1)}"
         if not text or text.startswith(_LINK):
             continue
         if line.startswith(" ") and parts:

@@ -22,11 +22,24 @@ REPORT = "\n".join(
 
 def test_the_schema_report_becomes_one_line_per_field_without_links() -> None:
     assert fold(REPORT) == (
-        "Error executing tool compress: 2 validation errors for compressArguments; "
-        "budget: Input should be greater than or equal to 1 [type=greater_than_equal, "
-        "input_value=-5, input_type=int]; "
-        "mode: Input should be 'tiered' or 'smart' [type=literal_error, input_value='fast', "
-        "input_type=str]"
+        "invalid arguments for compress; "
+        "budget: Input should be greater than or equal to 1; "
+        "mode: Input should be 'tiered' or 'smart'"
+    )
+
+
+def test_pydantic_internals_go_even_when_the_value_holds_brackets() -> None:
+    report = "\n".join(
+        [
+            "Error executing tool count_tokens: 1 validation error for count_tokensArguments",
+            "encoding",
+            "  Input should be 'cl100k_base' or 'o200k_base' [type=literal_error, "
+            "input_value='p50k], input_type=x', input_type=str]",
+        ]
+    )
+    assert fold(report) == (
+        "invalid arguments for count_tokens; "
+        "encoding: Input should be 'cl100k_base' or 'o200k_base'"
     )
 
 

@@ -65,6 +65,16 @@ def read_bounded(path: str, limit: int, *, what: str, advice: str = "") -> bytes
         raise UnreadableInputError(f"cannot read {path}: {error.strerror or error}") from None
 
 
+def read_open_file_bounded(
+    stream: BinaryIO, name: str, size: int, limit: int, *, what: str, advice: str = ""
+) -> bytes:
+    """`read_bounded` for a file already opened (`size`: its size when it was opened; a
+    regular file over the limit is refused before a byte is read)."""
+    if size > limit:
+        raise InputTooLargeError(name, size, limit, what, advice)
+    return _read_stream(stream, name, limit, what, advice, size)
+
+
 def _read_stream(
     stream: BinaryIO, name: str, limit: int, what: str, advice: str, expected: int = 0
 ) -> bytes:

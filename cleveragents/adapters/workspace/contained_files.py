@@ -22,6 +22,7 @@ import fcntl
 import os
 import stat
 
+from cleveragents.adapters.input_files.bounded_reading import read_open_file_bounded
 from cleveragents.application.ports.contained_files import ContainedFile, ContainedFiles
 from cleveragents.domain.errors import (
     ArtifactNotFoundError,
@@ -72,6 +73,16 @@ class FdContainedFiles(ContainedFiles):
             os.close(fd)
             raise
         return ContainedFile(handle=handle, relative_path=relative_path, size_bytes=size_bytes)
+
+    def read_beneath(self, root: str, path: str, limit: int, *, what: str, advice: str) -> bytes:
+        """The bytes of the file `open_beneath` opens, refused above `limit` bytes before
+        they are read, or as soon as a growing file passes it (`read_bounded`'s rules and
+        messages, `what` and `advice` naming the input)."""
+        opened = self.open_beneath(root, path)
+        with opened.handle:
+            return read_open_file_bounded(
+                opened.handle, path, opened.size_bytes, limit, what=what, advice=advice
+            )
 
     def real_root(self, root: str) -> str:
         _refuse_nul_in_root(root)

@@ -56,14 +56,13 @@ from cleveragents.domain.errors import (
     WorkdirNotFoundError,
 )
 from cleveragents.domain.ids import new_ulid, parse_ulid
+from cleveragents.domain.output_labels import TOOL_OUTPUT_SOURCE, normalised_label
 from cleveragents.domain.policy import ContextPolicy
 from cleveragents.domain.project import Project
 from cleveragents.domain.secrets import SecretFinding
 from cleveragents.domain.stored_artifact import ArtifactStatus, StoredArtifact
-from cleveragents.domain.stored_text import ARTIFACT_SOURCE_LENGTH, check_stored_text
 
 SNIFF_BYTES = 8192
-TOOL_OUTPUT_SOURCE = "tool-output:"
 
 Progress = Callable[[int], None]
 
@@ -139,8 +138,7 @@ class ArtifactImporter:
         plan_id: str | None = None,
     ) -> ImportResult:
         require_allowed(DataClass.COMPLETE_OUTPUT, Destination.ARTIFACT_STORE)
-        # The label is stored in the artifact's source, after its prefix.
-        check_stored_text(label, "label", ARTIFACT_SOURCE_LENGTH - len(TOOL_OUTPUT_SOURCE))
+        label = normalised_label(label)  # a name, stored in the artifact's source
         owner = self.owner(project, plan_id)
         allowed = self.allowlist(allowlist, None)
         with self._uow_factory() as uow:
