@@ -1,12 +1,17 @@
-"""Recovery correctness of compaction (not a timing benchmark), and a comparison with Claude
-Code's own LLM summaries.
+"""Recall of compaction (not a timing benchmark), checks of what the summary says, and a
+comparison with Claude Code's own LLM summaries.
 
 For each corpus transcript: the facts a resumed agent needs are computed from the full
-transcript by fixed rules (`compaction.recovery`: latest request, user requests, files
+transcript by fixed rules (`compaction.recall`: latest request, user requests, files
 modified and read, commands and their outcomes, errors, unfinished todos, decisions, the next
 step, uncertain effects), the transcript is compacted (forced, default policy), and the share
 of the facts present in the compacted transcript is printed per category. Target: 100% for the
 latest request, files modified and unfinished work.
+
+Then the summary itself is checked (`compaction.recall.summary_checks`, rules of their own):
+how many of its decisions are narration (goal 0), how many of its uncertain effects a later
+call had already settled (goal 0), and whether it names the work in progress at the cut (the
+in-progress todo item or tracker task of the folded messages; n/a when the agent tracked none).
 
 Claude Code comparison: every session Claude Code compacted itself holds its summary (the user
 message flagged ``isCompactSummary``). For each such session, the facts of the messages that
@@ -37,6 +42,10 @@ from cleveragents.application.services.compaction.recall import (
     message_workspace,
     presence,
     recovery_facts,
+)
+from cleveragents.application.services.compaction.recall.summary_checks import (
+    SummaryChecks,
+    check_summary,
 )
 from cleveragents.container import Container, build_container
 from cleveragents.domain.policy import (
@@ -109,17 +118,51 @@ def _cells(report: RecoveryReport) -> str:
     return " | ".join(f"{_SHORT[c]} {_cell(report, c).strip()}" for c in FactCategory)
 
 
-def _compact(container: Container, messages: Sequence[Message]) -> tuple[RecoveryReport, str, int]:
+def _compact(
+    container: Container, messages: Sequence[Message]
+) -> tuple[RecoveryReport, str, int, SummaryChecks]:
     settings = CompactionSettings.from_policy(ContextPolicy())
     outcome = container.context_compactor().compact(messages, settings, force=True)
     facts = recovery_facts(messages, workspace=message_workspace(messages))
     status = f"{outcome.status} -> {outcome.tokens_after:,} tokens"
     if outcome.reason:
         status += f" ({outcome.reason})"
-    return presence(facts, outcome.messages), status, outcome.tokens_after
+    at = next((i for i, m in enumerate(outcome.messages) if m.is_summary), None)
+    # The messages after the summary are the recent ones kept as they were (one for one).
+    folded = messages[: len(messages) - (len(outcome.messages) - at - 1)] if at is not None else []
+    text = outcome.messages[at].text if at is not None else ""
+    checks = check_summary(folded, text)
+    return presence(facts, outcome.messages), status, outcome.tokens_after, checks
 
 
-def _target_result(name: str, report: RecoveryReport) -> Result:
+def _checks_line(checks: SummaryChecks) -> str:
+    if checks.work_at_cut is None:
+        work = "n/a (no task tracked)"
+    else:
+        work = f"{'yes' if checks.work_named else 'NO'} ({checks.work_at_cut[:40]})"
+    return (
+        f"decisions that are narration {len(checks.narration)}/{checks.decisions} | "
+        f"uncertain effects settled later {len(checks.settled)}/{checks.uncertain_effects} | "
+        f"work in progress at the cut named: {work}"
+    )
+
+
+def _checks_details(checks: SummaryChecks) -> dict[str, object]:
+    return {
+        "decisions": checks.decisions,
+        "narration": list(checks.narration),
+        "uncertain_effects": checks.uncertain_effects,
+        "settled_later": list(checks.settled),
+        "work_at_cut": checks.work_at_cut,
+        "work_named": checks.work_named,
+    }
+
+
+def _checks_met(checks: SummaryChecks) -> bool:
+    return not checks.narration and not checks.settled and checks.work_named is not False
+
+
+def _target_result(name: str, report: RecoveryReport, checks: SummaryChecks) -> Result:
     shares = [share for c in TARGET_CATEGORIES if (share := report[c].share) is not None]
     worst = min(shares, default=1.0)
     return Result(
@@ -128,10 +171,10 @@ def _target_result(name: str, report: RecoveryReport) -> Result:
         baseline=1.0,
         ratio=worst,
         unit="share",
-        target="100% of latest request, files modified, unfinished",
-        met=report.meets_target,
+        target="100% of latest request, files modified, unfinished; summary checks clean",
+        met=report.meets_target and _checks_met(checks),
         baseline_label="all facts",
-        details=report.as_dict(),
+        details={**report.as_dict(), "summary_checks": _checks_details(checks)},
     )
 
 
@@ -159,7 +202,7 @@ def _compare(container: Container, path: Path) -> Result | None:
     facts = recovery_facts(covered, workspace=message_workspace(covered))
     theirs = presence(facts, summary)
     their_tokens = container.token_counter().count(summary)
-    ours, status, our_tokens = _compact(container, covered)
+    ours, status, our_tokens, checks = _compact(container, covered)
     print_line(
         f"{path.name}: the first {point} messages, which Claude Code's compaction summarised"
     )
@@ -167,30 +210,32 @@ def _compare(container: Container, path: Path) -> Result | None:
     for category in FactCategory:
         print_line(f"  {category.value:18} {_cell(ours, category)}   {_cell(theirs, category)}")
     print_line(f"  {'tokens':18} {our_tokens:>13,}   {their_tokens:>13,}   (ours: {status})")
+    print_line(f"  ours: {_checks_line(checks)}")
     lagging = behind(ours, theirs)
     if lagging:
         print_line(f"  ours behind in: {', '.join(c.value for c in lagging)}")
     return Result(
-        name=f"recovery vs Claude Code, {path.name[:30]}",
+        name=f"recall vs Claude Code, {path.name[:30]}",
         measured=our_tokens,
         baseline=their_tokens,
         ratio=our_tokens / their_tokens if their_tokens else 0.0,
         unit="tokens",
         target=f"share >= Claude Code's in every category; <= {TOKEN_LIMIT:,} tokens",
-        met=not lagging and our_tokens <= TOKEN_LIMIT,
+        met=not lagging and our_tokens <= TOKEN_LIMIT and _checks_met(checks),
         baseline_label="Claude Code's summary",
         details={
             "messages_summarised": point,
             "ours": {"tokens": our_tokens, "status": status, "recovery": ours.as_dict()},
             "claude_code": {"tokens": their_tokens, "recovery": theirs.as_dict()},
             "behind": [category.value for category in lagging],
+            "summary_checks": _checks_details(checks),
         },
     )
 
 
 def run() -> list[Result]:
     print_section(
-        "recovery correctness: facts of the full transcript present after compaction "
+        "recall: facts of the full transcript present after compaction "
         "(forced, default policy), per category: recovered/total share"
     )
     results: list[Result] = []
@@ -200,12 +245,17 @@ def run() -> list[Result]:
         codec = container.transcript_codec()
         for path in corpus:
             messages = codec.read(path.read_text(encoding="utf-8")).messages
-            report, status, _ = _compact(container, messages)
+            report, status, _, checks = _compact(container, messages)
             print_line(f"{path.name[:44]:44} {status}")
             print_line(f"  ours: {_cells(report)}")
-            results.append(_target_result(f"recovery, {path.name[:40]}", report))
+            print_line(f"  summary: {_checks_line(checks)}")
+            for item in checks.narration:
+                print_line(f"    narration: {item[:100]}")
+            for item in checks.settled:
+                print_line(f"    settled later: {item[:100]}")
+            results.append(_target_result(f"recall, {path.name[:40]}", report, checks))
         print_section(
-            "recovery vs Claude Code's own summary, on the messages it replaced "
+            "recall vs Claude Code's own summary, on the messages it replaced "
             f"(ours: forced, default policy; tokens limit {TOKEN_LIMIT:,})"
         )
         added = session_paths(os.environ.get(SESSIONS_VARIABLE))

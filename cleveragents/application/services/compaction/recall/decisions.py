@@ -4,7 +4,9 @@
   multiple-choice questions (one fact per question: its answer with the question's key
   terms), a plan the user approved (its title: the ``plan`` argument of the approval call, or
   else the last plan file, ``*plan*.md``, written before it), and assistant sentences that
-  state a choice or a conclusion (`recovery_prose.is_decision`).
+  state a choice or a conclusion (`recovery_prose.is_decision`); one that opens with
+  narration ("I need to use X") is also recognised without it ("Use X"), as a summary that
+  keeps decisions apart from narration writes it.
 * the next step, at most one: the first in-progress item of the last todo list; else the
   last statement of intent (`recovery_prose.is_intent`) in the last assistant message with
   text after the latest request. Intents before that message were acted upon or superseded;
@@ -26,6 +28,7 @@ from cleveragents.application.services.compaction.recall.prose import (
     plan_title,
     question_answers,
     sentences,
+    without_narration,
 )
 from cleveragents.application.services.compaction.recall.requests import request_text
 from cleveragents.application.services.compaction.recall.text import (
@@ -61,9 +64,17 @@ def decisions(
             if isinstance(block, TextBlock):
                 for sentence in filter(is_decision, sentences(block.text)):
                     label = f"decision: {shorten(sentence)}"
+                    choice = without_narration(sentence)
+                    spellings = (choice,) if choice else ()
                     found.setdefault(
                         sentence,
-                        prose_fact(FactCategory.DECISIONS, label, sentence, frequencies),
+                        prose_fact(
+                            FactCategory.DECISIONS,
+                            label,
+                            sentence,
+                            frequencies,
+                            spellings=spellings,
+                        ),
                     )
             elif isinstance(block, ToolCall):
                 result = results.get(block.id)

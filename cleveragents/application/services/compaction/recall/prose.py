@@ -47,6 +47,11 @@ _SUBJECT = (
     r"we need to|i should|we should)"
 )
 _INTENT = re.compile(_LEAD + rf"(?:{_SUBJECT}|(?:the )?next step is|next[,:])", re.IGNORECASE)
+# Narration before the choice, after a short fragment and a dash at most ("Expected — I'll").
+_NARRATION = re.compile(
+    rf"^(?:[^.!?]{{0,30}}?\s[\u2014-]\s)?{_LEAD}{_SUBJECT}\s+(?:(?:also|just|now)\s+)?",
+    re.IGNORECASE,
+)
 _NOT_INTENT = re.compile(r"\blet me know\b", re.IGNORECASE)
 _COMMITMENT = re.compile(
     rf"\b{_SUBJECT}\s+(?:(?:also|just|instead|first|now)\s+)?"
@@ -81,6 +86,17 @@ def is_decision(sentence: str) -> bool:
         or _COMMITMENT.search(sentence)
         or (_REASON.search(sentence) and re.search(rf"\b{_SUBJECT}\b", sentence, re.I))
     )
+
+
+def without_narration(sentence: str) -> str | None:
+    """The choice a decision states, without the narration it opens with ("I need to use
+    `:auto` mode." gives "Use `:auto` mode."): an equivalent spelling a summary may write.
+    None when the sentence does not open with narration or little is left."""
+    match = _NARRATION.match(sentence)
+    if match is None:
+        return None
+    rest = sentence[match.end() :].strip()
+    return rest[0].upper() + rest[1:] if len(rest) >= _MIN_SENTENCE // 2 else None
 
 
 def is_intent(sentence: str) -> bool:

@@ -88,13 +88,14 @@ def prose_fact(
     frequencies: Counter[str],
     *,
     terms: tuple[str, ...] | None = None,
+    spellings: tuple[str, ...] = (),
 ) -> Fact:
-    """A fact recognised by its text as written or by its key terms (when it has at least
-    `MIN_TERMS`; `terms` overrides the ones `key_terms` would pick)."""
+    """A fact recognised by its text as written (or as one of the equivalent `spellings`) or
+    by its key terms (when it has at least `MIN_TERMS`; `terms` overrides the ones
+    `key_terms` would pick)."""
     chosen = key_terms(text, frequencies) if terms is None else terms
-    return Fact(
-        category, label, (normalise(text),), terms=chosen if len(chosen) >= MIN_TERMS else ()
-    )
+    needles = tuple(dict.fromkeys(normalise(needle) for needle in (text, *spellings)))
+    return Fact(category, label, needles, terms=chosen if len(chosen) >= MIN_TERMS else ())
 
 
 def searchable_text(compacted: Sequence[Message] | str) -> str:
