@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, overload
+from dataclasses import dataclass, field, fields
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 from cleveragents.api.formats import TranscriptFormatName, transcript_format
+from cleveragents.application.services.compaction.outcome import (
+    CompactionReport,
+    CompactionStatus,
+)
+from cleveragents.application.services.compaction.tool_output_shrinking import ShrunkResult
 from cleveragents.domain.errors import InvalidInputError
+from cleveragents.domain.vocabulary import DEFAULT_ENCODING
 
 if TYPE_CHECKING:
     from cleveragents.api.store import Store
@@ -17,102 +23,38 @@ if TYPE_CHECKING:
     from cleveragents.domain.policy import ContextPolicy
     from cleveragents.domain.transcript import TranscriptFormat
 
-CompactionStatus = Literal["compacted", "not-needed", "failed"]
+__all__ = ["CompactResult", "CompactionStatus", "ShrunkToolResult", "compact"]
 
 _Messages = TypeVar("_Messages")
 
-
-@dataclass(frozen=True, slots=True)
-class ShrunkToolResult:
-    """A tool result of the kept messages shortened to fit: its call, its tokens before and
-    after, and where its full output is."""
-
-    call_id: str
-    tokens_before: int
-    tokens_after: int
-    artifact_id: str | None
-    """The stored artifact holding the full output (`Store.read`), when a store keeps it."""
-    full_output: str | None
-    """The full output when no store keeps it (no store was given, or the store refused it),
-    so nothing is lost: its credentials redacted, like the messages, unless
-    ``keep_credentials=True`` (then it is the caller's own text, as it came in)."""
+ShrunkToolResult = ShrunkResult
+"""A tool result of the kept messages shortened to fit: its `call_id`, `tokens_before` and
+`tokens_after`, the stored `artifact_id` holding its full output (`Store.read`) when a store
+keeps it, else the `full_output` itself, so nothing is lost (its credentials redacted, like
+the messages, unless ``keep_credentials=True``)."""
 
 
 @dataclass(frozen=True, slots=True)
-class CompactResult(Generic[_Messages]):
-    """What `compact` returns: the messages to send, in the format and shape they came in
-    (compacted, or unchanged when that was not needed or failed), and what happened. Whatever
-    the status, the messages hold no credential unless ``keep_credentials=True``."""
+class CompactResult(CompactionReport, Generic[_Messages]):
+    """What `compact` returns: the compaction's report (`status`, `reason`, the token
+    figures, `threshold`, messages folded and kept, the summary's tokens, budget, SHA-256 and
+    sections, `redacted_secrets` and `redacted_in`, `shrunk_tool_results`), with the messages
+    to send, in the format and shape they came in (compacted, or unchanged when that was not
+    needed or failed). Whatever the status, the messages hold no credential unless
+    ``keep_credentials=True``."""
 
     messages: _Messages
     format: TranscriptFormat
-    status: CompactionStatus
-    """``compacted``; ``not-needed`` (under the threshold, not forced); ``failed`` (`reason`
-    says why; `messages` are the originals)."""
-    reason: str | None
-    tokens_before: int
-    tokens_after: int
-    threshold: int
-    """``context_window - reserve_tokens``: a compacted result is at most this."""
-    folded_messages: int
-    kept_messages: int
-    summary_tokens: int
-    summary_budget: int
-    summary_sha256: str | None
-    split_turn: bool
-    """The kept messages start inside a turn (its request is quoted in the summary)."""
-    redacted_secrets: int
-    """Credentials redacted from the messages returned, wherever they were."""
-    redacted_in: Mapping[str, int]
-    """Where they were: ``system`` (the system prompt), ``folded`` (the messages folded into
-    the summary, which holds none), ``kept`` (the messages kept verbatim; all of them when
-    nothing was folded), ``request`` (the request's other fields)."""
-    keep_credentials: bool
-    """Asked to keep the credentials of the messages kept verbatim (the summary's never)."""
-    shrunk_tool_results: tuple[ShrunkToolResult, ...]
-    summary_sections: Mapping[str, int] | None
-    """Items per summary section (goals, files, tests, unfinished work, ...)."""
-    summary_omitted: Mapping[str, int] | None
-    """Items per section left out to keep the summary within its budget."""
     warnings: tuple[str, ...] = field(default=())
     """An event the store could not record, for instance; the result stands all the same."""
-
-    @property
-    def compacted(self) -> bool:
-        return self.status == "compacted"
 
     def report(self) -> dict[str, Any]:
         """The report as JSON-ready values: ``agents context compact --json``'s fields, plus
         the format and the warnings (the full outputs are left out)."""
-        return {
-            "format": self.format.value,
-            "status": self.status,
-            "reason": self.reason,
-            "tokens_before": self.tokens_before,
-            "tokens_after": self.tokens_after,
-            "threshold": self.threshold,
-            "folded_messages": self.folded_messages,
-            "kept_messages": self.kept_messages,
-            "summary_sha256": self.summary_sha256,
-            "summary_tokens": self.summary_tokens,
-            "summary_budget": self.summary_budget,
-            "split_turn": self.split_turn,
-            "redacted_secrets": self.redacted_secrets,
-            "redacted_in": dict(self.redacted_in),
-            "keep_credentials": self.keep_credentials,
-            "shrunk_tool_results": [
-                {
-                    "call_id": shrunk.call_id,
-                    "tokens_before": shrunk.tokens_before,
-                    "tokens_after": shrunk.tokens_after,
-                    "artifact_id": shrunk.artifact_id,
-                }
-                for shrunk in self.shrunk_tool_results
-            ],
-            "summary_omitted": dict(self.summary_omitted) if self.summary_omitted else None,
-            "summary_sections": dict(self.summary_sections) if self.summary_sections else None,
-            "warnings": list(self.warnings),
-        }
+        values = self.as_json()
+        for name in ("summary_omitted", "summary_sections"):
+            values[name] = values[name] or None  # the API has always said null for none
+        return {"format": self.format.value, **values, "warnings": list(self.warnings)}
 
 
 @overload
@@ -217,7 +159,7 @@ def compact(
     if store is not None:
         container = store.container_for(encoding)
     else:
-        container = storeless_container(encoding or "cl100k_base")
+        container = storeless_container(encoding or DEFAULT_ENCODING)
     changes = build(  # a bad value: one line, nothing done
         ContextPolicyChanges,
         context_window=context_window,
@@ -254,7 +196,7 @@ def _unchanged(messages: object) -> object:
     (the shape the result promises, and no object shared with the caller's)."""
     if isinstance(messages, str):
         return messages
-    from cleveragents.adapters.transcripts.native_documents import json_copy
+    from cleveragents.container import json_copy
 
     return json_copy(messages, "transcript")
 
@@ -262,17 +204,7 @@ def _unchanged(messages: object) -> object:
 def _result(
     messages: object, compaction: TranscriptCompaction, warnings: tuple[str, ...]
 ) -> CompactResult[Any]:
-    """The result, of the report's figures; a shrunk tool result no store keeps carries its
-    full output."""
+    """The compaction's report, with the messages to send and the warnings."""
     report = compaction.report()
-    shrunk = report.pop("shrunk_tool_results")
-    return CompactResult(
-        messages=messages,
-        format=compaction.format,
-        shrunk_tool_results=tuple(
-            ShrunkToolResult(**entry, full_output=record.full_output)
-            for entry, record in zip(shrunk, compaction.outcome.shrunk_results, strict=True)
-        ),
-        warnings=warnings,
-        **report,
-    )
+    figures = {name.name: getattr(report, name.name) for name in fields(CompactionReport)}
+    return CompactResult(**figures, messages=messages, format=compaction.format, warnings=warnings)

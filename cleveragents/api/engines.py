@@ -10,7 +10,7 @@ from __future__ import annotations
 import threading
 from typing import TYPE_CHECKING
 
-from cleveragents.adapters.tokens.offline_encodings import DEFAULT_ENCODING
+from cleveragents.domain.vocabulary import DEFAULT_ENCODING
 
 if TYPE_CHECKING:
     from cleveragents.container import Container

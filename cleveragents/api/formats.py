@@ -1,44 +1,45 @@
-"""The names the API accepts for formats, kinds and modes, beside their enums."""
+"""The names the API accepts for formats, kinds and modes: the domain vocabulary's, checked at
+run time.
+
+A `Literal` cannot be built from the vocabulary for a type checker, so the `...Name` aliases
+are `str`: any of the enum's values is accepted, as its member is, and anything else is an
+`InvalidInputError` that lists them.
+"""
 
 from __future__ import annotations
 
-from enum import StrEnum
-from typing import TYPE_CHECKING, Literal, TypeVar
+from typing import TypeAlias
 
-from cleveragents.domain.errors import InvalidInputError
+from cleveragents.domain import vocabulary
+from cleveragents.domain.vocabulary import (
+    ArtifactKind,
+    CompressionMode,
+    SecretHandling,
+    TranscriptFormat,
+    member,
+)
 
-if TYPE_CHECKING:
-    from cleveragents.domain.artifact import ArtifactKind, CompressionMode
-    from cleveragents.domain.transcript import TranscriptFormat
-
-TranscriptFormatName = Literal["anthropic", "openai", "claude-code"]
-ArtifactKindName = Literal["diff", "json", "log", "markdown", "source", "text"]
-CompressionModeName = Literal["tiered", "smart"]
-
-_Enum = TypeVar("_Enum", bound=StrEnum)
+TranscriptFormatName: TypeAlias = str
+"""A `TranscriptFormat` value: ``anthropic``, ``openai`` or ``claude-code``."""
+ArtifactKindName: TypeAlias = str
+"""An `ArtifactKind` value (``diff``, ``json``, ``log``, ...), or a registered kind's name."""
+CompressionModeName: TypeAlias = str
+"""A `CompressionMode` value: ``smart`` or ``tiered``."""
+SecretHandlingName: TypeAlias = str
+"""A `SecretHandling` value: ``block`` or ``redact``."""
 
 
 def transcript_format(value: TranscriptFormat | str | None) -> TranscriptFormat | None:
-    from cleveragents.domain.transcript import TranscriptFormat
-
-    return None if value is None else _member(TranscriptFormat, value, "transcript format")
+    return None if value is None else member(TranscriptFormat, value, "transcript format")
 
 
 def artifact_kind(value: ArtifactKind | str | None) -> ArtifactKind | None:
-    from cleveragents.domain.artifact import ArtifactKind
-
-    return None if value is None else _member(ArtifactKind, value, "artifact kind")
+    return None if value is None else vocabulary.artifact_kind(value)
 
 
 def compression_mode(value: CompressionMode | str) -> CompressionMode:
-    from cleveragents.domain.artifact import CompressionMode
-
-    return _member(CompressionMode, value, "compression mode")
+    return member(CompressionMode, value, "compression mode")
 
 
-def _member(enum: type[_Enum], value: str, what: str) -> _Enum:
-    try:
-        return enum(value)
-    except ValueError:
-        known = ", ".join(repr(member.value) for member in enum)
-        raise InvalidInputError(f"unknown {what} {value!r}; one of {known}") from None
+def secret_handling(value: SecretHandling | str) -> SecretHandling:
+    return member(SecretHandling, value, "secret handling")

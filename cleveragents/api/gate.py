@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from cleveragents.api.formats import TranscriptFormatName, transcript_format
+from cleveragents.domain.vocabulary import PLAIN_TEXT
 
 if TYPE_CHECKING:
     from cleveragents.domain.transcript import TranscriptFormat
@@ -27,7 +28,7 @@ class GateResult:
 def gate(
     messages_or_content: str | Mapping[str, Any] | Sequence[Mapping[str, Any]],
     *,
-    format: TranscriptFormat | TranscriptFormatName | Literal["text"] | None = None,
+    format: TranscriptFormat | TranscriptFormatName | None = None,
     workspace: str | None = None,
     usage: Mapping[str, Any] | None = None,
     model: str | None = None,
@@ -49,7 +50,7 @@ def gate(
     from cleveragents.api.engines import storeless_container
 
     container = storeless_container()
-    as_text = format == "text"
+    as_text = format == PLAIN_TEXT
     decision = container.delivery_gate().check(
         messages_or_content,
         transcript_format=None if as_text else transcript_format(format),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from cleveragents.adapters.tokens.offline_encodings import DEFAULT_ENCODING
+from cleveragents.domain.vocabulary import DEFAULT_ENCODING
 
 if TYPE_CHECKING:
     from cleveragents.application.services.plans.skeleton_compressor import SkeletonResult

@@ -13,17 +13,19 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
-from cleveragents.adapters.tokens.offline_encodings import DEFAULT_ENCODING
 from cleveragents.api.formats import (
     ArtifactKindName,
     CompressionModeName,
+    SecretHandlingName,
     artifact_kind,
     compression_mode,
+    secret_handling,
 )
 from cleveragents.domain.compression_modes import DEFAULT_COMPRESSION_MODE
 from cleveragents.domain.errors import InvalidInputError
+from cleveragents.domain.vocabulary import DEFAULT_ENCODING
 
 if TYPE_CHECKING:
     from cleveragents.api.compression import CompressResult
@@ -43,7 +45,7 @@ if TYPE_CHECKING:
 
 READ_BYTES = 1 << 20
 """The default bound of `Store.read_slice` and `Store.read_lines_slice`."""
-SecretsChoice = Literal["block", "redact"]
+SecretsChoice = SecretHandlingName  # a `SecretHandling` or its value, checked when called
 
 
 class Store:
@@ -152,12 +154,9 @@ class Store:
         what the model should see. ``secrets="redact"`` stores it with each credential
         replaced instead. The same bytes again reuse the stored artifact. A
         ``cleveragents:allow-secret`` marker in the output allows nothing: a tool can print it."""
-        from cleveragents.application.services.artifact_store.artifact_store import SecretHandling
-
+        handling = secret_handling(secrets)
         data = output.encode("utf-8", "surrogatepass") if isinstance(output, str) else output
-        return self.artifacts.import_output(
-            data, name, project=project, secrets=SecretHandling(secrets)
-        )
+        return self.artifacts.import_output(data, name, project=project, secrets=handling)
 
     def import_file(
         self,
@@ -172,9 +171,7 @@ class Store:
         race-free beneath it. A credential blocks it (see `import_output`), or with
         ``secrets="redact"`` it is stored with each credential replaced, unless its line holds
         the ``cleveragents:allow-secret`` marker: trusted here, in a file of your own, only."""
-        from cleveragents.application.services.artifact_store.artifact_store import SecretHandling
-
-        handling = SecretHandling(secrets)
+        handling = secret_handling(secrets)
         root = os.fspath(workspace) if workspace is not None else os.getcwd()
         return self.artifacts.import_file(
             root, os.fspath(path), project=project, plan_id=plan_id, secrets=handling

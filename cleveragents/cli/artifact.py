@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from enum import StrEnum
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -16,14 +15,25 @@ from cleveragents.cli.inputs import (
 )
 from cleveragents.cli.output import EncodingOption, emit_json
 from cleveragents.cli.progress import progress_line
-from cleveragents.domain.compression_modes import DEFAULT_COMPRESSION_MODE, CompressionMode
+from cleveragents.domain.vocabulary import (
+    DEFAULT_COMPRESSION_MODE,
+    DEFAULT_ENCODING,
+    CompressionMode,
+    artifact_kind,
+    artifact_kind_choices,
+)
 
 if TYPE_CHECKING:
     from cleveragents.application.services.artifact_compression.artifact_compressor import (
         ArtifactCompressorService,
         CompressionOutcome,
     )
-    from cleveragents.domain.artifact import ArtifactKind
+    from cleveragents.domain.vocabulary import ArtifactKind
+
+    KindChoice = ArtifactKind
+else:
+    # The vocabulary's kinds, with any registered before the CLI was built (a plugin's).
+    KindChoice = artifact_kind_choices()
 
 STDIN = "-"
 
@@ -32,15 +42,6 @@ app = typer.Typer(
     "output in the governed store.",
     no_args_is_help=True,
 )
-
-
-class Kind(StrEnum):
-    DIFF = "diff"
-    JSON = "json"
-    LOG = "log"
-    MARKDOWN = "markdown"
-    SOURCE = "source"
-    TEXT = "text"
 
 
 @app.command("compress")
@@ -89,7 +90,7 @@ def compress(
         ),
     ] = DEFAULT_COMPRESSION_MODE,
     kind: Annotated[
-        Kind | None,
+        KindChoice | None,
         typer.Option(
             "--kind",
             help="Compress it as this kind (default: told from its name, then its first "
@@ -114,7 +115,7 @@ def compress(
             "be read back: agents artifact read ID --lines A-B.",
         ),
     ] = False,
-    encoding: EncodingOption = "cl100k_base",
+    encoding: EncodingOption = DEFAULT_ENCODING,
     as_json: Annotated[
         bool, typer.Option("--json", help="Accepted for symmetry: the output is always JSON.")
     ] = False,
@@ -141,11 +142,10 @@ def compress(
     """
     from cleveragents.cli.state import state
     from cleveragents.container import build_container
-    from cleveragents.domain.artifact import ArtifactKind
 
     _check_source(artifact_path, artifact_id, store, workdir)
     _check_name(artifact_path, name)
-    artifact_kind = ArtifactKind(kind.value) if kind is not None else None
+    named_kind = artifact_kind(kind.value) if kind is not None else None
     container = build_container(state(ctx).database_url, encoding=encoding)
     service = container.artifact_compressor_service()
     label = f"compressing {service.redacted(artifact_id or artifact_path or '')}"
@@ -160,7 +160,7 @@ def compress(
                 mode,
                 workdir,
                 store,
-                artifact_kind,
+                named_kind,
                 name,
             )
     finally:

@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from cleveragents.domain.vocabulary import DEFAULT_ENCODING, Encoding
+
 if TYPE_CHECKING:
     from rich.console import Console
 
@@ -16,9 +18,13 @@ if TYPE_CHECKING:
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
 """The `--json` flag every command that prints data takes."""
 
+ENCODING_HELP = " or ".join(
+    f"{encoding} (default)" if encoding is DEFAULT_ENCODING else encoding for encoding in Encoding
+)
+"""The encodings, the default named: ``cl100k_base (default) or o200k_base``."""
+
 EncodingOption = Annotated[
-    str,
-    typer.Option("--encoding", metavar="NAME", help="cl100k_base (default) or o200k_base."),
+    str, typer.Option("--encoding", metavar="NAME", help=f"{ENCODING_HELP}.")
 ]
 
 

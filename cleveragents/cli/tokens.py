@@ -16,6 +16,7 @@ import typer
 from cleveragents.cli.inputs import check_input_name
 from cleveragents.cli.output import EncodingOption, emit_json
 from cleveragents.cli.progress import ProgressLine, progress_line
+from cleveragents.domain.vocabulary import DEFAULT_ENCODING
 
 app = typer.Typer(help="Count tokens with the real tokenizer.", no_args_is_help=True)
 
@@ -36,7 +37,7 @@ def count(
             help="What standard input holds (with -), e.g. build.log: messages name it.",
         ),
     ] = None,
-    encoding: EncodingOption = "cl100k_base",
+    encoding: EncodingOption = DEFAULT_ENCODING,
     as_json: Annotated[
         bool, typer.Option("--json", help="Accepted for symmetry: the output is always JSON.")
     ] = False,

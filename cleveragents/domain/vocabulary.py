@@ -18,9 +18,10 @@ from cleveragents.domain.errors import InvalidInputError
 from cleveragents.domain.languages import LANGUAGE_BY_EXTENSION
 
 
+# The kinds that ship; a kind added at run time (`add_artifact_kind`) is offered beside them by
+# name. The docstring is what MCP clients read in the schema.
 class ArtifactKind(StrEnum):
-    """What an artifact is, which decides how it is compressed: the kinds that ship. A kind
-    added at run time (`add_artifact_kind`) is offered beside them by name."""
+    """What an artifact is, which decides how it is compressed."""
 
     DIFF = "diff"
     JSON = "json"
@@ -58,6 +59,15 @@ class TranscriptFormat(StrEnum):
 
 DETECTED_FORMAT = "auto"
 """The choice, beside the formats, that lets the format be told from the transcript."""
+
+PLAIN_TEXT = "text"
+"""The delivery gate's choice, beside the formats, that reads the context as plain text."""
+
+FORMAT_CHOICES = (
+    DETECTED_FORMAT,
+    *(transcript_format.value for transcript_format in TranscriptFormat),
+)
+"""What a driver offers for a transcript's format, in this order: detected, then each format."""
 
 
 class Encoding(StrEnum):
@@ -154,7 +164,9 @@ def artifact_kind_choices() -> type[StrEnum]:
     members = [(name.upper().replace("-", "_"), name) for name in artifact_kind_names()]
     # The functional API, through a name mypy does not read as a class body it must check.
     functional: Callable[..., type[StrEnum]] = cast("Callable[..., type[StrEnum]]", StrEnum)
-    return functional("ArtifactKind", members)
+    choices = functional("ArtifactKind", members)
+    choices.__doc__ = ArtifactKind.__doc__
+    return choices
 
 
 def artifact_kind(value: str) -> ArtifactKind:

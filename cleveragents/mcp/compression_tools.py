@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 from mcp.server.mcpserver import MCPServer
 from mcp.types import ToolAnnotations
@@ -13,13 +13,26 @@ from cleveragents.application.services.artifact_compression.artifact_compressor 
     ArtifactCompressorService,
     CompressionOutcome,
 )
-from cleveragents.domain.artifact import (
+from cleveragents.domain.artifact import CompressedArtifact
+from cleveragents.domain.vocabulary import (
     DEFAULT_COMPRESSION_MODE,
-    ArtifactKind,
-    CompressedArtifact,
+    DEFAULT_ENCODING,
     CompressionMode,
+    Encoding,
+    artifact_kind,
+    artifact_kind_choices,
 )
 from cleveragents.mcp.engine import Engine, refuse
+
+if TYPE_CHECKING:
+    from cleveragents.domain.vocabulary import ArtifactKind
+
+    KindChoice = ArtifactKind
+    EncodingName = str
+else:
+    # The vocabulary's kinds, with any registered before the server was built (a plugin's).
+    KindChoice = artifact_kind_choices()
+    EncodingName = Literal[tuple(encoding.value for encoding in Encoding)]
 
 DEFAULT_TEXT_NAME = "text"
 """What text given without a name is called: no suffix, so its kind is told by its lines."""
@@ -65,7 +78,7 @@ def register(server: MCPServer, engine: Engine) -> None:
             ),
         ] = None,
         kind: Annotated[
-            ArtifactKind | None,
+            KindChoice | None,
             Field(
                 description="Compress it as this kind instead of the one its name and first "
                 "lines tell; source needs a name with a source extension (app.py)."
@@ -97,13 +110,17 @@ def register(server: MCPServer, engine: Engine) -> None:
         if artifact_id is not None and name is not None:
             raise refuse("name applies to text; a stored artifact has its own")
 
+        named_kind = artifact_kind(kind.value) if kind is not None else None
+
         def work() -> CompressionOutcome:
             service: ArtifactCompressorService = engine.container.artifact_compressor_service()
             if artifact_id is not None:
-                return service.compress_stored(artifact_id, budget, task=task, mode=mode, kind=kind)
+                return service.compress_stored(
+                    artifact_id, budget, task=task, mode=mode, kind=named_kind
+                )
             data = text.encode("utf-8", "surrogatepass")
             return service.compress_input(
-                name or DEFAULT_TEXT_NAME, data, budget, task=task, mode=mode, kind=kind
+                name or DEFAULT_TEXT_NAME, data, budget, task=task, mode=mode, kind=named_kind
             )
 
         outcome = await engine.run(work)
@@ -117,9 +134,9 @@ def register(server: MCPServer, engine: Engine) -> None:
     async def count_tokens(
         text: Annotated[str, Field(description="The text to count.")],
         encoding: Annotated[
-            Literal["cl100k_base", "o200k_base"],
+            EncodingName,
             Field(description="The tokenizer's encoding (offline, no download)."),
-        ] = "cl100k_base",
+        ] = DEFAULT_ENCODING.value,
     ) -> TokenCount:
         """Count the exact number of tokens in a text with the real tokenizer."""
 

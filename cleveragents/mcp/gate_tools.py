@@ -2,14 +2,24 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from mcp.server.mcpserver import MCPServer
 from mcp.types import ToolAnnotations
 from pydantic import BaseModel, Field
 
-from cleveragents.domain.transcript import TranscriptFormat
+from cleveragents.domain.vocabulary import (
+    DETECTED_FORMAT,
+    FORMAT_CHOICES,
+    PLAIN_TEXT,
+    TranscriptFormat,
+)
 from cleveragents.mcp.engine import Engine
+
+if TYPE_CHECKING:
+    FormatChoice = str
+else:
+    FormatChoice = Literal[(*FORMAT_CHOICES, PLAIN_TEXT)]  # auto, each format, plain text
 
 
 class GateVerdict(BaseModel):
@@ -36,9 +46,9 @@ def register(server: MCPServer, engine: Engine) -> None:
             ),
         ],
         format: Annotated[  # the name the client sees
-            Literal["auto", "anthropic", "openai", "claude-code", "text"],
+            FormatChoice,
             Field(description="The transcript's format (auto: detected; text: plain text)."),
-        ] = "auto",
+        ] = DETECTED_FORMAT,
         workspace: Annotated[
             str | None,
             Field(description="The workspace (absolute) that artifact paths must lie in."),
@@ -62,8 +72,10 @@ def register(server: MCPServer, engine: Engine) -> None:
         def work() -> GateVerdict:
             decision = engine.container.delivery_gate().check(
                 context,
-                transcript_format=None if format in ("auto", "text") else TranscriptFormat(format),
-                as_text=format == "text",
+                transcript_format=(
+                    None if format in (DETECTED_FORMAT, PLAIN_TEXT) else TranscriptFormat(format)
+                ),
+                as_text=format == PLAIN_TEXT,
                 workspace=workspace,
                 usage=usage,
                 model=model,

