@@ -116,11 +116,11 @@ _FIELDS: dict[str, Callable[[Random], str]] = {
 _FIELD = re.compile(r"\{(\w+)\}")
 
 
-def _fill(text: str, rng: Random) -> str:
+def fill(text: str, rng: Random) -> str:
     return _FIELD.sub(lambda match: _FIELDS[match.group(1)](rng), text)
 
 
-def _stable(text: str, low: int, high: int) -> int:
+def stable(text: str, low: int, high: int) -> int:
     """A number in [low, high) fixed by `text` (a component's pid stays the same)."""
     return low + zlib.crc32(text.encode()) % (high - low)
 
@@ -130,8 +130,8 @@ def _stable(text: str, low: int, high: int) -> int:
 
 def _logcat(record: Record) -> str:
     tag = record.template.component
-    pid = _stable(tag, 600, 28_000)
-    tid = pid + _stable(tag + "/thread", 0, 40)
+    pid = stable(tag, 600, 28_000)
+    tid = pid + stable(tag + "/thread", 0, 40)
     stamp = f"{record.when:%m-%d %H:%M:%S}.{record.when.microsecond // 1000:03d}"
     return f"{stamp} {pid:>5} {tid:>5} {record.template.level} {tag}: {record.message}"
 
@@ -187,7 +187,7 @@ LOGCAT = LogFormat(
 
 def _hpc(record: Record) -> str:
     component, state = record.template.component.split(" ")
-    node = f"node-{_stable(f'{record.message}/{record.seq}', 1, 256)}"
+    node = f"node-{stable(f'{record.message}/{record.seq}', 1, 256)}"
     epoch = int(record.when.timestamp())
     flag = 1 if record.template.level == ROUTINE else 0
     return f"{record.seq} {node} {component} {state} {epoch} {flag} {record.message}"
@@ -320,9 +320,9 @@ PROXIFIER = LogFormat(
 def _nova(record: Record) -> str:
     component = record.template.component
     service = "nova-api" if "wsgi" in component or "api" in component else "nova-compute"
-    pid = _stable(service, 2000, 30_000)
+    pid = stable(service, 2000, 30_000)
     stamp = f"{record.when:%Y-%m-%d %H:%M:%S}.{record.when.microsecond // 1000:03d}"
-    context = f"[req-{_fill('{uuid}', Random(record.seq))} - - - - -]"
+    context = f"[req-{fill('{uuid}', Random(record.seq))} - - - - -]"
     return (
         f"{service}.log.1.2017-05-16_13:53:08 {stamp} {pid} {record.template.level} "
         f"{component} {context} {record.message}"
@@ -477,7 +477,7 @@ CBS = LogFormat(
 def _bgl(record: Record) -> str:
     template = record.template
     alert = "-" if template.level in ("INFO", "WARNING") else _ALERTS[template.component]
-    rack = _stable(record.message, 0, 64)
+    rack = stable(record.message, 0, 64)
     location = f"R{rack // 16:02d}-M{rack % 2}-N{rack % 16:X}-C:J{rack % 18:02d}-U11"
     day = f"{record.when:%Y.%m.%d}"
     stamp = f"{record.when:%Y-%m-%d-%H.%M.%S}.{record.when.microsecond:06d}"
@@ -545,7 +545,7 @@ def _syslog(record: Record) -> str:
     if program == "kernel":
         uptime = (record.when - SYSLOG.start).total_seconds() + 52_341.0
         return f"{day} web01 kernel: [{uptime:12.6f}] {record.message}"
-    pid = "1" if program == "systemd" else str(_stable(program, 300, 32_000))
+    pid = "1" if program == "systemd" else str(stable(program, 300, 32_000))
     return f"{day} web01 {program}[{pid}]: {record.message}"
 
 
@@ -603,7 +603,7 @@ SYSLOG = LogFormat(
 
 
 def _nginx(record: Record) -> str:
-    pid = _stable(record.template.message, 2000, 2200)
+    pid = stable(record.template.message, 2000, 2200)
     connection = "" if record.template.component == "main" else f"*{record.seq * 7 + 1} "
     level = record.template.level
     return f"{record.when:%Y/%m/%d %H:%M:%S} [{level}] {pid}#{pid}: {connection}{record.message}"
@@ -703,7 +703,7 @@ def _log4j(record: Record) -> str:
     thread = (
         "main"
         if template.component.startswith("org.springframework.boot")
-        else f"http-nio-8080-exec-{_stable(record.message, 1, 11)}"
+        else f"http-nio-8080-exec-{stable(record.message, 1, 11)}"
     )
     stamp = f"{record.when:%Y-%m-%d %H:%M:%S},{record.when.microsecond // 1000:03d}"
     return f"{stamp} {template.level:<5} [{thread}] {template.component} - {record.message}"
@@ -956,27 +956,28 @@ def _schedule(fmt: LogFormat, rng: Random, lines: int) -> list[Template]:
     last_error_at = int(lines * rng.uniform(*LAST_ERROR_SPAN))
     plan: dict[int, Template] = {last_error_at: fmt.errors[-1]}
     for template, count in zip(fmt.errors[:-1], ERROR_COUNTS, strict=True):
-        free = [i for i in range(10, last_error_at) if i not in plan]
-        plan.update(dict.fromkeys(rng.sample(free, count), template))
+        free = [i for i in range(min(10, last_error_at), last_error_at) if i not in plan]
+        plan.update(dict.fromkeys(rng.sample(free, min(count, len(free))), template))
     for template, count in zip(fmt.warnings, WARNING_COUNTS, strict=True):
-        free = [i for i in range(5, lines) if i not in plan]
-        plan.update(dict.fromkeys(rng.sample(free, count), template))
+        free = [i for i in range(min(5, lines), lines) if i not in plan]
+        plan.update(dict.fromkeys(rng.sample(free, min(count, len(free))), template))
     # Routine lines repeat a few templates most (weights fall off as 1/rank).
     weights = [1 / (rank + 1) for rank in range(len(fmt.routine))]
     routine = rng.choices(fmt.routine, weights=weights, k=lines)
     return [plan.get(i, routine[i]) for i in range(lines)]
 
 
-def generate(fmt: LogFormat, lines: int = LINES) -> GeneratedLog:
-    """About `lines` lines of `fmt` (a Java or Python error's trace adds its own lines)."""
-    rng = Random(fmt.name)
+def generate(fmt: LogFormat, lines: int = LINES, seed: int | str | None = None) -> GeneratedLog:
+    """About `lines` lines of `fmt` (a Java or Python error's trace adds its own lines); the
+    same bytes for the same `seed` (by default the format's name)."""
+    rng = Random(fmt.name if seed is None else f"{fmt.name}/{seed}")
     out: list[str] = []
     when = fmt.start
     for seq, template in enumerate(_schedule(fmt, rng, lines), start=1):
         when += timedelta(seconds=rng.expovariate(1 / 1.5))
-        record = Record(template, _fill(template.message, rng), when, seq)
+        record = Record(template, fill(template.message, rng), when, seq)
         out.append(fmt.render(record))
-        out.extend(_fill(line, rng) for line in template.trace)
+        out.extend(fill(line, rng) for line in template.trace)
     return GeneratedLog(fmt.file_name, fmt.name, "\n".join(out) + "\n")
 
 

@@ -5,8 +5,10 @@ and each line's level read where that format writes it (logcat's one letter, a l
 nginx's and Apache's ``[warn]``, a JSON or logfmt ``level`` field, a Kubernetes event's type),
 or, for formats without one (syslog, tool output, access logs), from a trouble or warning word
 in the message (`TROUBLE`: error, failed, denied, timeout, ...). A template is a line's level
-class, component and message with every token holding a digit masked; a template is
-represented when an output line has it.
+class, component and message with every token holding a digit and every ``key=value``'s value
+masked, and a word masked where three or more distinct words were seen with the rest of the
+template the same (user names: `merged_templates`); a template is represented when an output
+line has it.
 
 The figures: error and warning templates kept, severity lines kept, the last error line (of
 an error level) kept, and the last trouble line kept: the last line holding a trouble word as
@@ -40,7 +42,7 @@ from benchmarks.survival_core import (
 # A word that says something went wrong, as a whole word in any case.
 _TROUBLE = (
     r"\b(?:errors?|exceptions?|fail(?:s|ed|ure|ures|ing)?|fatal|critical|panic(?:ked)?"
-    r"|denied|refused|timeout|timed out|traceback|abort(?:s|ed)?|segfault|oom|killed)\b"
+    r"|err|denied|refused|timeout|timed out|traceback|abort(?:s|ed)?|segfault|oom|killed)\b"
 )
 _WARNING = r"\bwarn(?:ing|ings)?\b"
 TROUBLE = re.compile(_TROUBLE, re.IGNORECASE)
@@ -54,12 +56,40 @@ ERROR_LEVELS = frozenset(
 )
 WARNING_LEVELS = frozenset({"w", "warn", "warning"})
 _LEVELS = r"TRACE|DEBUG|INFO|NOTICE|WARN(?:ING)?|ERROR|FATAL|SEVERE|CRITICAL|FAILURE"
-# A token holding a digit, or a run of 8+ hex letters (an id that happens to have no digit).
-_DIGIT_TOKEN = re.compile(r"\S*\d\S*|\S*\b[0-9a-fA-F]{8,}\b\S*")
+# A token holding a digit, or a run of 8+ hex letters (an id that happens to have no digit);
+# and the value of a ``key=value`` pair.
+_DIGIT_TOKEN = re.compile(r"\S*\d\S*|\S*\b[0-9a-fA-F]{8,}\b\S*|(?<==)[^\s,;]+")
+# A word is a variable once this many distinct words were seen in its place, every other word
+# of the template the same (user names, hosts without digits).
+VARYING = 3
 
 
 def _mask(text: str) -> str:
     return _DIGIT_TOKEN.sub("<*>", text.strip())
+
+
+Template = tuple[str | None, str, str]
+
+
+def merged_templates(templates: set[Template]) -> dict[Template, Template]:
+    """Each template with its words that vary masked: a word whose place, the rest of the
+    template the same, holds `VARYING` or more distinct words becomes ``<*>``."""
+    merged = {template: template for template in templates}
+    words_of = {template: template[2].split(" ") for template in templates}
+    longest = max((len(words) for words in words_of.values()), default=0)
+    for place in range(longest):
+        around: dict[tuple[object, ...], set[Template]] = {}
+        for template, words in words_of.items():
+            if place < len(words) and words[place] != "<*>":
+                rest = (*template[:2], *words[:place], *words[place + 1 :], len(words))
+                around.setdefault(rest, set()).add(template)
+        for group in around.values():
+            if len({words_of[template][place] for template in group}) >= VARYING:
+                for template in group:
+                    words_of[template][place] = "<*>"
+    for template, words in words_of.items():
+        merged[template] = (*template[:2], " ".join(words))
+    return merged
 
 
 @dataclass(frozen=True)
@@ -193,6 +223,19 @@ LOG_RULES = (
         ),
     ),
     LogRule(
+        "json-lines",
+        re.compile(
+            r'^\{.*?"(?:level|lvl|severity)"\s*:\s*"(?P<level>\w+)"'
+            r'.*?"(?:logger|component|name)"\s*:\s*"(?P<component>[^"]*)"'
+            r'.*?"(?:msg|message)"\s*:\s*"(?P<msg>(?:[^"\\]|\\.)*)"'
+        ),
+    ),
+    LogRule("logfmt", re.compile(r"^(?=.*?\blevel=(?P<level>\w+)).*?\bmsg=(?P<msg>.*)$")),
+    LogRule(
+        "kubernetes-events",
+        re.compile(r"^\S+\s+(?P<level>Normal|Warning)\s+(?P<component>\S+)\s+\S+\s+(?P<msg>.*)$"),
+    ),
+    LogRule(
         "syslog",
         re.compile(
             r"^[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \S+ (?P<component>[^\s\[:]+)(?:\[\d+\])?: "
@@ -268,7 +311,8 @@ class LogMatters:
         entries = [self.rule.parse(line) for line in lines]
         severe = [(line, e) for line, e in zip(lines, entries, strict=True) if e and e.severity]
         self.severity_lines = [line for line, _ in severe]
-        self.templates = {e.template for _, e in severe}
+        self.merged = merged_templates({e.template for _, e in severe})
+        self.templates = set(self.merged.values())
         errors = [line for line, e in severe if e.severity == "error"]
         self.last_error = errors[-1] if errors else None
         troubled = [line for line in lines if TROUBLE.search(line)]
@@ -286,7 +330,7 @@ class LogMatters:
         for line in found:
             entry = self.rule.parse(line)
             if entry is not None and entry.severity:
-                seen.add(entry.template)
+                seen.add(self.merged.get(entry.template, entry.template))
         return {
             "templates": Count(len(self.templates & seen), len(self.templates)),
             "severity": kept(self.severity_lines, found),

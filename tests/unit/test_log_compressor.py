@@ -489,7 +489,8 @@ def test_a_traceback_follows_its_error() -> None:
     again = ranks[15 + len(PYTHON_TRACEBACK) + 15 :][: len(other)]
     assert again[0] == LAST_ERROR  # the same message: but the last levelled error
     assert again[4] == LAST_ERROR  # ... and the last exception of the log
-    assert again[1:4] == [ERROR_REPEAT] * 3  # a repeated traceback is only context
+    assert again[1] == LAST_ERROR  # its header is the last line that names trouble
+    assert again[2:4] == [ERROR_REPEAT] * 2  # the rest of a repeated traceback is context
 
 
 def test_task_lines_rank_with_warnings_once_per_template() -> None:

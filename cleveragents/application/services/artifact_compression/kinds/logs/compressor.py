@@ -17,6 +17,7 @@ from cleveragents.application.services.artifact_compression.kinds.kind_compresso
 )
 from cleveragents.application.services.artifact_compression.kinds.logs.line_plan import (
     FIRST_ROUTINE,
+    FIRST_WARNING,
     HEAD_LINES,
     LAST_ERROR,
     LONG_LINE_CHARS,
@@ -35,6 +36,9 @@ from cleveragents.application.services.artifact_compression.kinds.logs.severity 
 from cleveragents.application.services.artifact_compression.kinds.logs.streaming import (
     LogCandidates,
     collect_log_candidates,
+)
+from cleveragents.application.services.artifact_compression.kinds.logs.trouble import (
+    last_trouble_lines,
 )
 from cleveragents.application.services.artifact_compression.task_terms import TaskTerms
 from cleveragents.domain.artifact import ArtifactKind
@@ -122,10 +126,15 @@ class LogCompressor(KindCompressor):
             ranks[index] = min(ranks[index], FIRST_ROUTINE)
         for index in range(max(len(lines) - TAIL_LINES, 0), len(lines)):
             ranks[index] = min(ranks[index], FIRST_ROUTINE)
+        trouble = last_trouble_lines(lines)
+        for index in trouble.values():
+            ranks[index] = min(ranks[index], FIRST_WARNING)
         for wanted in (attrgetter("error_statement"), attrgetter("levelled_error")):
             last = _last_index(ranked, wanted)
             if last is not None:
                 ranks[last] = LAST_ERROR
+        if trouble:  # the last line that mentions trouble, whatever its level
+            ranks[max(trouble.values())] = LAST_ERROR
         short_forms: dict[int, ShortForm] = {}
         for index, line in enumerate(lines):
             if len(line) > LONG_LINE_CHARS:

@@ -1,7 +1,9 @@
 """Log files: smart mode's rank of each line.
 
 Smart mode ranks every line by what it adds (lower is kept first; see `LineRanker`): the last
-error of the log; the first occurrence of each error message (its template, see
+error of the log and its last line that mentions trouble at any level (`trouble`, added by
+`LogCompressor.line_plan`, which also ranks the last line of each other trouble word with the
+first warnings); the first occurrence of each error message (its template, see
 `templates`), with the first line and the exception lines of its stack trace; the first
 occurrence of each warning and of each line naming the task; the first occurrence of every
 other message and the first and last lines; then the last occurrence of each error and warning;

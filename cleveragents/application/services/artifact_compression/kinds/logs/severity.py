@@ -26,9 +26,10 @@ message make nothing an error. A line without any level is still important when 
 a failure report: a Python traceback (``Traceback (most recent call last):``, its indented
 frames and its final ``SomethingError: msg`` line), a Java stack trace (``at pkg.Cls.method(...)``,
 ``Caused by:``, ``... 12 more``, and the exception line right above the first frame), or an
-unlevelled line that reports a failure (OpenSSH's ``Failed password``, ``Invalid user``,
-``authentication failure``, the kernel's ``EXT4-fs error``; not ``0 failed`` or ``no errors``),
-which counts as a warning.
+unlevelled line that reports trouble (OpenSSH's ``Failed password``, ``Invalid user``,
+``authentication failure``, the kernel's ``EXT4-fs error``, ``Out of memory: Killed process``,
+``segfault``, ``panic``, ``timed out``, ``fatal``, ``critical``; not ``0 failed``, ``no errors``
+or ``no timeout``), which counts as a warning: a syslog without levels keeps its trouble.
 
 `line_severity` and `is_important` look at one line; `classify` and `describe` add the little
 state that tracebacks need (which frames follow which header), streaming, with one line of look-
@@ -164,8 +165,10 @@ _EXCEPTION_LINE = re.compile(  # `ValueError: msg`, `java.io.IOException`, `Keyb
     r"(?::|[ \t\r]*+$))"
 )
 _FAILURE = re.compile(  # on the lower-cased line; starts with a character set, like `_LEVEL`
-    r"[fidre](?<!\w.)"
-    r"(?:(?<=f)ail(?:s|ed|ure)?|(?<=i)nvalid|(?<=d)enied|(?<=r)efused|(?<=e)rrors?)\b"
+    r"[fidrectpaosk](?<!\w.)"
+    r"(?:(?<=f)(?:ail(?:s|ed|ures?|ing)?|atal)|(?<=i)nvalid|(?<=d)enied|(?<=r)efused"
+    r"|(?<=e)(?:rrors?|xceptions?)|(?<=c)ritical|(?<=t)(?:imeouts?|imed out|raceback)"
+    r"|(?<=p)anic(?:s|ked)?|(?<=a)bort(?:s|ed|ing)?|(?<=s)egfault|(?<=o)om|(?<=k)illed)\b"
 )
 _NONE = re.compile(r"(?:^|[^\w.])(?:0|no|zero) $")  # `0 failed`, `no failures`: no failure
 _TRACEBACK = "Traceback (most recent call last):"

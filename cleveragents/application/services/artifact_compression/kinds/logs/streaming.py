@@ -4,7 +4,8 @@ Every line is ranked as `LogCompressor.line_plan` ranks it (`LineRanker`, fed in
 lines of each rank go to a buffer that keeps the first and the last of them up to the budget:
 the packer takes a rank's lines from both ends inwards and never more than the budget, so the
 middle of a rank is never needed. What only the end of the log tells is kept aside and ranked
-at the end: the last error (rank 0), the last occurrence of each error and warning message
+at the end: the last error (rank 0), the last line of each trouble word (`trouble`; the latest
+of them rank 0, the others rank 2), the last occurrence of each error and warning message
 (bounded like a buffer), and the last lines. Nothing else is held.
 
 The candidates come back sparse, as the packer's `Line`s (position, text, rank, message
@@ -16,13 +17,15 @@ whole (longer than the budget's worth of characters) is held as its head only (`
 from __future__ import annotations
 
 from collections import OrderedDict, deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
+from operator import attrgetter
 
 from cleveragents.application.services.artifact_compression.kinds.kind_compressor import ShortForm
 from cleveragents.application.services.artifact_compression.kinds.logs.line_plan import (
     FIRST_ROUTINE,
+    FIRST_WARNING,
     HEAD_LINES,
     LAST_ERROR,
     LAST_REPEAT,
@@ -36,6 +39,9 @@ from cleveragents.application.services.artifact_compression.kinds.logs.line_plan
 from cleveragents.application.services.artifact_compression.kinds.logs.severity import (
     LogLine,
     describe,
+)
+from cleveragents.application.services.artifact_compression.kinds.logs.trouble import (
+    last_trouble_lines,
 )
 from cleveragents.application.services.artifact_compression.packing.request import Line
 from cleveragents.application.services.artifact_compression.task_terms import TaskTerms
@@ -152,11 +158,14 @@ class _Collector:
     tail: deque[_Held] = field(default_factory=lambda: deque(maxlen=TAIL_LINES))
     last_error_statement: _Held | None = None
     last_levelled_error: _Held | None = None
+    last_trouble: dict[str, _Held] = field(default_factory=dict)  # by trouble word
     last_of_each: _LastOfEach | None = None
     run: _Run | None = None
     run_template: int = -1
 
-    def add(self, position: int, line: LogLine, ranked: RankedLine) -> None:
+    def add(
+        self, position: int, line: LogLine, ranked: RankedLine, trouble: Sequence[str] = ()
+    ) -> None:
         if self.run is None or ranked.message != self.run_template:
             self.run = _Run(position)
             self.run_template = ranked.message
@@ -171,6 +180,8 @@ class _Collector:
             self.last_error_statement = held
         if ranked.levelled_error:
             self.last_levelled_error = held
+        for word in trouble:
+            self.last_trouble[word] = held
         if ranked.repeated_problem:
             if self.last_of_each is None:
                 self.last_of_each = _LastOfEach(self.limit)
@@ -228,7 +239,10 @@ class _Collector:
         if self.last_of_each is not None:
             for held in self.last_of_each.latest.values():
                 offer(self._ranked(held, LAST_REPEAT))
-        for last in (self.last_error_statement, self.last_levelled_error):
+        for held in self.last_trouble.values():
+            offer(self._ranked(held, FIRST_WARNING))
+        latest = max(self.last_trouble.values(), key=attrgetter("position"), default=None)
+        for last in (self.last_error_statement, self.last_levelled_error, latest):
             if last is not None:
                 offer(self._ranked(last, LAST_ERROR))
         lines: list[Line] = []
@@ -265,7 +279,10 @@ def collect_log_candidates(
     described = describe(raw.rstrip("\r\n") for raw in raw_lines)
     total = 0
     while batch := list(islice(described, BATCH_LINES)):
+        trouble: dict[int, list[str]] = {}
+        for word, offset in last_trouble_lines([line.text for line in batch]).items():
+            trouble.setdefault(offset, []).append(word)
         for offset, (line, ranked) in enumerate(zip(batch, ranker.rank_batch(batch), strict=True)):
-            collector.add(total + offset, line, ranked)
+            collector.add(total + offset, line, ranked, trouble.get(offset, ()))
         total += len(batch)
     return collector.candidates(total)
