@@ -41,6 +41,7 @@ NOUNS: dict[str, tuple[str, ...]] = {
         "cleveragents.cli.artifact_inspection",
         "cleveragents.cli.artifact_retention",
     ),
+    "blobs": ("cleveragents.cli.blobs",),
     "context": ("cleveragents.cli.context",),
     "metrics": ("cleveragents.cli.metrics",),
     "mcp": ("cleveragents.cli.mcp",),
