@@ -1,0 +1,113 @@
+"""The survival benchmark's JSON, diffs and source beyond the corpus: the generated inputs
+(benchmarks/generated_structured.py) and the rows that read them with the corpus.
+
+Generated source in languages other than Python is measured on the signature lines the
+generator wrote (`ListedCodeMatters`), so no parser of the product's is needed to score it.
+The rows: JSON key paths kept at raw/5, diff files named at raw/5 and raw/20, hunk headers at
+raw/5, code signatures kept at raw/5 and raw/20, each the least over a set's files (smart).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from functools import cache
+
+from benchmarks.generated_structured import CODE, DIFF, JSON, GeneratedArtifact, generate_all
+from benchmarks.survival_core import (
+    Count,
+    Figure,
+    Measure,
+    Metric,
+    Outcome,
+    kept,
+    min_pct,
+    misses,
+    select,
+    stripped_lines,
+    term_lines,
+)
+
+
+@cache
+def _generated() -> tuple[GeneratedArtifact, ...]:
+    return tuple(generate_all())
+
+
+def generated_of(kind: str) -> Callable[[], list[tuple[str, str]]]:
+    """The generated inputs of a survival kind (``json``, ``diff``, ``code``): (name, text)."""
+    return lambda: [(a.name, a.text) for a in _generated() if a.kind == kind]
+
+
+def listed_signatures(name: str) -> tuple[str, ...] | None:
+    """The signature lines a generated source file was written with; None for another file."""
+    for artifact in _generated():
+        if artifact.kind == CODE and artifact.name == name:
+            return artifact.signatures
+    return None
+
+
+_NAME = re.compile(r"(\w+)\s*\(")
+
+
+class ListedCodeMatters:
+    """The signature lines of a generated source file, as its generator listed them."""
+
+    metrics: tuple[Metric, ...] = (
+        Metric("signatures", "signatures % (nested incl.)"),
+        Metric("task", "task lines kept %"),
+    )
+    tiers: tuple[tuple[str, ...], ...] = ()
+
+    def __init__(self, text: str, signatures: tuple[str, ...]) -> None:
+        self.signatures = list(signatures)
+        named = [match[1] for line in signatures if (match := _NAME.search(line))]
+        self.term = named[0] if named else "main"
+        self.task = f"how does {self.term} work"
+        self.term_lines = term_lines(text, self.term, strip=True)
+
+    def holds(self, budget: int) -> bool:
+        return False
+
+    def score(self, content: str) -> dict[str, Count]:
+        found = stripped_lines(content)
+        return {
+            "signatures": kept(self.signatures, found),
+            "task": kept(self.term_lines, found),
+        }
+
+
+def _least_at(kind: str, key: str, ratio: float, target: float) -> Callable[..., Figure | None]:
+    """The least % of `key` smart mode keeps at `ratio` over a set's files of `kind`."""
+
+    def figure(outcomes: list[Outcome]) -> Figure | None:
+        at = select(outcomes, kind=kind, ratio=ratio)
+        smart, counted = min_pct(select(at, method="smart"), key)
+        if not counted:
+            return None
+        tiered = min_pct(select(at, method="tiered"), key)[0]
+        short = [o for o in counted if (o.scores[key].pct or 0.0) < target]
+        per_file = {o.name: round(o.scores[key].pct or 0.0, 1) for o in counted}
+        return Figure(smart, tiered, smart >= target, {"short": misses(short), "files": per_file})
+
+    return figure
+
+
+STRUCTURED_ROWS = (
+    (JSON, "paths", "JSON key paths kept", 5.0, 90.0),
+    (DIFF, "files", "diff files named", 5.0, 100.0),
+    (DIFF, "files", "diff files named", 20.0, 100.0),
+    (DIFF, "hunks", "diff hunk headers", 5.0, 80.0),
+    ("code", "signatures", "code signatures", 5.0, 60.0),
+    ("code", "signatures", "code signatures", 20.0, 60.0),
+)
+
+STRUCTURED_MEASURES: list[Measure] = [
+    Measure(
+        f"survival {label} at raw/{ratio:g}, smart (least file)",
+        f">= {target:.0f}% in every file",
+        "tiered, least",
+        _least_at(kind, key, ratio, target),
+    )
+    for kind, key, label, ratio, target in STRUCTURED_ROWS
+]
