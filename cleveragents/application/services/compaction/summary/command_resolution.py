@@ -2,8 +2,9 @@
 
 A failed call is resolved when a later call of the same thing succeeded: the same command, or
 the same command with flags added (``git push`` then ``git push --set-upstream origin x``; a
-run of added words must start with a flag, so ``pytest`` then ``pytest tests/one.py`` is a
-narrower run, not a fix), or the command the failure itself suggested (its output names the
+run of added words must start with a flag, and a test run's added words must all be flags, so
+``pytest`` then ``pytest tests/one.py`` or ``pytest -x tests/one.py`` is a narrower run, not a
+fix), or the command the failure itself suggested (its output names the
 later command); for other tools, the same tool on the same file or target, any file-writing
 tool counting as one. Commands are compared without what only shapes their output (a leading
 ``cd dir &&``, ``2>&1``, a trailing ``| tail -n 5``).
@@ -92,7 +93,7 @@ def settles(failed: ToolActivity, attempt: ToolActivity) -> bool:
         if command is None or again is None:
             return False
         first, second = core_command(command), core_command(again)
-        if first == second or _with_added_flags(first, second):
+        if first == second or _with_added_flags(first, second, is_test_command(first)):
             return True
         output = failed.result.content if failed.result is not None else ""
         return len(second) >= 8 and second in collapse(output)
@@ -157,10 +158,13 @@ def _checks_only(tokens: list[str]) -> bool:
     )
 
 
-def _with_added_flags(first: str, second: str) -> bool:
-    """Whether `second` is `first` with runs of words added, each run starting with a flag."""
+def _with_added_flags(first: str, second: str, flags_only: bool) -> bool:
+    """Whether `second` is `first` with runs of words added, each run starting with a flag
+    (with `flags_only`, flags alone: a test target added narrows the run)."""
     old, new = words(first), words(second)
     if len(new) <= len(old):
+        return False
+    if flags_only and any(token not in old and not token.startswith("-") for token in new):
         return False
     position = 0
     added_run_start = True

@@ -29,9 +29,17 @@ _NEXT_STEP = re.compile(
 )
 
 
+_AFTER_COLON = re.compile(r"(?<=:)\s+(?=[A-Z])")
+
+
 def decisions(messages: Sequence[Message]) -> tuple[str, ...]:
     """The choices and conclusions the assistant stated, each without its narration."""
-    return unique(clip(found) for sentence in _sentences(messages) if (found := decision(sentence)))
+    return unique(
+        clip(found)
+        for sentence in _sentences(messages)
+        for part in _AFTER_COLON.split(sentence)  # "Let me read it: I'll use X." is two
+        if (found := decision(part))
+    )
 
 
 def last_announcement(messages: Sequence[Message], start: int = 0) -> tuple[int, str] | None:

@@ -9,7 +9,8 @@ the compiler"). The rules read the wording of choices, never the project, so the
 session:
 
 * a sentence opening with narration ("let me", "I'll", "now let's", "I need to", after
-  "now", "ok", "right"...) is a decision only when what follows states a choice or gives a
+  "now", "ok", "right"...) is a decision only when what follows states a choice (the means
+  chosen: "I'll use X", "I need to switch to Y"; a choice or a conclusion as below) or gives a
   reason; the decision is then written without the narration ("Use X instead of Y.");
 * any other sentence is a decision when it states a choice or a conclusion;
 * questions, "let me know" and sentences that only introduce code (ending with ":") never are.
@@ -59,6 +60,8 @@ _MEANS = re.compile(
     r"|disable|skip|drop|avoid|restructure|split|merge)\b.{1,80}?\b(?:with|using|via|by|as)\b",
     re.IGNORECASE,
 )
+# "I'll use the staging bucket", "I need to use `:auto` mode": the means chosen for the work.
+_CHOSEN_MEANS = re.compile(r"(?:use|switch to|stick with|go with|keep using)\b", re.IGNORECASE)
 _NOT_DECISION = re.compile(rf"\blet me know\b|^(?:here{_APOSTROPHE}s|here is|this is)\b", re.I)
 _MIN_DECISION = 12  # shorter bodies ("Use it.") name no choice a resumed agent can act on
 
@@ -111,7 +114,8 @@ def decision(sentence: str) -> str | None:
     body = sentence[len(head) :].strip()
     if len(body) < _MIN_DECISION:
         return None
-    if not (_CHOICE.search(body) or _REASON.search(body) or _MEANS.search(body)):
+    chosen_means = head != "" and _CHOSEN_MEANS.match(body) is not None
+    if not (chosen_means or _CHOICE.search(body) or _REASON.search(body) or _MEANS.search(body)):
         return None
     return body[0].upper() + body[1:] if head else body
 
