@@ -31,8 +31,24 @@ _ACTION = st.sampled_from(
 )
 # Words that name things, never the wording of a choice or a reason.
 _WORD = st.sampled_from(
-    "parser schema config router worker cache session_live migration tests handler template"
-    " adapter importer fixture module token".split()
+    [
+        "parser",
+        "schema",
+        "config",
+        "router",
+        "worker",
+        "cache",
+        "session_live",
+        "migration",
+        "tests",
+        "handler",
+        "template",
+        "adapter",
+        "importer",
+        "fixture",
+        "module",
+        "token",
+    ]
 )
 _OBJECT = st.lists(_WORD, min_size=1, max_size=4).map(" ".join)
 _ENDING = st.sampled_from([".", " first.", " now.", " in parallel.", " next.", ":"])
