@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import typer
 
@@ -14,11 +13,22 @@ from cleveragents.cli.output import EncodingOption, JsonFlag, console, emit_json
 from cleveragents.cli.output_files import check_output, report_stream, write_output
 from cleveragents.cli.progress import progress_line
 from cleveragents.cli.state import state
+from cleveragents.domain.vocabulary import (
+    DEFAULT_ENCODING,
+    DETECTED_FORMAT,
+    FORMAT_CHOICES,
+    TranscriptFormat,
+)
 
 if TYPE_CHECKING:
+    from cleveragents.application.services.compaction.outcome import CompactionReport
     from cleveragents.container import Container
     from cleveragents.domain.policy import ContextPolicyChanges
-    from cleveragents.domain.transcript import Transcript, TranscriptFormat
+    from cleveragents.domain.transcript import Transcript
+
+    FormatChoice = str
+else:
+    FormatChoice = Literal[FORMAT_CHOICES]  # auto, then each format of the vocabulary
 
 app = typer.Typer(
     help="Conversation context: compact a transcript without losing the task, validate it.",
@@ -26,13 +36,6 @@ app = typer.Typer(
 )
 app.add_typer(context_prefix.app, name="prefix")
 app.add_typer(context_budget.app, name="budget")
-
-
-class FormatChoice(StrEnum):
-    AUTO = "auto"
-    ANTHROPIC = "anthropic"
-    OPENAI = "openai"
-    CLAUDE_CODE = "claude-code"
 
 
 TranscriptArgument = Annotated[
@@ -86,14 +89,13 @@ ProjectOption = Annotated[
 def _read(path: str, choice: FormatChoice, container: Container) -> tuple[Transcript, Any]:
     text = read_transcript_file(path)
     codec = container.transcript_codec()
-    transcript_format = _named(choice) or codec.detect(text)
+    transcript_format = named_format(choice) or codec.detect(text)
     return codec.read(text, transcript_format), transcript_format
 
 
-def _named(choice: FormatChoice) -> TranscriptFormat | None:
-    from cleveragents.domain.transcript import TranscriptFormat
-
-    return None if choice is FormatChoice.AUTO else TranscriptFormat(choice.value)
+def named_format(choice: FormatChoice) -> TranscriptFormat | None:
+    """The format a `--format` choice names; None for auto (detect it)."""
+    return None if choice == DETECTED_FORMAT else TranscriptFormat(choice)
 
 
 def _overrides(
@@ -119,7 +121,7 @@ def _overrides(
 def compact(
     ctx: typer.Context,
     transcript: TranscriptArgument,
-    transcript_format: FormatOption = FormatChoice.AUTO,
+    transcript_format: FormatOption = DETECTED_FORMAT,
     context_window: WindowOption = None,
     reserve_tokens: ReserveOption = None,
     keep_recent_tokens: KeepRecentOption = None,
@@ -147,7 +149,7 @@ def compact(
             "prompt, the messages kept verbatim); the summary is redacted all the same.",
         ),
     ] = False,
-    encoding: EncodingOption = "cl100k_base",
+    encoding: EncodingOption = DEFAULT_ENCODING,
     as_json: JsonFlag = False,
 ) -> None:
     """Compact a transcript: older messages folded into a deterministic summary (within its
@@ -177,7 +179,7 @@ def compact(
 
     cli_state = state(ctx)
     container = cli_state.container()
-    if encoding != "cl100k_base":
+    if encoding != DEFAULT_ENCODING:
         container = build_container(cli_state.database_url, encoding=encoding)
     inputs = check_output(out, [transcript]) if out is not None else frozenset()
     text = read_transcript_file(transcript)
@@ -186,7 +188,7 @@ def compact(
         try:
             compaction = container.transcript_compactor().compact(
                 text,
-                transcript_format=_named(transcript_format),
+                transcript_format=named_format(transcript_format),
                 project=project or None,  # `--project ""` has always meant no project here
                 overrides=overrides,
                 force=force,
@@ -201,10 +203,10 @@ def compact(
     report = compaction.report()
     with report_stream(out):
         if as_json:
-            emit_json(report)
+            emit_json(report.as_json())
         else:
             _print_report(report)
-    if compaction.outcome.status == "failed":
+    if report.status == "failed":
         raise typer.Exit(1)
 
 
@@ -212,34 +214,34 @@ def _warn(note: str) -> None:
     typer.echo(f"warning: {note}", err=True)
 
 
-def _print_report(report: dict[str, Any]) -> None:
+def _print_report(report: CompactionReport) -> None:
     out = console()
     out.print(
-        f"[bold]{report['status']}[/bold]: {report['tokens_before']} -> "
-        f"{report['tokens_after']} tokens (threshold {report['threshold']})"
+        f"[bold]{report.status}[/bold]: {report.tokens_before} -> "
+        f"{report.tokens_after} tokens (threshold {report.threshold})"
     )
-    if report["reason"]:
-        out.print(f"reason: {report['reason']}")
+    if report.reason:
+        out.print(f"reason: {report.reason}")
     redacted = _redacted_line(report)
     if redacted:
         out.print(redacted)
-    if report["summary_sections"] is not None:
-        split = " (cut inside a turn)" if report["split_turn"] else ""
+    if report.summary_sections is not None:
+        split = " (cut inside a turn)" if report.split_turn else ""
         out.print(
-            f"folded {report['folded_messages']} messages, kept {report['kept_messages']}"
-            f"{split}; summary {report['summary_tokens']} of {report['summary_budget']} tokens, "
-            f"summary sha256 {report['summary_sha256']}"
+            f"folded {report.folded_messages} messages, kept {report.kept_messages}"
+            f"{split}; summary {report.summary_tokens} of {report.summary_budget} tokens, "
+            f"summary sha256 {report.summary_sha256}"
         )
-        for shrunk in report["shrunk_tool_results"]:
-            kept = shrunk["artifact_id"] or "not kept"
+        for shrunk in report.shrunk_tool_results:
+            kept = shrunk.artifact_id or "not kept"
             out.print(
-                f"tool result {shrunk['call_id']} shrunk {shrunk['tokens_before']} -> "
-                f"{shrunk['tokens_after']} tokens (full output: {kept})"
+                f"tool result {shrunk.call_id} shrunk {shrunk.tokens_before} -> "
+                f"{shrunk.tokens_after} tokens (full output: {kept})"
             )
         print_table(
             "Summary sections",
             ("section", "items"),
-            [(name, count) for name, count in report["summary_sections"].items()],
+            [(name, count) for name, count in report.summary_sections.items()],
         )
 
 
@@ -251,13 +253,13 @@ _PLACES = {
 }
 
 
-def _redacted_line(report: dict[str, Any]) -> str | None:
+def _redacted_line(report: CompactionReport) -> str | None:
     """Where credentials were redacted, or that they were kept; None when there were none."""
     places = ", ".join(
-        f"{_PLACES[place]} {count}" for place, count in report["redacted_in"].items() if count
+        f"{_PLACES[place]} {count}" for place, count in report.redacted_in.items() if count
     )
-    count = report["redacted_secrets"]
-    if report["keep_credentials"]:
+    count = report.redacted_secrets
+    if report.keep_credentials:
         kept = "credentials kept as they are (--keep-credentials)"
         return f"{kept}; redacted from the summary: {count}" if count else kept
     return f"credentials redacted: {count} ({places})" if count else None
@@ -267,7 +269,7 @@ def _redacted_line(report: dict[str, Any]) -> str | None:
 def validate(
     ctx: typer.Context,
     transcript: TranscriptArgument,
-    transcript_format: FormatOption = FormatChoice.AUTO,
+    transcript_format: FormatOption = DETECTED_FORMAT,
     as_json: JsonFlag = False,
 ) -> None:
     """Check a transcript against the providers' structural rules: the first non-system
@@ -310,7 +312,7 @@ def validate(
 def compare(
     ctx: typer.Context,
     transcript: TranscriptArgument,
-    transcript_format: FormatOption = FormatChoice.AUTO,
+    transcript_format: FormatOption = DETECTED_FORMAT,
     context_window: WindowOption = None,
     reserve_tokens: ReserveOption = None,
     keep_recent_tokens: KeepRecentOption = None,

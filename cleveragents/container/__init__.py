@@ -34,6 +34,7 @@ __all__ = [
     "artifacts_dir",
     "build_container",
     "build_token_counter",
+    "json_copy",
 ]
 
 
@@ -83,6 +84,15 @@ def build_token_counter(
     return token_counter(
         encoding_name=configuration["encoding"], cache_dir=configuration["tokenizer_cache_dir"]
     )
+
+
+def json_copy(document: object, where: str) -> Any:
+    """A copy of a parsed document made of dicts, lists and JSON scalars, checked as the
+    transcript codec checks what it reads (`InvalidInputError` naming `where` otherwise): for
+    a driver that hands a caller's own document back, sharing no object with it."""
+    from cleveragents.adapters.transcripts.native_documents import json_copy as copied
+
+    return copied(document, where)
 
 
 def __getattr__(name: str) -> Any:

@@ -80,9 +80,9 @@ def test_text_comes_back_as_text_of_its_format_with_the_report(world: World) -> 
     assert done.native() == written
     report = done.report()
     assert report == done.outcome.report(done.settings)
-    assert report["threshold"] == 2_500
+    assert report.threshold == 2_500
     # Every message but the system prompt, which stays where it is.
-    assert report["folded_messages"] + report["kept_messages"] == len(request["messages"]) - 1
+    assert report.folded_messages + report.kept_messages == len(request["messages"]) - 1
     assert world.factory.calls == 0  # no project named: the store is never opened
 
 
@@ -149,7 +149,7 @@ def test_a_failed_compaction_keeps_the_originals_and_says_why(world: World) -> N
     notes: list[str] = []
     done = world.service.compact(request, overrides=tight, force=True, unrecorded=notes.append)
     assert done.outcome.status == "failed"
-    assert done.report()["reason"]
+    assert done.report().reason
     assert done.native() == request  # the original messages, written back
     assert notes == []  # the fake store records every event
 

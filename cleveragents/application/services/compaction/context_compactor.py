@@ -58,6 +58,7 @@ from cleveragents.application.services.compaction.message_tokens import message_
 from cleveragents.application.services.compaction.outcome import (
     CompactionOutcome,
     CompactionSettings,
+    CompactionStatus,
 )
 from cleveragents.application.services.compaction.summary.budget import fit_summary
 from cleveragents.application.services.compaction.summary.redaction import (
@@ -162,29 +163,8 @@ class ContextCompactor:
             return self._failed(
                 original, before, _clipped(reason), labels, settings, unrecorded, verbatim
             )
-        self._record(
-            CONTEXT_COMPACTED,
-            {
-                **labels,
-                "tokens_before": outcome.tokens_before,
-                "tokens_after": outcome.tokens_after,
-                "folded_messages": outcome.folded_messages,
-                "kept_messages": outcome.kept_messages,
-                "summary_sha256": outcome.summary_sha256,
-                "summary_tokens": outcome.summary_tokens,
-                "split_turn": outcome.split_turn,
-                "redacted_secrets": outcome.redacted_secrets,
-                "redacted_in": outcome.redactions.as_dict(),
-                "shrunk_tool_results": [shrunk.as_dict() for shrunk in outcome.shrunk_results],
-                "threshold": settings.threshold,
-                "forced": force,
-                # What the summary holds and what its budget left out, per section: a delivery
-                # gate reads `summary_omitted` to tell a summary that dropped unfinished work.
-                "summary_sections": _per_section(outcome, omitted=False),
-                "summary_omitted": _per_section(outcome, omitted=True),
-            },
-            unrecorded,
-        )
+        payload = outcome.report(settings).event_payload(forced=force)
+        self._record(CONTEXT_COMPACTED, {**labels, **payload}, unrecorded)
         return outcome
 
     def _failed(
@@ -197,18 +177,10 @@ class ContextCompactor:
         unrecorded: Unrecorded | None,
         verbatim: _Verbatim,
     ) -> CompactionOutcome:
-        self._record(
-            CONTEXT_COMPACTION_FAILED,
-            {
-                **labels,
-                "reason": reason,
-                "tokens_before": before,
-                "tokens_after": before,
-                "threshold": settings.threshold,
-            },
-            unrecorded,
-        )
-        return verbatim.outcome(messages, "failed", before, reason=reason)
+        outcome = verbatim.outcome(messages, "failed", before, reason=reason)
+        payload = outcome.report(settings).failure_payload()
+        self._record(CONTEXT_COMPACTION_FAILED, {**labels, **payload}, unrecorded)
+        return outcome
 
     def _record(self, kind: str, payload: dict[str, Any], unrecorded: Unrecorded | None) -> None:
         try:
@@ -242,7 +214,11 @@ class _Verbatim:
         )
 
     def outcome(
-        self, messages: tuple[Message, ...], status: str, tokens: int, reason: str | None = None
+        self,
+        messages: tuple[Message, ...],
+        status: CompactionStatus,
+        tokens: int,
+        reason: str | None = None,
     ) -> CompactionOutcome:
         """The messages returned as they were given (credentials redacted unless kept)."""
         return CompactionOutcome(
@@ -422,14 +398,6 @@ class _Compaction:
         summary = fit_summary(summary, self.settings.summary_tokens, cost)
         extra = {SUMMARY_OF: dict(last.extra), SUMMARY_TOKENS_BEFORE: self.before} if last else {}
         return _summary(render_summary(summary), extra), summary, redactions
-
-
-def _per_section(outcome: CompactionOutcome, *, omitted: bool) -> dict[str, int] | None:
-    summary = outcome.summary
-    if summary is None:
-        return None
-    counts = summary.omitted if omitted else summary.counts()
-    return {section.value: count for section, count in counts.items()}
 
 
 def _summary(text: str, extra: dict[str, object]) -> Message:

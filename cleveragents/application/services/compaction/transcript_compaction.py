@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
 
 from cleveragents.application.ports.transcript_codec import TranscriptCodec
 from cleveragents.application.services.compaction.context_compactor import (
@@ -23,6 +22,7 @@ from cleveragents.application.services.compaction.context_compactor import (
 from cleveragents.application.services.compaction.credential_redaction import redact_fields
 from cleveragents.application.services.compaction.outcome import (
     CompactionOutcome,
+    CompactionReport,
     CompactionSettings,
 )
 from cleveragents.application.services.compaction.settings import compaction_settings
@@ -90,8 +90,9 @@ class TranscriptCompaction:
         driver may then hand back the caller's own text, byte for byte."""
         return not self.outcome.compacted and self.outcome.redacted_secrets == 0
 
-    def report(self) -> dict[str, Any]:
-        """The report as JSON-ready values (`CompactionOutcome.report`)."""
+    def report(self) -> CompactionReport:
+        """What the compaction did, with the settings it ran with: the report every driver
+        renders (`CompactionReport.as_json` is ``agents context compact --json``)."""
         return self.outcome.report(self.settings)
 
 
