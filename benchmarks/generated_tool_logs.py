@@ -492,8 +492,8 @@ def tool_output(name: str, lines: int = LINES // 4, seed: int | str = 0) -> str:
 
 
 def generate_more(lines: int = LINES) -> list[tuple[str, str]]:
-    """(file name, text) of every format here: the line formats at `lines` lines, the tools'
-    output at a quarter of that."""
+    """(file name, text) of every format here, each about `lines` lines long (a big test suite's
+    or build's output, as long as the logs)."""
     found = [(log.name, log.text) for log in (generate(fmt, lines) for fmt in LINE_FORMATS)]
-    found += [(f"{name}_output.log", tool_output(name, lines // 4)) for name in TOOL_OUTPUTS]
+    found += [(f"{name}_output.log", tool_output(name, lines)) for name in TOOL_OUTPUTS]
     return found

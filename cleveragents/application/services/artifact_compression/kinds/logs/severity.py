@@ -29,7 +29,8 @@ frames and its final ``SomethingError: msg`` line), a Java stack trace (``at pkg
 unlevelled line that reports trouble (OpenSSH's ``Failed password``, ``Invalid user``,
 ``authentication failure``, the kernel's ``EXT4-fs error``, ``Out of memory: Killed process``,
 ``segfault``, ``panic``, ``timed out``, ``fatal``, ``critical``; not ``0 failed``, ``no errors``
-or ``no timeout``), which counts as a warning: a syslog without levels keeps its trouble.
+or ``no timeout``), which counts as a warning: a syslog without levels keeps its trouble. A
+compiler's coded level at a line's start (``error[E0308]: ...``) is a level like ``error:``.
 
 `line_severity` and `is_important` look at one line; `classify` and `describe` add the little
 state that tracebacks need (which frames follow which header), streaming, with one line of look-
@@ -106,6 +107,8 @@ _PREFIX_LEVEL = re.compile(
     r"(?:\d++ ++\d++ ++([VDIWEFA]) |([VDIWEFA])/[^(\n]*+\( *+\d++\): )"
 )
 _LINE_START_LEVELS = ("fatal:", "error:", "warning:", "warn:", "panic:")  # `fatal: not a git repo`
+# A compiler's level with its code: `error[E0308]: mismatched types`, `warning[unused]: ...`
+_CODED_LEVEL = re.compile(r"(fatal|error|warning|warn)\[[\w-]{1,40}\]:")
 _APT_LEVELS = {"E: ": Severity.ERROR, "W: ": Severity.WARNING}
 
 _LEVEL_KEYS = ("level", "lvl", "severity", "loglevel", "levelname", "type", "entrytype")
@@ -194,6 +197,8 @@ def _level(line: str) -> Severity:
             return _APT_LEVELS[line[:3]]
     if line.startswith(_LINE_START_LEVELS):
         return _WORD_SEVERITY[line[: line.index(":")]]
+    if line[:1] in ("e", "w", "f") and (coded := _CODED_LEVEL.match(line)):
+        return _WORD_SEVERITY[coded.group(1)]
     for match in _LEVEL.finditer(line):
         word = match.group(match.lastindex) if match.lastindex else match.group()
         severity = _WORD_SEVERITY.get(word.lower())

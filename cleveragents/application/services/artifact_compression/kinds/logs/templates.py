@@ -3,8 +3,9 @@
 A template is the line with its variable parts masked as ``<*>``: numbers in any notation
 (timestamps, counters, durations and sizes with their unit: ``12ms``, ``1.5GiB``), hex values
 and hashes, IP addresses and ports, UUIDs, block and job ids (``blk_-123``, ``job_2015_0001``),
-paths and URLs, quoted strings, and the values of ``key=value`` pairs and of JSON fields. Runs
-of spaces count as one, so columns aligned for numbers of other widths do not split a message.
+paths and URLs, quoted and backquoted strings, and the values of ``key=value`` pairs and of JSON
+fields. Runs of spaces count as one, so columns aligned for numbers of other widths do not split
+a message.
 The level and the words of the message stay, so ``INFO`` and ``WARN`` lines never share a
 template, nor do two messages with other words.
 
@@ -51,7 +52,7 @@ def _not_after_kept_key(quote: str) -> str:
 # character is consumed there and each alternative checks it with a look-behind (`(?<!\w.)`
 # looks at the character before it). Possessive quantifiers keep every alternative linear.
 _VARIABLE = re.compile(
-    "[0-9\"'=/\\\\:-]"
+    "[0-9\"'`=/\\\\:-]"
     "(?:"
     # Numbers in any notation, hex values, IPs and ports, dates and times, UUIDs: from a digit
     # (or the minus before one, so `blk_-12` and `blk_34` agree) over hex digits and single
@@ -63,6 +64,7 @@ _VARIABLE = re.compile(
     # Quoted strings (not JSON keys, which a colon follows, nor the message itself).
     rf"|(?<=\")(?<![\w\"\\].){_not_after_kept_key(chr(34))}(?:[^\"\\\n]++|\\.)*+\"(?![ \t]*+:)"
     rf"|(?<=')(?<![\w'].){_not_after_kept_key(chr(39))}[^'\n]*+'(?!\w)"
+    r"|(?<=`)(?<![\w`].)[^`\n]{1,200}+`"  # a name in backquotes (`user`, `Foo::bar`)
     # The value of key=value (the key stays: it is part of the message).
     rf"|(?<==){_not_after_kept_key('')}[^\s,;&()\[\]{{}}<>\"'=]++"
     # Paths (Unix and Windows; `and/or` is none) and the rest of a URL after its scheme.
