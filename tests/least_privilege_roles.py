@@ -40,15 +40,27 @@ class GrantBlocks:
 
 def documented_grants() -> GrantBlocks:
     """The statements of the page's SQL blocks that follow the roles' creation."""
-    page = DEPLOYMENT_PAGE.read_text(encoding="utf-8")
-    start = page.index(SECTION_TITLE)
-    end = page.find("\n### ", start + len(SECTION_TITLE))
-    section = page[start : end if end >= 0 else len(page)]
+    section = _section()
     blocks = re.findall(r"^```sql\n(.*?)^```", section, re.DOTALL | re.MULTILINE)
     assert len(blocks) == 3, f"expected the roles, then two blocks of grants: {blocks}"
     creations, by_database_owner, by_owner_role = (_statements(block) for block in blocks)
     assert all(statement.startswith("CREATE ROLE") for statement in creations)
     return GrantBlocks(by_database_owner, by_owner_role)
+
+
+def documented_refusal() -> str:
+    """The error line the page shows for a role missing a grant."""
+    section = _section()
+    blocks = re.findall(r"^```text\n(.*?)^```", section, re.DOTALL | re.MULTILINE)
+    assert len(blocks) == 1, blocks
+    return str(blocks[0]).strip()
+
+
+def _section() -> str:
+    page = DEPLOYMENT_PAGE.read_text(encoding="utf-8")
+    start = page.index(SECTION_TITLE)
+    end = page.find("\n### ", start + len(SECTION_TITLE))
+    return page[start : end if end >= 0 else len(page)]
 
 
 def _statements(block: str) -> tuple[str, ...]:

@@ -17,7 +17,11 @@ import pytest
 from cleveragents.adapters.persistence import migrations
 from cleveragents.adapters.persistence.database import make_engine
 from tests.e2e.cli_runner import Result, run
-from tests.least_privilege_roles import LeastPrivilegeServer, least_privilege_server
+from tests.least_privilege_roles import (
+    LeastPrivilegeServer,
+    documented_refusal,
+    least_privilege_server,
+)
 from tests.postgres_databases import server_url
 
 DOCS_POINTER = 'see "Roles and privileges" in `agents docs deployment`'
@@ -154,6 +158,9 @@ def test_an_owner_without_create_on_the_schema_is_told_so(
 
     _refused(result, "permission denied for schema public", "USAGE and CREATE on schema public")
     assert roles.tables(database) == []
+    # What the page shows, but for the URL.
+    shown = documented_refusal()
+    assert result.stderr.split(": ", 2)[2] == shown.split(": ", 2)[2] + "\n"
 
 
 def test_an_owner_without_usage_on_the_schema_is_told_so(

@@ -69,8 +69,18 @@ def _refusal(statement: str, message: str, state: str | None = "42501") -> DBAPI
             "USAGE on sequence counter",
         ),
         (
-            "SELECT pg_read_file('x')",
-            "permission denied for function pg_read_file",
+            "SELECT pg_advisory_xact_lock(%(key)s)",
+            "permission denied for function pg_advisory_xact_lock",
+            "the role needs EXECUTE on function pg_advisory_xact_lock",
+        ),
+        (
+            "SELECT 1 FROM pg_authid",
+            "permission denied for relation pg_authid",
+            "SELECT on table pg_authid",
+        ),
+        (
+            "REINDEX TABLE plans",
+            "permission denied to reindex",
             "the role lacks a privilege",
         ),
     ],

@@ -25,7 +25,7 @@ INSUFFICIENT_PRIVILEGE = "42501"
 INVALID_SCHEMA_NAME = "3F000"
 
 _DENIED = re.compile(
-    r'permission denied for (schema|table|relation|view|sequence|database) "?([^"\s]+)"?'
+    r'permission denied for (schema|table|relation|view|sequence|database|function) "?([^"\s]+)"?'
 )
 _NOT_OWNER = re.compile(r'must be owner of (\w+) "?([^"\s]+)"?')
 _NO_SCHEMA = "no schema has been selected to create in"
@@ -82,6 +82,8 @@ def _needed(kind: str, name: str, verb: str | None) -> str:
         return f"the role needs USAGE on schema {name}"
     if kind == "sequence":
         return f"the role needs USAGE on sequence {name}"
+    if kind == "function":  # the migration lock's, if EXECUTE was taken from PUBLIC
+        return f"the role needs EXECUTE on function {name}"
     if verb in _DEFINITION:
         return f"changing table {name} needs the role that owns it ({_MIGRATES})"
     return f"the role needs {_table_privileges(verb)} on table {name} ({_WORKING_ROLE})"
