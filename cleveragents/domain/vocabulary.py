@@ -129,7 +129,7 @@ def add_artifact_kind(name: str, suffixes: tuple[str, ...] = ()) -> None:
     The kind registry calls it when a kind that does not ship registers itself (a plugin, a
     test). A suffix another kind already claims is refused: one name, one kind."""
     if name in ArtifactKind.__members__.values() or name in _ADDED_KINDS:
-        raise InvalidInputError(f"the artifact kind {name!r} exists already")
+        raise InvalidInputError(f"the artifact kind {str(name)!r} exists already")
     if not _KIND_NAME.fullmatch(name):
         raise InvalidInputError(
             f"a kind's name is lower-case letters, digits and dashes (at most 32), got {name!r}"
@@ -138,7 +138,9 @@ def add_artifact_kind(name: str, suffixes: tuple[str, ...] = ()) -> None:
         if not _SUFFIX.fullmatch(suffix):
             raise InvalidInputError(f"a kind's suffix is like '.csv' (lower case), got {suffix!r}")
         if (claimed := kind_named_by(f"x{suffix}")) is not None:
-            raise InvalidInputError(f"the suffix {suffix!r} names the kind {claimed!r} already")
+            raise InvalidInputError(
+                f"the suffix {suffix!r} names the kind {str(claimed)!r} already"
+            )
     _ADDED_KINDS[name] = None
     _KIND_SUFFIXES[name] = suffixes
 
