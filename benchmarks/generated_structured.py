@@ -271,7 +271,12 @@ def _statements(rng: Random, count: int, style: str) -> list[str]:
 
 
 def _body(src: _Source, rng: Random, indent: str, style: str, tab: str = "    ") -> None:
-    for line in _statements(rng, rng.randint(2, 9), style):
+    """A function's body: as long as real code's (click's functions average about 190 tokens
+    with their docstrings), with a comment now and then."""
+    comment = "#" if style == "python" else "//"
+    for line in _statements(rng, rng.randint(4, 14), style):
+        if rng.random() < 0.1:
+            src.add(f"{indent}{comment} {_words(rng, 4, 12)}")
         src.add(indent + line.replace("    ", tab))
 
 
@@ -302,6 +307,11 @@ def _python(rng: Random, size: int) -> _Source:
                 f"    {keyword} {_ident(rng)}(self{', ' if params else ''}{params}) -> int:",
                 names=True,
             )
+            if rng.random() < 0.6:
+                src.add(f'        """{_words(rng, 4, 12).capitalize()}.')
+                for _ in range(rng.randint(0, 3)):
+                    src.add(f"        {_words(rng, 6, 14)}")
+                src.add('        """')
             src.add("        total = 0")
             _body(src, rng, "        ", "python")
             if rng.random() < 0.3:

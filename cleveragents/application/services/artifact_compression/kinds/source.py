@@ -5,7 +5,10 @@ before any body.
 Smart mode's ranks (lower is kept first):
 
 * 0: the line that names each declaration, at any depth: every ``def``/``class``/``fn``/``func``
-  line, nested functions, closures and methods of nested classes included;
+  line, nested functions, closures and methods of nested classes included. In a file of 8
+  declarations or more, a name line whose text was not seen before ranks below 0 (-4 for the
+  shortest quarter of them to -1 for the longest): when not every name fits, the outline names
+  as many declarations as it can, new ones first;
 * 1: the rest of every signature (the other lines of a multi-line signature, decorators and
   annotations), imports, the module docstring's first line;
 * 2: error statements (``raise``, ``throw``, ``panic!``...) and the first line of each
@@ -140,7 +143,33 @@ def _ranks(lines: list[str], roles: SourceLines, terms: TaskTerms) -> list[int]:
         for index in indices:
             if index < count:
                 ranks[index] = rank
+    _order_names(lines, sorted(index for index in roles.names if index < count), ranks)
     return ranks
+
+
+ORDERED_NAMES_FROM = 8
+"""A file with fewer declarations than this ranks their name lines alike."""
+NAME_STEPS = 4
+"""First-seen name lines rank from NAME - 4 (the shortest quarter) to NAME - 1."""
+
+
+def _order_names(lines: list[str], names: list[int], ranks: list[int]) -> None:
+    """In a file with many declarations, the name lines that are kept first when not all fit:
+    a line whose text was not seen before before one that repeats it (a tenth
+    ``def __init__(self) -> None:`` says less than a new name), and shorter lines first (each
+    names one declaration, and the outline names as many as the budget holds). Repeats keep
+    NAME; first-seen lines rank below it by their length's quarter. All of them still come
+    before any other line."""
+    if len(names) < ORDERED_NAMES_FROM:
+        return
+    first_seen: dict[str, int] = {}
+    for index in names:
+        first_seen.setdefault(lines[index].strip(), index)
+    lengths = sorted(len(text) for text in first_seen)
+    cuts = [lengths[(len(lengths) - 1) * step // NAME_STEPS] for step in range(1, NAME_STEPS)]
+    for text, index in first_seen.items():
+        quarter = sum(len(text) > cut for cut in cuts)  # 0: among the shortest
+        ranks[index] = NAME - NAME_STEPS + quarter
 
 
 # --- files without a tree: patterns per language family ---------------------------------------
