@@ -1,4 +1,5 @@
-"""Recovery correctness: the share of the facts a resumed agent needs that a compaction kept.
+"""Recall of a compaction: the share of the facts a resumed agent needs that a compaction kept
+(the package measures; it never compacts).
 
 The measurement is independent of any summarizer: `recovery_facts` extracts the facts from
 the full transcript by fixed rules, and `presence` looks for them as text in the compacted
@@ -8,10 +9,10 @@ calls the summarizer it measures.
 Rules, in short (details in the modules named):
 
 * latest_request: the newest user text that is a real request, not harness noise
-  (`recovery_requests`).
+  (`recall.requests`, past the harness noise of `domain.harness_noise`).
 * user_requests: every distinct real request, in order (the latest included).
 * files_modified: paths written by write/edit tools whose result is not an error
-  (`recovery_tools`); needle: the path (or its workspace-relative form).
+  (`recall.tools`); needle: the path (or its workspace-relative form).
 * files_read: paths whose content a read tool (Read, NotebookRead, view, the editor's view)
   returned successfully; searches and listings are not reads. Needle: the path.
 * commands: each distinct shell command with the outcome of its latest answered run; needle:
@@ -22,8 +23,8 @@ Rules, in short (details in the modules named):
   with an error word ("fail", "error", "not found", "rejected"...) nearby.
 * unfinished: pending and in-progress items of the last TodoWrite.
 * decisions: the user's answers to the agent's questions, a plan the user approved, and
-  assistant sentences stating a choice or a conclusion (`recovery_decisions`,
-  `recovery_prose`).
+  assistant sentences stating a choice or a conclusion (`recall.decisions`,
+  `recall.prose`).
 * next_step: the in-progress todo item, else the last statement of intent in the last
   assistant text after the latest request.
 * uncertain_effects: calls that are not read-only whose result is missing, an error or an
@@ -31,7 +32,10 @@ Rules, in short (details in the modules named):
 
 Prose facts (requests, unfinished items, decisions, the next step) are recovered as written or
 by their key terms: most of their rarest distinctive terms within a few hundred characters
-(`recovery_text`), since summaries paraphrase and cut prose.
+(`recall.text`), since summaries paraphrase and cut prose.
+
+Beside recall, `summary_checks` checks what a summary of ours says: decisions that are only
+narration, uncertain effects a later call had settled, the work in progress at the cut.
 
 Example::
 

@@ -4,15 +4,15 @@
   multiple-choice questions (one fact per question: its answer with the question's key
   terms), a plan the user approved (its title: the ``plan`` argument of the approval call, or
   else the last plan file, ``*plan*.md``, written before it), and assistant sentences that
-  state a choice or a conclusion (`recovery_prose.is_decision`); one that opens with
+  state a choice or a conclusion (`recall.prose.is_decision`); one that opens with
   narration ("I need to use X") is also recognised without it ("Use X"), as a summary that
   keeps decisions apart from narration writes it.
 * the next step, at most one: the first in-progress item of the last todo list; else the
-  last statement of intent (`recovery_prose.is_intent`) in the last assistant message with
+  last statement of intent (`recall.prose.is_intent`) in the last assistant message with
   text after the latest request. Intents before that message were acted upon or superseded;
   a last message without one (a final report) means the agent had nothing left to do.
 
-All are prose, recognised verbatim or by their key terms (`recovery_text`).
+All are prose, recognised verbatim or by their key terms (`recall.text`).
 """
 
 from __future__ import annotations

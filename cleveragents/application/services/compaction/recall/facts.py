@@ -3,7 +3,7 @@
 This extraction is deliberately independent of any summarizer: it reads the raw messages
 (tool calls and their results, user and assistant text), so a summarizer cannot pass the
 measurement by agreeing with itself. The rules of decisions and the next step are in
-`recovery_decisions`; the rest are here.
+`recall.decisions`; the rest are here.
 """
 
 from __future__ import annotations

@@ -42,7 +42,7 @@ class Fact:
 
     `terms` are the key terms of a prose fact (a request, a decision, the next step), which a
     summary may paraphrase: the fact is also recovered when most of them occur close together
-    (`recovery_text.terms_recovered`). Empty for facts that must occur as written.
+    (`recall.text.terms_recovered`). Empty for facts that must occur as written.
     """
 
     category: FactCategory

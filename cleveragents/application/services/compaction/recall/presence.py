@@ -39,7 +39,7 @@ def presence(
     A fact counts as recovered when one of its needles occurs in `searchable_text(compacted)`
     (case-sensitive, whitespace-normalised) and, when it has outcome words, one of those
     occurs (ignoring case) within `OUTCOME_WINDOW` characters of that needle; a prose fact
-    also when most of its key terms occur close together (`recovery_text.terms_recovered`).
+    also when most of its key terms occur close together (`recall.text.terms_recovered`).
     """
     haystack = searchable_text(compacted)
     by_category: dict[FactCategory, CategoryRecovery] = {}
