@@ -18,6 +18,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from cleveragents.adapters.transcripts.transcript_formats import codec_of
 from cleveragents.application.ports.transcript_codec import TranscriptCodec
 from cleveragents.domain.errors import InvalidInputError
 from cleveragents.domain.transcript import Transcript, TranscriptFormat
@@ -42,6 +43,9 @@ class FakeTranscriptCodec(TranscriptCodec):
 
     def write_bytes(self, transcript: Transcript, transcript_format: TranscriptFormat) -> bytes:
         return self.write(transcript, transcript_format).encode("utf-8")
+
+    def provider(self, transcript_format: TranscriptFormat) -> str:
+        return codec_of(transcript_format).provider  # the real formats' providers
 
     def detect_native(self, document: object) -> TranscriptFormat:
         if not isinstance(document, dict) or _FORMAT_KEY not in document:

@@ -251,7 +251,7 @@ def test_transcripts_read_or_are_refused(text: str, named: TranscriptFormat | No
     if transcript is None:
         return
     used = named or CODEC.detect(text)
-    parsed_or_refused(lambda: transcript_usage(transcript, used))
+    parsed_or_refused(lambda: transcript_usage(transcript, used, CODEC.provider(used)))
     # Written back in its own format it reads the same (compaction writes in the input's
     # format); written in another it converts or is refused.
     assert CODEC.read(CODEC.write(transcript, used), used) == transcript
@@ -320,7 +320,7 @@ def test_the_usage_of_transcripts_is_read_or_refused(
     transcript = parsed_or_refused(lambda: CODEC.read(text, named))
     if transcript is not None:
         used = named or CODEC.detect(text)
-        found = parsed_or_refused(lambda: transcript_usage(transcript, used))
+        found = parsed_or_refused(lambda: transcript_usage(transcript, used, CODEC.provider(used)))
         for request in found.requests if found else ():
             assert len(request.request_key) <= 200
 

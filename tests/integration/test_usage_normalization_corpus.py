@@ -39,7 +39,11 @@ def test_corpus_sessions_count_each_api_message_once(path: Path) -> None:
         expected["write"] += usage["cache_creation_input_tokens"]
         expected["output"] += usage["output_tokens"]
 
-    found = transcript_usage(CODEC.read(path.read_text()), TranscriptFormat.CLAUDE_CODE)
+    found = transcript_usage(
+        CODEC.read(path.read_text()),
+        TranscriptFormat.CLAUDE_CODE,
+        CODEC.provider(TranscriptFormat.CLAUDE_CODE),
+    )
     assert len(found.requests) == len(final)
     got: dict[str, int] = defaultdict(int)
     for request in found.requests:

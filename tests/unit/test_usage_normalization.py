@@ -203,7 +203,9 @@ def test_the_extra_keys_match_the_transcript_readers() -> None:
 def test_a_claude_code_message_split_over_five_records_counts_once() -> None:
     text = (USAGE_DATA / "claude-code-short.jsonl").read_text()
     assert text.count('"id":"msg_01MKH1ccEGrZGNPvu8pYiiQa"') == 5
-    found = transcript_usage(CODEC.read(text), TranscriptFormat.CLAUDE_CODE)
+    found = transcript_usage(
+        CODEC.read(text), TranscriptFormat.CLAUDE_CODE, CODEC.provider(TranscriptFormat.CLAUDE_CODE)
+    )
     assert len(found.requests) == 1
     request = found.requests[0]
     assert request.model == "claude-opus-4-6"
@@ -261,7 +263,11 @@ def test_a_message_id_seen_again_later_counts_once_with_its_last_usage() -> None
         _record("msg_a", "claude-opus-4-6", final, "3"),
         _record("msg_c", "<synthetic>", {"input_tokens": 0, "output_tokens": 0}, "4"),
     ]
-    found = transcript_usage(CODEC.read("\n".join(lines)), TranscriptFormat.CLAUDE_CODE)
+    found = transcript_usage(
+        CODEC.read("\n".join(lines)),
+        TranscriptFormat.CLAUDE_CODE,
+        CODEC.provider(TranscriptFormat.CLAUDE_CODE),
+    )
     assert [r.message_id for r in found.requests] == ["msg_a", "msg_b"]
     assert found.requests[0].usage.output_tokens == 90
     assert found.synthetic == 1
@@ -270,7 +276,11 @@ def test_a_message_id_seen_again_later_counts_once_with_its_last_usage() -> None
 def test_a_bad_usage_names_the_message() -> None:
     line = _record("msg_x", "claude-opus-4-6", {"input_tokens": -3, "output_tokens": 1}, "1")
     with pytest.raises(InvalidInputError, match="transcript message 0: usage: input_tokens"):
-        transcript_usage(CODEC.read(line), TranscriptFormat.CLAUDE_CODE)
+        transcript_usage(
+            CODEC.read(line),
+            TranscriptFormat.CLAUDE_CODE,
+            CODEC.provider(TranscriptFormat.CLAUDE_CODE),
+        )
 
 
 def test_messages_without_ids_are_keyed_by_content_stably() -> None:
@@ -285,8 +295,12 @@ def test_messages_without_ids_are_keyed_by_content_stably() -> None:
         ],
     }
     text = json.dumps(document)
-    first = transcript_usage(CODEC.read(text), TranscriptFormat.ANTHROPIC)
-    again = transcript_usage(CODEC.read(text), TranscriptFormat.ANTHROPIC)
+    first = transcript_usage(
+        CODEC.read(text), TranscriptFormat.ANTHROPIC, CODEC.provider(TranscriptFormat.ANTHROPIC)
+    )
+    again = transcript_usage(
+        CODEC.read(text), TranscriptFormat.ANTHROPIC, CODEC.provider(TranscriptFormat.ANTHROPIC)
+    )
     keys = [request.request_key for request in first.requests]
     assert keys == [request.request_key for request in again.requests]
     assert len(set(keys)) == 2  # the same message twice: two requests
@@ -310,7 +324,11 @@ def test_openai_transcript_usage_is_read_from_the_message_keys() -> None:
             },
         ],
     }
-    found = transcript_usage(CODEC.read(json.dumps(document)), TranscriptFormat.OPENAI)
+    found = transcript_usage(
+        CODEC.read(json.dumps(document)),
+        TranscriptFormat.OPENAI,
+        CODEC.provider(TranscriptFormat.OPENAI),
+    )
     (request,) = found.requests
     assert request.request_key == "openai:message:chatcmpl-1"
     assert request.model == "gpt-4o"

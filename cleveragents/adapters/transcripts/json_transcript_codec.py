@@ -18,11 +18,9 @@ import re
 
 from pydantic import ValidationError
 
-from cleveragents.adapters.transcripts.anthropic_messages import read_anthropic, write_anthropic
 from cleveragents.adapters.transcripts.claude_code_jsonl import (
     looks_like_claude_code,
     read_claude_code,
-    write_claude_code,
 )
 from cleveragents.adapters.transcripts.format_detection import (
     document_format,
@@ -35,8 +33,8 @@ from cleveragents.adapters.transcripts.native_documents import (
     json_copy,
     looks_like_claude_code_records,
 )
-from cleveragents.adapters.transcripts.openai_chat import read_openai, write_openai
 from cleveragents.adapters.transcripts.strict_json import parse_json, parse_json_or_none
+from cleveragents.adapters.transcripts.transcript_formats import TRANSCRIPT_FORMATS, codec_of
 from cleveragents.application.ports.transcript_codec import TranscriptCodec
 from cleveragents.domain.errors import InvalidInputError
 from cleveragents.domain.transcript import Transcript, TranscriptFormat
@@ -46,8 +44,9 @@ class JsonTranscriptCodec(TranscriptCodec):
     """Anthropic Messages JSON, OpenAI Chat Completions JSON and Claude Code session JSONL."""
 
     def detect(self, text: str) -> TranscriptFormat:
-        if looks_like_claude_code(text):
-            return TranscriptFormat.CLAUDE_CODE
+        for codec in TRANSCRIPT_FORMATS:
+            if codec.recognises_text is not None and codec.recognises_text(text):
+                return codec.format
         return document_format(_parse(text))
 
     def read(self, text: str, transcript_format: TranscriptFormat | None = None) -> Transcript:
@@ -67,15 +66,11 @@ class JsonTranscriptCodec(TranscriptCodec):
             raise _invalid(exc) from exc
 
     def write(self, transcript: Transcript, transcript_format: TranscriptFormat) -> str:
-        transcript_format = _format(transcript_format)
-        if transcript_format is TranscriptFormat.CLAUDE_CODE:
-            return write_claude_code(transcript)
-        document = (
-            write_openai(transcript)
-            if transcript_format is TranscriptFormat.OPENAI
-            else write_anthropic(transcript)
-        )
-        return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
+        codec = codec_of(_format(transcript_format))
+        written = codec.write(transcript)
+        if codec.line_records:
+            return str(written)
+        return json.dumps(written, ensure_ascii=False, indent=2) + "\n"
 
     def write_bytes(self, transcript: Transcript, transcript_format: TranscriptFormat) -> bytes:
         text = self.write(transcript, transcript_format)
@@ -109,19 +104,17 @@ class JsonTranscriptCodec(TranscriptCodec):
             raise _invalid(exc) from exc
 
     def write_native(self, transcript: Transcript, transcript_format: TranscriptFormat) -> object:
-        transcript_format = _format(transcript_format)
-        if transcript_format is TranscriptFormat.CLAUDE_CODE:
+        codec = codec_of(_format(transcript_format))
+        written = codec.write(transcript)
+        if codec.line_records:
             # One record a line, split at newlines only: a record's text may hold U+2028.
-            lines = write_claude_code(transcript).split("\n")
-            return [json.loads(line) for line in lines if line]
-        document = (
-            write_openai(transcript)
-            if transcript_format is TranscriptFormat.OPENAI
-            else write_anthropic(transcript)
-        )
+            return [json.loads(line) for line in str(written).split("\n") if line]
         # The writers reuse the transcript's own dicts (usage, extras): whoever edits the
         # document must not be editing the transcript.
-        return json_copy(document, "transcript")
+        return json_copy(written, "transcript")
+
+    def provider(self, transcript_format: TranscriptFormat) -> str:
+        return codec_of(_format(transcript_format)).provider
 
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
@@ -137,9 +130,7 @@ def _read_document(document: object, named: TranscriptFormat | None) -> Transcri
         named = document_format(document)
     elif problem := named_format_problem(document, named):
         raise InvalidInputError(problem)
-    if named is TranscriptFormat.OPENAI:
-        return read_openai(document)
-    return read_anthropic(document)
+    return codec_of(named).read(document)
 
 
 def _invalid(exc: ValidationError) -> InvalidInputError:

@@ -35,6 +35,11 @@ class TranscriptCodec(ABC):
         hold, ``"\\ud800"``, and UTF-8 cannot) is written as the escape it was read from."""
 
     @abstractmethod
+    def provider(self, transcript_format: TranscriptFormat) -> str:
+        """The API whose usage payloads the messages of `transcript_format` carry
+        (``anthropic``, ``openai``): how their usage is normalized."""
+
+    @abstractmethod
     def detect_native(self, document: object) -> TranscriptFormat:
         """The format of a parsed document; `InvalidInputError` when it is none of them."""
 

@@ -181,7 +181,7 @@ class DeliveryGate:
             for text in _shown_texts(message):
                 violations += _preview_violations(text, subject, workspace)
         violations += unfinished_omissions(transcript.messages)
-        requests = transcript_usage(transcript, used).requests
+        requests = transcript_usage(transcript, used, self._codec.provider(used)).requests
         for request in requests:
             if not (request.usage.cache_read_tokens or request.usage.cache_write_tokens):
                 continue

@@ -77,7 +77,9 @@ class MetricsService:
         ``default`` (created on first use). Nothing is written when the log is malformed."""
         check_stored_text(source, "source")
         transcript_format = transcript_format or self._codec.detect(text)
-        found = transcript_usage(self._codec.read(text, transcript_format), transcript_format)
+        transcript = self._codec.read(text, transcript_format)
+        provider = self._codec.provider(transcript_format)
+        found = transcript_usage(transcript, transcript_format, provider)
         scope = resolve_scope(self._uow_factory, project, plan_id, create_default=True)
         assert scope.project is not None
         now = self._clock.now()

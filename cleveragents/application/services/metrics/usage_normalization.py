@@ -233,12 +233,6 @@ OPENAI_REQUEST_EXTRA = "openai_request"
 SYNTHETIC_MODEL = "<synthetic>"
 """Claude Code's model name for messages it wrote itself (no provider request was made)."""
 
-_PROVIDER_OF = {
-    TranscriptFormat.CLAUDE_CODE: "anthropic",
-    TranscriptFormat.ANTHROPIC: "anthropic",
-    TranscriptFormat.OPENAI: "openai",
-}
-
 
 @dataclass(frozen=True, slots=True)
 class RequestUsage:
@@ -270,15 +264,15 @@ class _Facts:
 
 
 def transcript_usage(
-    transcript: Transcript, transcript_format: TranscriptFormat
+    transcript: Transcript, transcript_format: TranscriptFormat, provider: str
 ) -> TranscriptUsage:
     """Each provider request of `transcript` once, with its usage normalized.
 
     Claude Code writes one record per content block of an API message, each repeating the
     usage; the reader has merged them into one message, and a message id seen again anyway
     counts once (with its last usage, the final one). Every usage is checked before anything
-    is returned: a malformed one is an `InvalidInputError` naming the message."""
-    provider = _PROVIDER_OF[transcript_format]
+    is returned: a malformed one is an `InvalidInputError` naming the message. `provider` is
+    whose payloads they are (the codec's `provider` of the format)."""
     found: dict[str, RequestUsage] = {}
     occurrences: dict[str, int] = {}
     synthetic = 0
