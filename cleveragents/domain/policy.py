@@ -23,6 +23,10 @@ MIN_SUMMARY_TOKENS = 100
 """Below this a summary holds little more than its heading and the request it quotes."""
 """A compaction summary's own budget: Claude Code's summaries of long agent sessions are
 3-4k tokens, and a summary that grows with the session would defeat compaction."""
+RESERVE_SHARE_DIVISOR = 4
+"""An unset reserve is at most a quarter of the window (`default_reserve_tokens`)."""
+KEEP_RECENT_SHARE_PERCENT = 50
+"""Unset recent turns take at most half the window less the reserve."""
 DEFAULT_PREVIEW_HEAD_BYTES = 4096
 DEFAULT_PREVIEW_TAIL_BYTES = 4096
 MAX_RETENTION_DAYS = 100 * 366
@@ -114,12 +118,16 @@ class ContextPolicy(_PolicyFields):
 
     @property
     def effective_reserve_tokens(self) -> int:
-        return DEFAULT_RESERVE_TOKENS if self.reserve_tokens is None else self.reserve_tokens
+        if self.reserve_tokens is None:
+            return default_reserve_tokens(self.effective_context_window)
+        return self.reserve_tokens
 
     @property
     def effective_keep_recent_tokens(self) -> int:
         if self.keep_recent_tokens is None:
-            return DEFAULT_KEEP_RECENT_TOKENS
+            return default_keep_recent_tokens(
+                self.effective_context_window, self.effective_reserve_tokens
+            )
         return self.keep_recent_tokens
 
     @property
@@ -155,6 +163,20 @@ class ContextPolicy(_PolicyFields):
         values = self.model_dump()
         values.update(override.model_dump(exclude_none=True))
         return ContextPolicy.model_validate(values)
+
+
+def default_reserve_tokens(context_window: int) -> int:
+    """`DEFAULT_RESERVE_TOKENS`, or a quarter of a window too small for it (under 64k): the
+    reply must not take the room the conversation needs."""
+    return min(DEFAULT_RESERVE_TOKENS, context_window // RESERVE_SHARE_DIVISOR)
+
+
+def default_keep_recent_tokens(context_window: int, reserve_tokens: int) -> int:
+    """`DEFAULT_KEEP_RECENT_TOKENS`, or half of what the reserve leaves of a window too small
+    for it: the other half holds the summary and lets the conversation grow before the next
+    compaction."""
+    usable = max(0, context_window - reserve_tokens)
+    return max(1, min(DEFAULT_KEEP_RECENT_TOKENS, usable * KEEP_RECENT_SHARE_PERCENT // 100))
 
 
 def default_summary_tokens(context_window: int, reserve_tokens: int, keep_recent: int) -> int:

@@ -59,8 +59,12 @@ def test_a_bad_ratio_does_not_even_create_the_database(
 def test_incoherent_policy_is_refused(capsys: pytest.CaptureFixture[str], home: Path) -> None:
     assert run(capsys, "project", "create", "p").exit_code == 0
     _refused(
-        run(capsys, "project", "context", "set", "p", "--context-window", "8000"),
-        "reserve_tokens (16384) must be less than context_window (8000)",
+        run(
+            capsys,
+            *("project", "context", "set", "p", "--context-window", "8000"),
+            *("--reserve-tokens", "9000"),
+        ),
+        "reserve_tokens (9000) must be less than context_window (8000)",
     )
     _refused(run(capsys, "project", "context", "set", "p", "--context-window", "0"))
     _refused(run(capsys, "project", "context", "set", "p"), "give at least one of")

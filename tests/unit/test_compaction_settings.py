@@ -86,8 +86,8 @@ def test_a_base_policy_goes_over_the_project_and_the_overrides_over_both(
     overrides = ContextPolicyChanges(reserve_tokens=3_000)
     settings = compaction_settings(projects, "shop", overrides, policy=policy).settings
     assert settings == CompactionSettings(
-        context_window=40_000, reserve_tokens=3_000, keep_recent_tokens=20_000, summary_tokens=900
-    )
+        context_window=40_000, reserve_tokens=3_000, keep_recent_tokens=18_500, summary_tokens=900
+    )  # unset, the recent turns take half of what the reserve leaves of a small window
     alone = compaction_settings(projects, None, policy=policy).settings
     assert (alone.context_window, alone.reserve_tokens) == (40_000, 4_000)
     with pytest.raises(InvalidPolicyError, match="reserve_tokens"):
@@ -110,7 +110,9 @@ def test_overrides_that_leave_no_room_are_refused(projects: ProjectService) -> N
         # The project's set summary budget must still fit beside the recent turns.
         compaction_settings(projects, "shop", ContextPolicyChanges(keep_recent_tokens=47_500))
     with pytest.raises(InvalidPolicyError, match="reserve"):
-        compaction_settings(projects, None, ContextPolicyChanges(context_window=10_000))
+        compaction_settings(
+            projects, None, ContextPolicyChanges(context_window=10_000, reserve_tokens=16_384)
+        )
 
 
 def test_an_unknown_project_is_refused(projects: ProjectService) -> None:
@@ -120,9 +122,11 @@ def test_an_unknown_project_is_refused(projects: ProjectService) -> None:
 
 def test_from_policy_checks_coherence_with_or_without_overrides() -> None:
     with pytest.raises(InvalidPolicyError):
-        CompactionSettings.from_policy(ContextPolicy(context_window=1_000))
+        CompactionSettings.from_policy(
+            ContextPolicy(context_window=1_000, keep_recent_tokens=5_000)
+        )
     fixed = CompactionSettings.from_policy(
-        ContextPolicy(context_window=1_000),
+        ContextPolicy(context_window=1_000, keep_recent_tokens=5_000),
         ContextPolicyChanges(reserve_tokens=100, keep_recent_tokens=800),
     )
     assert fixed == CompactionSettings(

@@ -119,9 +119,12 @@ def test_check_coherent_rejects_reserve_not_below_window() -> None:
     )
 
 
-def test_check_coherent_rejects_window_below_default_reserve() -> None:
+def test_a_window_below_the_default_reserve_scales_what_is_unset() -> None:
+    policy = ContextPolicy(context_window=10_000).check_coherent()
+    assert policy.effective_reserve_tokens == 2_500  # a quarter of the window
+    assert policy.effective_keep_recent_tokens == 3_750  # half of what the reserve leaves
     with pytest.raises(InvalidPolicyError, match="reserve"):
-        ContextPolicy(context_window=10_000).check_coherent()
+        ContextPolicy(context_window=10_000, reserve_tokens=16_384).check_coherent()
 
 
 def test_check_coherent_rejects_keep_recent_above_usable() -> None:
@@ -170,7 +173,7 @@ def test_effective_settings_give_each_value_and_where_it_comes_from() -> None:
     settings = policy.effective_settings()
     assert list(settings) == list(ContextPolicy.model_fields)  # every field, in their order
     assert settings["context_window"] == EffectiveSetting(50_000, "project")
-    assert settings["reserve_tokens"] == EffectiveSetting(DEFAULT_RESERVE_TOKENS, "default")
+    assert settings["reserve_tokens"] == EffectiveSetting(12_500, "default")  # a quarter of it
     assert settings["skeleton_ratio"] == EffectiveSetting(0.3, "default")
     # The default summary budget is the one the set window leaves room for.
     summary = EffectiveSetting(policy.effective_summary_tokens, "default")

@@ -179,7 +179,8 @@ def test_set_context_incoherent_policy_commits_nothing(world: World) -> None:
     commits = world.store.commits
     with pytest.raises(InvalidPolicyError, match="lower reserve_tokens"):
         world.projects.set_context(
-            "demo", ContextPolicyChanges(skeleton_ratio=0.9, context_window=1000)
+            "demo",
+            ContextPolicyChanges(skeleton_ratio=0.9, context_window=1000, reserve_tokens=1000),
         )
     assert world.store.commits == commits
     assert world.factory.created[-1].committed is False
