@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from benchmarks.generated_structured import diff_mixed
-from cleveragents.application.services.artifact_compression.kinds.diff.file_list import file_list
+from cleveragents.application.services.artifact_compression.kinds.diff.file_list import (
+    file_list,
+    file_lists,
+)
 
 RENAME_BINARY_MODE = """\
 diff --git a/src/old name.py b/src/new name.py
@@ -67,3 +70,13 @@ def test_the_generated_diff_names_every_file_once() -> None:
     assert len(listed) == 1 + len(diff.files)
     for path, line in zip(diff.files, listed[1:], strict=True):
         assert path in line
+
+
+def test_the_paths_alone_come_second_for_a_budget_too_small_for_the_counts() -> None:
+    full, paths = file_lists(RENAME_BINARY_MODE.splitlines())
+    assert full.split("\n") == file_list(RENAME_BINARY_MODE.splitlines())
+    assert paths == (
+        "diff: 4 files changed: src/old name.py => src/new name.py, assets/logo.png, run.sh, "
+        "gone.txt"
+    )
+    assert file_lists(["hello"]) == ()

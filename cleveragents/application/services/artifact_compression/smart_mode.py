@@ -28,6 +28,7 @@ from cleveragents.application.services.artifact_compression.packing.request impo
 )
 from cleveragents.application.services.artifact_compression.raw_counts import RawCount
 from cleveragents.application.services.artifact_compression.task_terms import TaskTerms
+from cleveragents.application.services.artifact_compression.truncation import truncation_marker
 
 PACKABLE_MIN_LINES = 3
 """Fewer lines than this are cut like Tier 3: there is nothing to choose between."""
@@ -110,7 +111,7 @@ def _packed_by_rank(
         offsets=offsets,
         source_starts=starts,
     )
-    summary = _summary_needed(run, plan, request, budget, counter)
+    summary = _summary_needed(run, plan, request, budget, counted)
     if summary is None:
         packed = pack(request, budget, counted.tokens, counter, run.compressor.marker, run.handles)
         return CompressedBody(packed.content, True, packed.tokens)
@@ -126,22 +127,24 @@ def _packed_by_rank(
     return CompressedBody(packed.content, True, packed.tokens)
 
 
-SUMMARY_ROOM = 16
-"""Tokens a summary leaves the packed lines at least (the marker of what they omit)."""
+SUMMARY_ROOM = 6
+"""Tokens a summary leaves the packed lines at least (the shortest marker of what they omit)."""
 
 
 def _summary_needed(
-    run: CompressionRun, plan: LinePlan, request: PackRequest, budget: int, counter: TokenCounter
+    run: CompressionRun, plan: LinePlan, request: PackRequest, budget: int, counted: RawCount
 ) -> str | None:
-    """The plan's summary when the lines of the best rank, each stretch of them with a marker
-    before it, would not fit the budget (then some would be lost, and the summary names what
-    they stand for), and the summary fits with room for the marker of what is omitted."""
-    if not plan.summary:
+    """The plan's first summary that fits with room for the marker of what is omitted, when
+    the lines of the best rank, each stretch of them with a marker before it, would not fit
+    the budget (then some would be lost, and the summary names what they stand for)."""
+    if not plan.summaries:
         return None
+    counter, raw_tokens = counted.counter, counted.tokens
     ranks, costs = plan.priorities, request.costs
     best = min(ranks, default=0)
-    marker = counter.count(run.compressor.marker(run.handles.lines(1, request.total_lines)))
-    needed = 0
+    last = request.total_lines
+    marker = counter.count(run.compressor.marker(run.handles.lines(last - 1, last)) + "\n")
+    needed = counter.count("\n" + truncation_marker(raw_tokens))  # the packer's last line
     previous = -2
     for position, rank in enumerate(ranks):
         if rank == best:
@@ -151,5 +154,7 @@ def _summary_needed(
                 break
     if needed <= budget:
         return None
-    summary = "\n".join(plan.summary)
-    return summary if counter.count(summary) + SUMMARY_ROOM <= budget else None
+    for summary in plan.summaries:
+        if counter.count(summary) + SUMMARY_ROOM <= budget:
+            return summary
+    return None

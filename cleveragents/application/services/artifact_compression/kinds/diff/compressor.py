@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from cleveragents.application.services.artifact_compression.kinds.diff.file_list import file_list
+from cleveragents.application.services.artifact_compression.kinds.diff.file_list import file_lists
 from cleveragents.application.services.artifact_compression.kinds.diff.line_plan import _LineRanker
 from cleveragents.application.services.artifact_compression.kinds.diff.parsing import (
     _FILE_STARTS,
@@ -126,11 +126,11 @@ class DiffCompressor(KindCompressor):
                 )
                 priorities.append(ranker.rank(line, kind, starts_file))
             previous = kind
-        summary = file_list(lines)
+        summaries = file_lists(lines)
         if max(map(len, lines), default=0) <= LONG_LINE_CHARS:
             # No short forms: spares the helper its loop.
-            return LinePlan(priorities, summary=summary)
-        return replace(plan_with_short_long_lines(lines, priorities), summary=summary)
+            return LinePlan(priorities, summaries=summaries)
+        return replace(plan_with_short_long_lines(lines, priorities), summaries=summaries)
 
 
 def _classified(lines: list[str]) -> list[tuple[_Kind, str | None, _Role | None]]:

@@ -31,17 +31,48 @@ class _File:
     similarity: str | None = None  # git writes it before the rename: the list, after
     binary: bool = False
 
+    def name(self) -> str:
+        return f"{self.old_path} => {self.path}" if self.old_path else self.path
+
     def line(self) -> str:
-        name = f"{self.old_path} => {self.path}" if self.old_path else self.path
+        name = self.name()
         change = "binary" if self.binary else f"+{self.added} -{self.removed}"
         said = [*self.notes, *([self.similarity] if self.similarity else [])]
         notes = f" ({', '.join(said)})" if said else ""
         return f" {name} | {change}{notes}"
 
 
+def file_lists(lines: list[str]) -> tuple[str, ...]:
+    """The summaries smart mode may write first, richest first: the list with each file's
+    counts (`file_list`), then the paths alone on one line, for a budget too small for the
+    counts; none for a text that is no diff."""
+    files = _files(lines)
+    if not files:
+        return ()
+    paths = ", ".join(f.name() for f in files)
+    return ("\n".join(_listed(files)), f"diff: {len(files)} {_noun(files)} changed: {paths}")
+
+
 def file_list(lines: list[str]) -> list[str] | None:
     """The list, a title line first (``diff: 3 files changed, +12 -4``), one line per file;
     None for a text with no file header (not a diff git or ``diff -u`` writes)."""
+    files = _files(lines)
+    return _listed(files) if files else None
+
+
+def _noun(files: list[_File]) -> str:
+    return "file" if len(files) == 1 else "files"
+
+
+def _listed(files: list[_File]) -> list[str]:
+    added = sum(f.added for f in files)
+    removed = sum(f.removed for f in files)
+    title = f"diff: {len(files)} {_noun(files)} changed, +{added} -{removed}"
+    return [title, *(f.line() for f in files)]
+
+
+def _files(lines: list[str]) -> list[_File]:
+    """Every file of the diff, in order, with what its headers and hunks say of it."""
     files: list[_File] = []
     current: _File | None = None
     headed = False  # the current file's `+++` line or a hunk was seen: a `---` starts the next
@@ -67,13 +98,7 @@ def file_list(lines: list[str]) -> list[str] | None:
         elif current is not None:
             headed = headed or line.startswith("+++ ")
             _header(current, line)
-    if not files:
-        return None
-    added = sum(f.added for f in files)
-    removed = sum(f.removed for f in files)
-    noun = "file" if len(files) == 1 else "files"
-    title = f"diff: {len(files)} {noun} changed, +{added} -{removed}"
-    return [title, *(f.line() for f in files)]
+    return files
 
 
 def _header(current: _File, line: str) -> None:
