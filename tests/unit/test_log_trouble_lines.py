@@ -75,3 +75,10 @@ def test_every_word_is_found() -> None:
     words = {stem: stem for stem in TROUBLE_WORDS}
     lines = [f"x {word} y" for word in words.values()]
     assert last_trouble_lines(lines) == {stem: i for i, stem in enumerate(words)}
+
+
+def test_a_text_full_of_stems_inside_words_is_searched_to_the_word() -> None:
+    # Thousands of `err` inside `terr` before the one whole word: the search still finds it.
+    lines = ["ERROR here", *(["terr " * 200] * 50)]
+    assert last_trouble_lines(lines) == {"err": 0}
+    assert last_trouble_lines(["terr " * 5000]) == {}

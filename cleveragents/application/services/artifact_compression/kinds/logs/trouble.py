@@ -41,6 +41,8 @@ _FORMS: dict[str, str] = {
 }
 TROUBLE_WORDS = tuple(_FORMS)
 _WORD_AT = {stem: re.compile(rf"{forms}(?![\w])") for stem, forms in _FORMS.items()}
+_WHOLE = {stem: re.compile(rf"(?<![\w]){forms}(?![\w])") for stem, forms in _FORMS.items()}
+MISSES = 1000
 _ANY = re.compile(rf"(?<![\w])(?:{'|'.join(_FORMS.values())})(?![\w])", re.IGNORECASE)
 
 
@@ -50,15 +52,25 @@ def mentions_trouble(line: str) -> bool:
 
 
 def _last_at(lowered: str, stem: str) -> int:
-    """Where the last whole trouble word of `stem` starts in `lowered`, or -1."""
+    """Where the last whole trouble word of `stem` starts in `lowered`, or -1.
+
+    After `MISSES` candidates inside other words (``interrupt``, ``room``; a hostile text can
+    hold millions) the rest is searched by one regex pass instead, linear and in C.
+    """
     word = _WORD_AT[stem]
     end = len(lowered)
-    while (at := lowered.rfind(stem, 0, end)) >= 0:
+    for _ in range(MISSES):
+        at = lowered.rfind(stem, 0, end)
+        if at < 0:
+            return -1
         before = lowered[at - 1] if at else " "
         if not (before.isalnum() or before == "_") and word.match(lowered, at):
             return at
         end = at + len(stem) - 1
-    return -1
+    last = -1
+    for match in _WHOLE[stem].finditer(lowered, 0, end):
+        last = match.start()
+    return last
 
 
 def last_trouble_lines(lines: Sequence[str]) -> dict[str, int]:
