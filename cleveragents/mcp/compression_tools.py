@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import Annotated
 
 from mcp.server.mcpserver import MCPServer
 from mcp.types import ToolAnnotations
@@ -18,21 +18,10 @@ from cleveragents.domain.vocabulary import (
     DEFAULT_COMPRESSION_MODE,
     DEFAULT_ENCODING,
     CompressionMode,
-    Encoding,
     artifact_kind,
-    artifact_kind_choices,
 )
+from cleveragents.mcp.choices import EncodingChoice, KindChoice
 from cleveragents.mcp.engine import Engine, refuse
-
-if TYPE_CHECKING:
-    from cleveragents.domain.vocabulary import ArtifactKind
-
-    KindChoice = ArtifactKind
-    EncodingName = str
-else:
-    # The vocabulary's kinds, with any registered before the server was built (a plugin's).
-    KindChoice = artifact_kind_choices()
-    EncodingName = Literal[tuple(encoding.value for encoding in Encoding)]
 
 DEFAULT_TEXT_NAME = "text"
 """What text given without a name is called: no suffix, so its kind is told by its lines."""
@@ -134,7 +123,7 @@ def register(server: MCPServer, engine: Engine) -> None:
     async def count_tokens(
         text: Annotated[str, Field(description="The text to count.")],
         encoding: Annotated[
-            EncodingName,
+            EncodingChoice,
             Field(description="The tokenizer's encoding (offline, no download)."),
         ] = DEFAULT_ENCODING.value,
     ) -> TokenCount:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import Annotated, Any
 
 from mcp.server.mcpserver import MCPServer
 from mcp.types import ToolAnnotations
@@ -10,16 +10,11 @@ from pydantic import BaseModel, Field
 
 from cleveragents.domain.vocabulary import (
     DETECTED_FORMAT,
-    FORMAT_CHOICES,
     PLAIN_TEXT,
     TranscriptFormat,
 )
+from cleveragents.mcp.choices import GateFormatChoice
 from cleveragents.mcp.engine import Engine
-
-if TYPE_CHECKING:
-    FormatChoice = str
-else:
-    FormatChoice = Literal[(*FORMAT_CHOICES, PLAIN_TEXT)]  # auto, each format, plain text
 
 
 class GateVerdict(BaseModel):
@@ -46,7 +41,7 @@ def register(server: MCPServer, engine: Engine) -> None:
             ),
         ],
         format: Annotated[  # the name the client sees
-            FormatChoice,
+            GateFormatChoice,
             Field(description="The transcript's format (auto: detected; text: plain text)."),
         ] = DETECTED_FORMAT,
         workspace: Annotated[
