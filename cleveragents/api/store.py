@@ -241,16 +241,15 @@ class Store:
         """A stored artifact compressed to `budget` (as `kind`, else the kind told from its
         name and first lines); its markers name it and their line ranges (`read_lines` gives
         them back)."""
-        from cleveragents.api.compression import SNIFF_BYTES, stored_result
-        from cleveragents.application.services.artifact_compression.detection import detect_as
+        from cleveragents.api.compression import stored_result
 
         service = self.container_for().artifact_compressor_service()
         chosen = compression_mode(mode)
         stored = self.get(artifact_id)
-        head = self.read(stored.id, 0, SNIFF_BYTES).decode("utf-8", "replace")
-        detected = detect_as(stored.workspace_path or stored.id, head, artifact_kind(kind)).kind
-        outcome = service.compress_stored(stored.id, budget, task=task, mode=chosen, kind=detected)
-        return stored_result(outcome, budget, chosen, detected)
+        outcome = service.compress_stored(
+            stored.id, budget, task=task, mode=chosen, kind=artifact_kind(kind)
+        )
+        return stored_result(outcome, budget, chosen)
 
     # -- lifetime ----------------------------------------------------------------------------
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 
 from cleveragents.application.ports.contained_files import ContainedFiles
@@ -94,6 +94,7 @@ class CompressionOutcome:
     result: CompressedArtifact
     error: str | None = None
     notice: str | None = None  # something the user should know (e.g. the store refused it)
+    kind: ArtifactKind | None = None  # what it was compressed as; None for an error response
 
 
 class ArtifactCompressorService:
@@ -214,10 +215,11 @@ class ArtifactCompressorService:
         update = {"artifact_name": self.redacted(result.artifact_name)}
         if outcome.error is not None:
             update["content"] = self.redacted(result.content)
-        return CompressionOutcome(
-            result.model_copy(update=update),
-            None if outcome.error is None else self.redacted(outcome.error),
-            None if outcome.notice is None else self.redacted(outcome.notice),
+        return replace(
+            outcome,
+            result=result.model_copy(update=update),
+            error=None if outcome.error is None else self.redacted(outcome.error),
+            notice=None if outcome.notice is None else self.redacted(outcome.notice),
         )
 
     @contextmanager
@@ -267,7 +269,7 @@ class ArtifactCompressorService:
             )
         artifact = open_artifact(self._files, workdir, artifact_path)
         outcome = self._compress_readable(artifact_path, artifact, budget, task, mode, None, kind)
-        return CompressionOutcome(outcome.result, outcome.error, f"not stored: {imported.notice}")
+        return replace(outcome, notice=f"not stored: {imported.notice}")
 
     def _compress_readable(
         self,
@@ -285,11 +287,10 @@ class ArtifactCompressorService:
             if artifact.is_binary():
                 return _binary(name, artifact.location)
             if artifact.size_bytes > self._large_bytes:
-                result = self._compress_large(name, artifact, budget, task, mode, handles, kind)
-                return CompressionOutcome(result)
+                return self._compress_large(name, artifact, budget, task, mode, handles, kind)
             text = artifact.read_text()
-        return CompressionOutcome(
-            self.compress_text(name, text, budget, task=task, mode=mode, handles=handles, kind=kind)
+        return self.compress_text_outcome(
+            name, text, budget, task=task, mode=mode, handles=handles, kind=kind
         )
 
     def compress_text(
@@ -305,6 +306,22 @@ class ArtifactCompressorService:
     ) -> CompressedArtifact:
         """Compress `text`, whose file name `name` helps detect its kind (unless `kind` says
         it)."""
+        return self.compress_text_outcome(
+            name, text, budget, task=task, mode=mode, handles=handles, kind=kind
+        ).result
+
+    def compress_text_outcome(
+        self,
+        name: str,
+        text: str,
+        budget: int,
+        *,
+        task: str | None = None,
+        mode: CompressionMode = DEFAULT_COMPRESSION_MODE,
+        handles: Handles | None = None,
+        kind: ArtifactKind | None = None,
+    ) -> CompressionOutcome:
+        """`compress_text`, with the kind it was compressed as."""
         _check_budget(budget)
         with self._errors_redacted():
             return self._compress_text(name, text, budget, task, mode, handles, kind)
@@ -318,9 +335,10 @@ class ArtifactCompressorService:
         mode: CompressionMode,
         handles: Handles | None,
         kind: ArtifactKind | None,
-    ) -> CompressedArtifact:
+    ) -> CompressionOutcome:
         text = redact_artifact(as_tokenized(text), self._scanner)
-        compressor = compressor_for(detect_as(name, text[:SNIFF_CHARS], kind), self._skeletonizer)
+        detected = detect_as(name, text[:SNIFF_CHARS], kind)
+        compressor = compressor_for(detected, self._skeletonizer)
         # One encode gives the count and where the tokens start, which every tier after the
         # first uses (line costs, the cut, counting what they copy). A text with no more
         # characters than the budget has tokens nearly always fits whole: only the count (a
@@ -335,14 +353,16 @@ class ArtifactCompressorService:
             partial(redact_artifact, scanner=self._scanner),
         )
         try:
-            return self._finished(name, counted, compress_within(run, budget, counted))
+            body = compress_within(run, budget, counted)
+            return CompressionOutcome(self._finished(name, counted, body), kind=detected.kind)
         except TokenCountingError:
             if counted.by_heuristic:
                 raise  # the heuristic never fails: a bug, let it show
         # The tokenizer counted the raw text but failed on a later one: the fallback applies to
         # the whole compression, as if the raw count had failed.
         fallback = heuristic_count(text)
-        return self._finished(name, fallback, compress_within(run, budget, fallback))
+        body = compress_within(run, budget, fallback)
+        return CompressionOutcome(self._finished(name, fallback, body), kind=detected.kind)
 
     def _finished(self, name: str, counted: RawCount, body: CompressedBody) -> CompressedArtifact:
         """The five fields, the name redacted and the content scanned once more: what was
@@ -370,13 +390,13 @@ class ArtifactCompressorService:
         mode: CompressionMode,
         handles: Handles | None,
         kind: ArtifactKind | None,
-    ) -> CompressedArtifact:
+    ) -> CompressionOutcome:
         """A file too large to hold: counted in chunks; read whole only when the output may be
         the whole artifact or its Tier 2 (`streamed_artifacts` holds no more than it needs)."""
         counted = count_streamed(self._counter, artifact.iter_text)
         if fits_held(counted, budget):
             text = artifact.read_text()
-            return self.compress_text(
+            return self.compress_text_outcome(
                 name, text, budget, task=task, mode=mode, handles=handles, kind=kind
             )
         detected = detect_as(name, artifact.head(SNIFF_CHARS), kind)
@@ -390,7 +410,7 @@ class ArtifactCompressorService:
             handles=handles,
             redact=self.redacted,
         )
-        return self._finished(name, counted, body)
+        return CompressionOutcome(self._finished(name, counted, body), kind=detected.kind)
 
     def _require_store(self) -> ArtifactStore:
         if self._store is None:
