@@ -19,6 +19,7 @@ from cleveragents.cli.inputs import (
 )
 from cleveragents.cli.output import JsonFlag, emit_json
 from cleveragents.cli.state import state
+from cleveragents.domain.vocabulary import SecretHandling
 
 if TYPE_CHECKING:
     from cleveragents.application.services.artifact_store.artifact_store import (
@@ -92,12 +93,12 @@ def import_artifact(
         str,
         typer.Option(
             "--secrets",
-            metavar="block|redact",
+            metavar="|".join(SecretHandling),
             help="Output with a suspected credential (in it or in its name): block it "
             "(nothing stored, exit 2), or redact it (stored with each credential replaced by "
             "[REDACTED:<kind>], the findings recorded).",
         ),
-    ] = "block",
+    ] = SecretHandling.BLOCK.value,
     allowlist: Annotated[
         str | None,
         typer.Option(
@@ -128,13 +129,12 @@ def import_artifact(
 
     Example: agents artifact import build/env-dump.txt --secrets redact
     """
-    from cleveragents.application.services.artifact_store.artifact_store import SecretHandling
-
     try:
         handling = SecretHandling(secrets)
     except ValueError:
+        expected = " or ".join(SecretHandling)
         raise typer.BadParameter(
-            f"expected block or redact, got {secrets!r}", param_hint="--secrets"
+            f"expected {expected}, got {secrets!r}", param_hint="--secrets"
         ) from None
 
     if (path is None) == (reference is None):

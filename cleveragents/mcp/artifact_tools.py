@@ -12,11 +12,11 @@ from pydantic import BaseModel, Field
 from cleveragents.application.services.artifact_store.artifact_store import (
     ArtifactStore,
     ImportResult,
-    SecretHandling,
 )
 from cleveragents.application.services.artifact_store.reading import ArtifactSlice
 from cleveragents.domain.output_labels import MAX_LABEL_CHARS
 from cleveragents.domain.stored_artifact import ArtifactPreview
+from cleveragents.domain.vocabulary import SecretHandling
 from cleveragents.mcp.engine import Engine, refuse
 
 DEFAULT_READ_BYTES = 65536
