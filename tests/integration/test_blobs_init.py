@@ -170,3 +170,18 @@ def test_a_store_in_a_folder_needs_nothing(
         "created": False,
         "region": None,
     }
+
+
+def test_an_import_into_a_missing_bucket_says_how_to_create_it(
+    s3: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    bucket, _url = _new_bucket_store(monkeypatch)
+    (tmp_path / "build.log").write_text("step 1 ok\n", encoding="utf-8")
+    arguments = ("artifact", "import", "build.log", "--workspace", str(tmp_path))
+
+    message = _one_line(run(capsys, *arguments), 1)
+
+    assert "its bucket does not exist (`agents blobs init` creates it)" in message
+    assert bucket not in _bucket_names(s3)
+    assert run(capsys, "blobs", "init").exit_code == 0
+    assert run(capsys, *arguments).exit_code == 0

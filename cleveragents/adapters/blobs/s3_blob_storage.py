@@ -262,7 +262,8 @@ class S3BlobStorage(BlobStorage):
                 self.client.head_bucket(Bucket=self.location.bucket)
         except _NotFoundError as error:
             raise BlobStoreUnavailableError(
-                f"the blob store {self.location} cannot be used: its bucket does not exist"
+                f"the blob store {self.location} cannot be used: its bucket does not exist "
+                "(`agents blobs init` creates it)"
             ) from error
 
     def _head_or_none(self, key: str) -> dict[str, Any] | None:
@@ -299,7 +300,8 @@ class S3BlobStorage(BlobStorage):
                 raise _AlreadyThereError from error
             if code == "NoSuchBucket":
                 raise BlobStoreUnavailableError(
-                    f"the blob store {self.location} cannot be used: its bucket does not exist"
+                    f"the blob store {self.location} cannot be used: its bucket does not exist "
+                    "(`agents blobs init` creates it)"
                 ) from error
             raise BlobStoreUnavailableError(
                 f"the blob store {self.location} refused {self.url_of(key)}: {code} "
