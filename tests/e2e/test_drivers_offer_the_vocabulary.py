@@ -54,6 +54,9 @@ def test_the_cli_offers_the_vocabulary() -> None:
         assert _choices(f"agents context {command}", "--format") == list(FORMAT_CHOICES)
     assert _choices("agents metrics import", "--format") == list(FORMAT_CHOICES)
     assert list(FORMAT_CHOICES) == ["auto", *FORMATS]
+    secrets = re.search(r"--secrets (\S+)", _help("agents artifact import"))
+    assert secrets is not None
+    assert secrets.group(1).split("|") == [mode.value for mode in SecretHandling]
 
 
 def test_every_encoding_option_names_every_encoding_and_the_default() -> None:
@@ -79,6 +82,8 @@ def test_the_mcp_schemas_offer_the_vocabulary(schemas: dict[str, dict[str, Any]]
     compact = schemas["compact_transcript"]["properties"]["format"]
     assert compact["enum"] == list(FORMAT_CHOICES)
     assert schemas["gate"]["properties"]["format"]["enum"] == [*FORMAT_CHOICES, PLAIN_TEXT]
+    store_output = schemas["store_output"]["$defs"]["SecretHandling"]["enum"]
+    assert store_output == [mode.value for mode in SecretHandling]
 
 
 @pytest.mark.parametrize(

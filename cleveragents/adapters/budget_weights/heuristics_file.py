@@ -23,11 +23,12 @@ from cleveragents.domain.context_budget import (
     BudgetHeuristics,
     BudgetKind,
     InvalidHeuristicsError,
+    TierBoundaries,
 )
 
 DEFAULT_WEIGHTS_FILE = "weights.default.toml"
 _KIND_SECTIONS = ("weights", "compaction")
-_TIERS = ("yellow", "amber", "red")
+_TIERS = tuple(TierBoundaries.model_fields)  # the tiers that start at a boundary
 
 
 def default_weights_text() -> str:
