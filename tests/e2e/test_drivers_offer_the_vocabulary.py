@@ -54,7 +54,7 @@ def test_the_cli_offers_the_vocabulary() -> None:
         assert _choices(f"agents context {command}", "--format") == list(FORMAT_CHOICES)
     assert _choices("agents metrics import", "--format") == list(FORMAT_CHOICES)
     assert list(FORMAT_CHOICES) == ["auto", *FORMATS]
-    secrets = re.search(r"--secrets (\S+)", _help("agents artifact import"))
+    secrets = re.search(r"--secrets (\S+\|\S+)", _help("agents artifact import"))
     assert secrets is not None
     assert secrets.group(1).split("|") == [mode.value for mode in SecretHandling]
 
