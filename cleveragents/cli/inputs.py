@@ -12,7 +12,6 @@ import sys
 
 import typer
 
-from cleveragents.adapters.input_files.bounded_reading import read_bounded
 from cleveragents.domain import transcript_limits
 from cleveragents.domain.errors import InvalidInputError
 from cleveragents.domain.transcript_limits import MAX_TRANSCRIPT_ENV
@@ -69,6 +68,9 @@ def max_transcript_bytes() -> int:
 
 
 def _read(path: str, limit: int, what: str, advice: str) -> bytes:
+    # Imported here: `agents --help` imports this module, and the container is not its cost.
+    from cleveragents.container.files import read_bounded
+
     try:
         return read_bounded(path, limit, what=what, advice=advice)
     except InvalidInputError as error:  # the CLI's usage error, as every option's is

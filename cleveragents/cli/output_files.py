@@ -88,7 +88,7 @@ def write_output(out: str, data: bytes, inputs: InputIdentities = frozenset()) -
         sys.stdout.buffer.write(data)
         sys.stdout.buffer.flush()
         return
-    from cleveragents.adapters.files.safe_write import write_file
+    from cleveragents.container.files import write_file
 
     write_file(out, data, never_replace=inputs)
 
