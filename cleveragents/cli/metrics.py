@@ -13,10 +13,11 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from cleveragents.cli.context import FormatChoice, FormatOption, TranscriptArgument
+from cleveragents.cli.context import FormatOption, TranscriptArgument, named_format
 from cleveragents.cli.inputs import read_transcript_file
 from cleveragents.cli.output import JsonFlag, console, emit_json, print_fields, print_table
 from cleveragents.cli.state import state
+from cleveragents.domain.vocabulary import DETECTED_FORMAT
 
 if TYPE_CHECKING:
     from cleveragents.application.services.metrics.metrics_report import (
@@ -88,7 +89,7 @@ def import_transcript(
     plan: Annotated[
         str | None, typer.Option("--plan", metavar="ID", help="The plan the session belongs to.")
     ] = None,
-    transcript_format: FormatOption = FormatChoice.AUTO,
+    transcript_format: FormatOption = DETECTED_FORMAT,
     as_json: JsonFlag = False,
 ) -> None:
     """Record the token usage of a session log and print its cost breakdown.
@@ -100,15 +101,9 @@ def import_transcript(
 
     Example: agents metrics import ~/.claude/projects/myproj/SESSION.jsonl --project myproj
     """
-    from cleveragents.domain.transcript import TranscriptFormat
-
     text = read_transcript_file(transcript)
     source = "stdin" if transcript == "-" else str(Path(transcript).resolve())
-    chosen = (
-        None
-        if transcript_format is FormatChoice.AUTO
-        else TranscriptFormat(transcript_format.value)
-    )
+    chosen = named_format(transcript_format)
     result = _service(ctx).import_transcript(
         text, source, project=project, plan_id=plan, transcript_format=chosen
     )
