@@ -290,3 +290,13 @@ def test_the_budget_keeps_the_work_in_progress_and_open_items_before_long_lists(
 def test_a_plain_message_mentioning_a_tracker_is_not_a_task() -> None:
     summary = summarize(user("go"), assistant("I ran bd close shop-a1 earlier."), answer(call("x")))
     assert summary.items(S.COMPLETED) == ()
+
+
+def test_a_tracker_command_inside_a_heredoc_is_text_not_a_task_change() -> None:
+    summary = summarize(
+        user("commit"),
+        *bash("bd update shop-a1 --status in_progress"),
+        *bash("git commit -F - <<'EOF'\nfix: parser\n\nbd close shop-a1\nEOF\n&& bd sync"),
+    )
+    assert summary.items(S.UNFINISHED) == ("shop-a1 (bd)",)
+    assert summary.items(S.COMPLETED) == ()

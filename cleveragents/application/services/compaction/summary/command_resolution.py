@@ -16,9 +16,11 @@ command without effect is an error, never an uncertain effect.
 
 from __future__ import annotations
 
+import bisect
 import re
 import shlex
 from collections.abc import Sequence
+from functools import lru_cache
 
 from cleveragents.application.services.compaction.summary.extract_commands import (
     is_test_command,
@@ -42,6 +44,8 @@ _SEPARATOR = re.compile(r"\s*(?:&&|\|\||;|\||\n)\s*")
 _FILE_REDIRECT = re.compile(r"\d*>>?(?!&)\s*([^\s&|;]+)")  # `> out.txt` writes a file
 _ASSIGNMENT = re.compile(r"^[A-Za-z_]\w*=")
 _MAX_COMPARED = 4_000  # a heredoc of thousands of lines is compared by its start
+_MIN_SUGGESTION = 8  # a suggested command shorter than this could be any word of the output
+_SUGGESTION_EDGE = 4_000
 
 # Programs that only read or report; a shell line made of these changes nothing.
 _NO_EFFECT_PROGRAMS = frozenset(
@@ -81,9 +85,29 @@ _DELIVERY = re.compile(
 _FILE_WRITERS = "files"
 
 
-def later_success(failed: ToolActivity, later: Sequence[ToolActivity]) -> ToolActivity | None:
-    """The first call of `later` that succeeded at what `failed` attempted, if any."""
-    return next((a for a in later if a.outcome is Outcome.OK and settles(failed, a)), None)
+Settlements = dict[int, ToolActivity]
+"""For the position of each call that did not succeed, the later call that settled it."""
+
+
+def settlements(activities: Sequence[ToolActivity]) -> Settlements:
+    """Which later success settled each call that did not succeed (see the module's rules).
+
+    Candidates are looked up by what they act on (a command's program and first word, a
+    file or target), so a session of thousands of calls is not compared pair by pair."""
+    successes: dict[tuple[str, str], list[int]] = {}
+    for position, activity in enumerate(activities):
+        if activity.outcome is Outcome.OK:
+            successes.setdefault(_action_key(activity), []).append(position)
+    found: Settlements = {}
+    for position, activity in enumerate(activities):
+        if activity.outcome is Outcome.OK:
+            continue
+        candidates = successes.get(_action_key(activity), [])
+        later = candidates[bisect.bisect_right(candidates, position) :]
+        fixer = next((p for p in later if settles(activity, activities[p])), None)
+        if fixer is not None:
+            found[position] = activities[fixer]
+    return found
 
 
 def settles(failed: ToolActivity, attempt: ToolActivity) -> bool:
@@ -95,11 +119,11 @@ def settles(failed: ToolActivity, attempt: ToolActivity) -> bool:
         first, second = core_command(command), core_command(again)
         if first == second or _with_added_flags(first, second, is_test_command(first)):
             return True
-        output = failed.result.content if failed.result is not None else ""
-        return len(second) >= 8 and second in collapse(output)
+        return len(second) >= _MIN_SUGGESTION and second in _suggestions(failed)
     return _family(failed) == _family(attempt) and target(failed.call) == target(attempt.call)
 
 
+@lru_cache(maxsize=4_096)
 def core_command(command: str) -> str:
     """`command` without what only shapes its output or where it runs, on one line."""
     text = collapse(command[:_MAX_COMPARED])
@@ -127,10 +151,35 @@ def is_delivery(command: str) -> bool:
 
 def words(command: str) -> list[str]:
     """The words of one shell line, quotes removed (split on spaces when it is unbalanced)."""
+    return list(_words(command))
+
+
+@lru_cache(maxsize=4_096)
+def _words(command: str) -> tuple[str, ...]:
     try:
-        return shlex.split(command)
+        return tuple(shlex.split(command))
     except ValueError:
-        return command.split()
+        return tuple(command.split())
+
+
+def _action_key(activity: ToolActivity) -> tuple[str, str]:
+    """What a call acts on, coarsely: a command's program and first word that is not a flag
+    (every settling command shares them), else the tool family and its target."""
+    command = shell_command(activity.call)
+    if command is None:
+        return _family(activity), target(activity.call)
+    tokens = _words(core_command(command))
+    program = tokens[0] if tokens else ""
+    first = next((token for token in tokens[1:] if not token.startswith("-")), "")
+    return "shell " + program, first
+
+
+def _suggestions(failed: ToolActivity) -> str:
+    """The edges of the failed call's output, where a tool prints the command to run instead."""
+    output = failed.result.content if failed.result is not None else ""
+    if len(output) > 2 * _SUGGESTION_EDGE:
+        output = output[:_SUGGESTION_EDGE] + "\n" + output[-_SUGGESTION_EDGE:]
+    return collapse(output)
 
 
 def _part_has_effect(part: str) -> bool:
@@ -161,7 +210,7 @@ def _checks_only(tokens: list[str]) -> bool:
 def _with_added_flags(first: str, second: str, flags_only: bool) -> bool:
     """Whether `second` is `first` with runs of words added, each run starting with a flag
     (with `flags_only`, flags alone: a test target added narrows the run)."""
-    old, new = words(first), words(second)
+    old, new = _words(first), _words(second)
     if len(new) <= len(old):
         return False
     if flags_only and any(token not in old and not token.startswith("-") for token in new):

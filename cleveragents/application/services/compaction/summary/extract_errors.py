@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cleveragents.application.services.compaction.summary.command_resolution import (
+    Settlements,
     core_command,
     has_effect,
-    later_success,
 )
 from cleveragents.application.services.compaction.summary.extract_outcomes import (
     Outcome,
@@ -40,23 +40,24 @@ _UNKNOWN_LABELS = {
 }
 
 
-def errors(activities: Sequence[ToolActivity]) -> tuple[str, ...]:
+def errors(activities: Sequence[ToolActivity], settled: Settlements) -> tuple[str, ...]:
     """``<tool> <short args>: <first error line>``, with how a later call settled it when one
-    did (`command_resolution.later_success`): `` -> resolved by a later successful <tool>``,
+    did (`settled`, from `command_resolution.settlements`): `` -> resolved by a later
+    successful <tool>``,
     or `` -> resolved by `<command>` `` when the command that succeeded differs."""
     found: list[str] = []
     for position, activity in enumerate(activities):
         if activity.outcome is not Outcome.FAILED or activity.result is None:
             continue
         item = f"{describe(activity.call)}: {first_error_line(activity.result.content)}"
-        fixer = later_success(activity, activities[position + 1 :])
+        fixer = settled.get(position)
         # The resolution is the point of the item: the cap cuts the error, never it.
         resolution = _resolution(activity, fixer) if fixer is not None else ""
         found.append(clip(item, ITEM_LIMIT - len(resolution)) + resolution)
     return unique(found)
 
 
-def uncertain_effects(activities: Sequence[ToolActivity]) -> tuple[str, ...]:
+def uncertain_effects(activities: Sequence[ToolActivity], settled: Settlements) -> tuple[str, ...]:
     """``<tool> <short args>: <no result|interrupted|failed> — effect unknown`` for the calls
     whose outcome the agent never learnt or never acted on, and that could change something:
     no result, interrupted, or failed with effects (a failed edit of the harness changed
@@ -67,7 +68,7 @@ def uncertain_effects(activities: Sequence[ToolActivity]) -> tuple[str, ...]:
     for position, activity in enumerate(activities):
         if not _effect_unknown(activity):
             continue
-        if later_success(activity, activities[position + 1 :]) is not None:
+        if position in settled:
             continue
         label = _UNKNOWN_LABELS[activity.outcome]
         found.append(clip(f"{describe(activity.call)}: {label} — effect unknown"))

@@ -19,6 +19,8 @@ from cleveragents.application.services.compaction.summary.extract_tools import s
 from cleveragents.domain.transcript import Message, ToolCall, ToolResult
 
 ERROR_LINE_LIMIT = 200
+_LINE_READ = 1_000
+_NOTICE_READ = 2_000
 
 _REFUSED = re.compile(
     r"(?:doesn['\u2019]t|does not) want to proceed with this tool use"
@@ -119,7 +121,9 @@ def exit_code(output: str) -> int | None:
 def first_error_line(output: str) -> str:
     """The line of `output` that says what went wrong: a traceback's exception, else the first
     line with an error word, else the exit code, else the first line."""
-    lines = [line.strip() for line in _TOOL_ERROR_TAG.sub("", output).split("\n")]
+    # A line is read by its start: the error is said there, and a 20 kB line of minified
+    # output must not cost a scan per error word.
+    lines = [line.strip()[:_LINE_READ] for line in _TOOL_ERROR_TAG.sub("", output).split("\n")]
     lines = [line for line in lines if line and not _is_exit_code_line(line)]
     if "Traceback (most recent call last)" in output:
         raised = [line for line in lines if _EXCEPTION_LINE.match(line)]
@@ -144,7 +148,9 @@ def refusal_reason(output: str) -> str | None:
 def _notice(pattern: re.Pattern[str], result: ToolResult) -> bool:
     # The harness writes its notices as error results, or at least as the first line: a file
     # read successfully may well contain the same words further down.
-    content = result.content if result.is_error else result.content.lstrip().split("\n", 1)[0]
+    # (Its notices are short and open the result: the start of a long one is enough.)
+    text = result.content[:_NOTICE_READ]
+    content = text if result.is_error else text.lstrip().split("\n", 1)[0]
     return pattern.search(content) is not None
 
 

@@ -17,9 +17,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from cleveragents.application.services.compaction.summary.command_resolution import (
+    Settlements,
     core_command,
     is_delivery,
-    later_success,
 )
 from cleveragents.application.services.compaction.summary.extract_assistant import (
     announced_next_steps,
@@ -67,6 +67,7 @@ def progress(
     messages: Sequence[Message],
     activities: Sequence[ToolActivity],
     latest: UserRequest | None,
+    settled: Settlements,
 ) -> Progress:
     turn_start = latest.index if latest is not None else -1
     current_turn = messages[turn_start + 1 :]
@@ -76,7 +77,9 @@ def progress(
     first_open = [task.label for task in open_tasks if task.state is TaskState.OPEN][:1]
     return Progress(
         current_work=_current_work(tasks, messages, turn_start + 1, turn_activities),
-        unfinished=unique([*(task.label for task in open_tasks), *_open_commands(activities)]),
+        unfinished=unique(
+            [*(task.label for task in open_tasks), *_open_commands(activities, settled)]
+        ),
         completed=unique(task.label for task in tasks if task.state is TaskState.DONE),
         next_steps=unique([*first_open, *announced_next_steps(current_turn)]),
     )
@@ -118,7 +121,7 @@ def _current_work(
     return unique(found)
 
 
-def _open_commands(activities: Sequence[ToolActivity]) -> list[str]:
+def _open_commands(activities: Sequence[ToolActivity], settled: Settlements) -> list[str]:
     """Tests failing at the cut and deliveries not confirmed: the last run of each command
     (by its core) that did not succeed and that no later run settled."""
     last_runs: dict[str, int] = {}
@@ -129,7 +132,7 @@ def _open_commands(activities: Sequence[ToolActivity]) -> list[str]:
     found: list[tuple[int, str]] = []
     for position in last_runs.values():
         activity = activities[position]
-        if activity.outcome in _SETTLED or later_success(activity, activities[position + 1 :]):
+        if activity.outcome in _SETTLED or position in settled:
             continue
         command = shell_command(activity.call) or ""
         label = FAILING_TEST if is_test_command(command) else NOT_CONFIRMED

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from cleveragents.application.services.compaction.summary.command_resolution import settlements
 from cleveragents.application.services.compaction.summary.extract_assistant import decisions
 from cleveragents.application.services.compaction.summary.extract_commands import commands
 from cleveragents.application.services.compaction.summary.extract_errors import (
@@ -41,7 +42,8 @@ def extract_summary(messages: Sequence[Message]) -> CompactionSummary:
     requests = user_requests(messages)
     latest = requests[-1] if requests else None
     activities = tool_activities(messages)
-    work = progress(messages, activities, latest)
+    settled = settlements(activities)
+    work = progress(messages, activities, latest, settled)
     # Permissions come from two sources; sorting by message position keeps them in the order
     # they were given (the sort is stable for several in one message).
     permissions = sorted(
@@ -58,12 +60,12 @@ def extract_summary(messages: Sequence[Message]) -> CompactionSummary:
             SummarySection.FILES_MODIFIED: modified_files(activities),
             SummarySection.COMMANDS: commands(activities),
             SummarySection.DECISIONS: decisions(messages),
-            SummarySection.ERRORS: errors(activities),
+            SummarySection.ERRORS: errors(activities, settled),
             SummarySection.UNFINISHED: work.unfinished,
             SummarySection.COMPLETED: work.completed,
             SummarySection.CURRENT_WORK: work.current_work,
             SummarySection.NEXT_STEPS: work.next_steps,
-            SummarySection.UNCERTAIN_EFFECTS: uncertain_effects(activities),
+            SummarySection.UNCERTAIN_EFFECTS: uncertain_effects(activities, settled),
         },
     )
 

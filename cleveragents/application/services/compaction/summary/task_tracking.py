@@ -86,6 +86,7 @@ _GH_NUMBER = re.compile(r"(?:^#?|/issues/)(\d+)$")
 _GH_CREATED = re.compile(r"/issues/(\d+)\b")
 _GH_TITLE = re.compile(r"^title:\s*(.+)$", re.MULTILINE)
 _JIRA_KEY = re.compile(r"\b([A-Z][A-Z0-9]+-\d+)\b")
+_HEREDOC = re.compile(r"<<-?\s*['\"]?(\w+)['\"]?")
 _TASK_NUMBER = re.compile(r"#(\d+)")
 
 Change = tuple[str, TaskState | None, str]
@@ -197,9 +198,23 @@ def _text(arguments: dict[str, Any], key: str) -> str:
 
 
 def _lines(command: str) -> list[str]:
-    # `&&`, `;` and `||` chain commands; a pipe's later parts only read the first one's output.
-    parts = re.split(r"&&|\|\||;|\n", command)
-    return [first for part in parts if (first := part.split("|", 1)[0]).strip()]
+    """The simple commands of a shell line: `&&`, `;` and `||` chain them, a pipe's later
+    parts only read the first one's output, and a heredoc's body is text, never a command
+    (a commit message or a script written to a file may well say ``bd close x``)."""
+    found: list[str] = []
+    ending: str | None = None
+    for line in command.split("\n"):
+        if ending is not None:
+            if line.strip() == ending:
+                ending = None
+            continue
+        heredoc = _HEREDOC.search(line)
+        ending = heredoc.group(1) if heredoc is not None else None
+        for part in re.split(r"&&|\|\||;", line):
+            first = part.split("|", 1)[0]
+            if first.strip():
+                found.append(first)
+    return found
 
 
 def _option(argv: Sequence[str], *names: str) -> str:
