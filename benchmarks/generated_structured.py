@@ -6,7 +6,7 @@ same kinds hold, so these generators write:
 
 * JSON: an API response whose array mixes objects of several shapes (events of different types,
   each with its own payload, some keys rare), the same kind of document minified onto one line,
-  and a deeply nested document (a tree of settings dozens of levels deep);
+  and a deeply nested document (a discussion thread dozens of replies deep);
 * diffs: a change to many files in several languages, with renamed files (pure and with
   edits), binary files (``Binary files ... differ`` and ``GIT binary patch``), mode changes,
   new and deleted files;
@@ -174,28 +174,43 @@ def json_api_response(size: int = 60, *, minified: bool = False) -> GeneratedArt
 
 
 def json_deep(depth: int = 40) -> GeneratedArtifact:
-    """A tree of settings `depth` levels deep: each level has scalars of its own, a list of
-    rules (objects of two shapes) and the next level under a key of its own."""
+    """A discussion thread `depth` replies deep, as a forum's API returns it: each comment has
+    its author, text and score, one to three replies of which one goes on, and now and then
+    a key of its own (an edit, awards, a moderation note)."""
     rng = _rng("json-deep", depth)
 
-    def level(n: int) -> dict[str, object]:
+    def comment(level: int) -> dict[str, object]:
         node: dict[str, object] = {
-            "name": _ident(rng),
-            f"{rng.choice(_WORDS)}_limit": rng.randint(1, 1000),
-            "enabled": rng.random() < 0.5,
-            "description": _words(rng, 5, 80),
-            "rules": [
-                {"match": _words(rng, 1, 3), "action": "allow"}
-                if rng.random() < 0.6
-                else {"match": _words(rng, 1, 3), "redirect": {"to": _ident(rng), "code": 302}}
-                for _ in range(rng.randint(1, 5))
-            ],
+            "id": f"c{rng.getrandbits(40):x}",
+            "author": {"name": _ident(rng), "karma": rng.randint(1, 10**5)},
+            "score": rng.randint(-5, 900),
+            "text": _words(rng, 20, 140),
         }
-        if n < depth:
-            node[f"child_{rng.choice(_WORDS)}"] = level(n + 1)
+        extra = rng.random()
+        if extra < 0.15:
+            node["edited"] = {"at": f"2026-0{rng.randint(1, 9)}-1{rng.randint(0, 9)}"}
+        elif extra < 0.25:
+            node["awards"] = [{"kind": rng.choice(_WORDS), "count": rng.randint(1, 9)}]
+        elif extra < 0.3:
+            node["moderation"] = {"removed": False, "note": _words(rng, 3, 12)}
+        replies: list[object] = []
+        if level < depth:
+            replies.append(comment(level + 1))
+            for _ in range(rng.randint(0, 2)):
+                replies.append(
+                    {
+                        "id": f"c{rng.getrandbits(40):x}",
+                        "author": {"name": _ident(rng), "karma": rng.randint(1, 10**5)},
+                        "score": rng.randint(-5, 900),
+                        "text": _words(rng, 10, 80),
+                        "replies": [],
+                    }
+                )
+        node["replies"] = replies
         return node
 
-    text = json.dumps({"version": 3, "root": level(1)}, indent=2) + "\n"
+    document = {"thread": {"title": _words(rng, 4, 10), "root": comment(1)}}
+    text = json.dumps(document, indent=2) + "\n"
     return GeneratedArtifact(JSON, f"json-deep-{depth}.json", text)
 
 

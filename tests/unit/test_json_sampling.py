@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 from cleveragents.application.services.artifact_compression.kinds.json.detail import (
+    Detail,
     ends_inwards,
 )
 from cleveragents.application.services.artifact_compression.kinds.json.ladder import ladder
@@ -71,3 +72,32 @@ def test_the_ladder_starts_with_the_whole_document_and_ends_with_its_marker() ->
     assert json.loads(render(pruner.build(poorest).value, pretty=False)) == {"…": "1 key omitted"}
     ranks = [family.rank for family in families]
     assert ranks == sorted(ranks)
+
+
+def test_below_whole_shapes_an_item_of_a_new_shape_shows_what_is_new_in_it() -> None:
+    # Values longer than a marker: omitted members that are shorter would be kept as they are.
+    name = "a name longer than the marker of what is left out"
+    common = {"id": 10**12, "name": name, "owner": {"login": name, "id": 10**12}}
+    items: list[object] = [
+        dict(common),
+        dict(common),
+        {**common, "owner": {"login": name, "id": 3, "site_admin": True}, "extra": [1, 2]},
+        dict(common),
+    ]
+    survey = Survey(items, NO_TERMS)
+    assert survey.of(items[2]).new_members == (2, 3)  # owner (site_admin inside) and extra
+    assert survey.of(items[0]).new_members is None  # the first: everything new
+    pruner = Pruner(survey, OneLine(1), Handles(), pretty=False)
+    detail = Detail(string_limit=64, shapes=None, last=False)
+    built = pruner.build(detail).value
+    assert built == [
+        common,
+        "… 1 item omitted (line 1)",
+        {
+            "owner": {"site_admin": True, "…": "2 keys omitted (line 1)"},
+            "extra": [1, 2],
+            "…": "2 keys omitted (line 1)",
+        },
+        "… 1 item omitted (line 1)",
+    ]
+    assert pruner.measure(detail) == len(render(built, pretty=False))

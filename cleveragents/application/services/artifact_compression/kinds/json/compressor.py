@@ -24,8 +24,10 @@ with the real tokenizer, and uses most of the budget. What its output shows:
   the original that hold them, ``of ID`` after them when the artifact is stored);
 - a long string keeps its head: ``"the first part… (1234 chars omitted)"``, down to a bare
   ``"…"`` (a word is kept) before any key path is lost: the schema before the values;
-- then arrays drop their last item and keep the first and every item that shows a new shape
-  (so every key path still appears once), then the new-shape items go, the last found first;
+- then arrays drop their last item and keep the first and every item that shows a new shape,
+  each of those by what is new in it (its other members one ``"…"`` marker): every key path
+  still appears once, the union of the items' keys; then the new-shape items go, the last
+  found first;
 - object members go last (after arrays are down to their first item), breadth-first from
   the root, the task's first; the rest of an object is one member,
   ``"…": "12 keys omitted (lines 40-90)"``, and an object or array with nothing left is that

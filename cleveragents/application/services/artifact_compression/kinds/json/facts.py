@@ -33,6 +33,9 @@ class Facts(NamedTuple):
     """The ordinals of the arrays in the subtree, the ranks of its new-shape items and of its
     task items, each as [from, to): the survey numbers them as it walks, so each subtree's
     are consecutive."""
+    new_members: tuple[int, ...] | None = None
+    """Objects: the members that show a key path or a kind of value not seen before in the
+    document (None: all of them), so a new-shape item can be shown by what is new in it."""
 
 
 def scalar_text(value: object) -> str:

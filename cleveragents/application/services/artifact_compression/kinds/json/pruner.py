@@ -58,6 +58,7 @@ class Pruner:
         self.pretty = pretty
         self._detail = Detail()
         self._origin: object = survey.root
+        self._novel = False  # inside an item kept for its new shape: only what is new in it
         self.sizes = RenderedSizes(survey, pretty=pretty)
         self._measuring = False
         self._measured: dict[object, int] = {}
@@ -68,6 +69,7 @@ class Pruner:
     def build(self, detail: Detail) -> Built:
         self._detail = detail
         self._origin = self.survey.root
+        self._novel = False
         value, chars = self._node(self.survey.root, 0, self.lines.root_line, detail)
         return Built(value, chars)
 
@@ -85,7 +87,12 @@ class Pruner:
         if not self._measuring:
             return None
         seen = detail.seen_by(facts)
-        return None if seen is None else (id(value), depth, seen)
+        return None if seen is None else (id(value), depth, seen, self._novel)
+
+    def _whole(self, facts: Facts, detail: Detail) -> bool:
+        """Whether a container is written as it is: inside a new-shape item, an object also
+        needs every member new."""
+        return detail.keeps_whole(facts) and not (self._novel and facts.new_members is not None)
 
     def _node(self, value: object, depth: int, line: int, detail: Detail) -> tuple[object, int]:
         if isinstance(value, dict):
@@ -122,7 +129,7 @@ class Pruner:
         self, value: list[object], depth: int, line: int, detail: Detail
     ) -> tuple[object, int]:
         facts = self.survey.of(value)
-        if detail.keeps_whole(facts):
+        if self._whole(facts, detail):
             return value, self.sizes.whole(facts, depth)
         key = self._memo_key(facts, value, depth, detail)
         if key is not None and key in self._measured:
@@ -146,14 +153,8 @@ class Pruner:
             if not admitted:
                 return self._collapsed(value, self._where(value, line, 0, count - 1), depth)
             kept = runs(admitted)
-        # Items that are all written whole (only this array is cut) are copied and measured
-        # a run at a time, from the sizes of the array's items summed once.
-        whole_items = (
-            detail.members is None
-            and partial is None
-            and facts.inner_items <= detail.extra_items + 2
-            and (detail.string_limit is None or facts.max_string <= detail.string_limit)
-        )
+        novel = self._novel_items(facts, detail)
+        whole_items = partial is None and not novel and self._items_whole(facts, detail)
         result: list[object] = []
         chars = 0
         previous = -1
@@ -165,11 +166,9 @@ class Pruner:
                 chars += self.sizes.run_chars(value, first, last, depth + 1)
             else:
                 for index in range(first, last + 1):
-                    if index == partial and detail.partial is not None:
-                        inner = detail.partial
-                        chars += self._append_partial(result, value, index, depth, line, inner)
-                    else:
-                        chars += self._append(result, value, index, depth, line, detail)
+                    chars += self._append_item(
+                        result, value, index, depth, line, detail, partial, novel
+                    )
             previous = last
         if previous < count - 1:
             chars += self._omitted(result, value, previous + 1, count - 1, depth, line)
@@ -194,6 +193,25 @@ class Pruner:
         result.append(marker)
         return marker_chars
 
+    def _append_item(
+        self,
+        result: list[object],
+        value: list[object],
+        index: int,
+        depth: int,
+        line: int,
+        detail: Detail,
+        partial: int | None,
+        novel: frozenset[int],
+    ) -> int:
+        """A kept item: the one shown less richly, one kept for its new shape, or one kept
+        as the level says."""
+        if index == partial and detail.partial is not None:
+            return self._append_partial(result, value, index, depth, line, detail.partial)
+        if index in novel:
+            return self._append_novel(result, value, index, depth, line, detail)
+        return self._append(result, value, index, depth, line, detail)
+
     def _append(
         self,
         result: list[object],
@@ -214,9 +232,43 @@ class Pruner:
     ) -> int:
         """The first line of member `index`, when it may need one: a container this level
         cuts (a kept one, or a scalar, places no marker)."""
-        if not isinstance(item, dict | list) or detail.keeps_whole(self.survey.of(item)):
+        if not isinstance(item, dict | list) or self._whole(self.survey.of(item), detail):
             return line
         return self.lines.child_line(container, line, index)
+
+    @staticmethod
+    def _items_whole(facts: Facts, detail: Detail) -> bool:
+        """Whether the kept items of an array are all written whole (only the array is cut):
+        they are then copied and measured a run at a time, from the sizes of its items summed
+        once."""
+        return (
+            detail.members is None
+            and facts.inner_items <= detail.extra_items + 2
+            and (detail.string_limit is None or facts.max_string <= detail.string_limit)
+        )
+
+    def _novel_items(self, facts: Facts, detail: Detail) -> frozenset[int]:
+        """The items of an array kept for their new shape alone, at the levels below whole
+        shapes (`Detail.last` off): each shows only what is new in it (`Facts.new_members`),
+        the union of the array's shapes, not its values again."""
+        if detail.last or detail.members is not None or not facts.shape_items:
+            return frozenset()
+        return frozenset(facts.shape_items) - {0} - set(facts.task_items)
+
+    def _append_novel(
+        self,
+        result: list[object],
+        value: list[object],
+        index: int,
+        depth: int,
+        line: int,
+        detail: Detail,
+    ) -> int:
+        outer, self._novel = self._novel, True
+        try:
+            return self._append(result, value, index, depth, line, detail)
+        finally:
+            self._novel = outer
 
     def _append_partial(
         self,
@@ -238,7 +290,7 @@ class Pruner:
         self, value: dict[str, object], depth: int, line: int, detail: Detail
     ) -> tuple[object, int]:
         facts = self.survey.of(value)
-        if detail.keeps_whole(facts):
+        if self._whole(facts, detail):
             return value, self.sizes.whole(facts, depth)
         key = self._memo_key(facts, value, depth, detail)
         if key is not None and key in self._measured:
@@ -252,14 +304,12 @@ class Pruner:
         self, value: dict[str, object], facts: Facts, depth: int, line: int, detail: Detail
     ) -> tuple[object, int]:
         count = len(value)
-        if self._measuring and detail.members is None:
+        novel = facts.new_members if self._novel else None
+        if self._measuring and detail.members is None and novel is None:
             return None, self._measured_object(value, depth, line, detail)
-        if detail.members is None:
-            kept = list(range(count))
-        else:
-            kept = self.survey.admitted(value, detail.members, self._origin)
-            if not kept:
-                return self._collapsed(value, self._where(value, line, 0, count - 1), depth)
+        kept = self._kept_members(value, novel, detail)
+        if not kept:
+            return self._collapsed(value, self._where(value, line, 0, count - 1), depth)
         members = list(value.items())
         marker: str | None = None
         whole: set[int] = set()  # omitted members no larger than their marker: kept as they are
@@ -289,6 +339,18 @@ class Pruner:
             result[marker_key] = marker
             chars += self.survey.key_length(marker_key) + separator + len(encode_string(marker))
         return result, self.sizes.container_chars(chars, len(result), depth)
+
+    def _kept_members(
+        self, value: dict[str, object], novel: tuple[int, ...] | None, detail: Detail
+    ) -> list[int]:
+        """The indices of the members an object keeps (empty: it becomes a marker): inside a
+        new-shape item those that are new, at a breadth-first level those admitted, else
+        all."""
+        if novel is not None:
+            return list(novel)
+        if detail.members is None:
+            return list(range(len(value)))
+        return self.survey.admitted(value, detail.members, self._origin)
 
     def _measured_object(
         self, value: dict[str, object], depth: int, line: int, detail: Detail

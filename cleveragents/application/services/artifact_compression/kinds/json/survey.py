@@ -200,7 +200,9 @@ class Survey:
         compact = widened = newlines = items = longest = 0
         keys = count
         task: list[int] = []
+        new: list[int] = []
         for index, (key, item) in enumerate(value.items()):
+            seen_before = len(seen)
             member_path = paths.get((path, key)) or self._path(path, key)
             key_length = key_lengths.get(key) or self.key_length(key)
             kind = _KIND_OF.get(type(item))
@@ -227,6 +229,8 @@ class Survey:
                 hit = mentions is not None and mentions(spelling)
             if mentions is not None and (hit or self._key_mentions_task(key)):
                 task.append(index)
+            if len(seen) > seen_before:
+                new.append(index)
         return Facts(
             compact=compact + 2 * count + 1,  # ':' and ',' per member, the braces
             pretty=compact + widened + 6 * count + 2,  # ': ', ',', newline and indent per member
@@ -236,6 +240,7 @@ class Survey:
             max_keys=keys,
             matched=bool(task),
             task_items=tuple(task),
+            new_members=None if len(new) == count else tuple(new),
         )
 
     def _array(self, value: list[object], path: int) -> Facts:
