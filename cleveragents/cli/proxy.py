@@ -76,13 +76,34 @@ ContextWindow = Annotated[
         help="The window to compact for, for every model (default: the model catalog's).",
     ),
 ]
+ReserveTokens = Annotated[
+    int | None,
+    typer.Option(
+        "--reserve-tokens",
+        metavar="TOKENS",
+        help="Tokens kept free for the answer: compact above the window less this.",
+    ),
+]
+KeepRecentTokens = Annotated[
+    int | None,
+    typer.Option(
+        "--keep-recent-tokens",
+        metavar="TOKENS",
+        help="Recent tokens a compaction keeps verbatim.",
+    ),
+]
 NoCompaction = Annotated[
     bool, typer.Option("--no-compaction", help="Forward every conversation whole.")
 ]
 
 
 def _settings(
-    compress_over: int, tool_budget: int, context_window: int | None, no_compaction: bool
+    compress_over: int,
+    tool_budget: int,
+    context_window: int | None,
+    reserve_tokens: int | None,
+    keep_recent_tokens: int | None,
+    no_compaction: bool,
 ) -> ProxySettings:
     from cleveragents.application.services.proxy.proxy_engine import ProxySettings
 
@@ -90,6 +111,8 @@ def _settings(
         compress_over=compress_over,
         tool_budget=tool_budget,
         context_window=context_window,
+        reserve_tokens=reserve_tokens,
+        keep_recent_tokens=keep_recent_tokens,
         compaction=not no_compaction,
     )
 
@@ -130,6 +153,8 @@ def serve(
     compress_over: CompressOver = 2000,
     tool_budget: ToolBudget = 1000,
     context_window: ContextWindow = None,
+    reserve_tokens: ReserveTokens = None,
+    keep_recent_tokens: KeepRecentTokens = None,
     no_compaction: NoCompaction = False,
     allow_remote: Annotated[
         bool,
@@ -153,7 +178,14 @@ def serve(
     Example: agents proxy serve --port 8787, then ANTHROPIC_BASE_URL=http://127.0.0.1:8787
     """
     _require_extra()
-    settings = _settings(compress_over, tool_budget, context_window, no_compaction)
+    settings = _settings(
+        compress_over,
+        tool_budget,
+        context_window,
+        reserve_tokens,
+        keep_recent_tokens,
+        no_compaction,
+    )
     access_token = _access_token(host, allow_remote)
     from cleveragents.proxy.server import bound_socket, serve_forever
 
@@ -256,6 +288,8 @@ def run(
     compress_over: CompressOver = 2000,
     tool_budget: ToolBudget = 1000,
     context_window: ContextWindow = None,
+    reserve_tokens: ReserveTokens = None,
+    keep_recent_tokens: KeepRecentTokens = None,
     no_compaction: NoCompaction = False,
 ) -> None:
     """Run a command with the proxy in front of it, and pass on its exit code.
@@ -266,7 +300,14 @@ def run(
     Example: agents proxy run -- claude
     """
     _require_extra()
-    settings = _settings(compress_over, tool_budget, context_window, no_compaction)
+    settings = _settings(
+        compress_over,
+        tool_budget,
+        context_window,
+        reserve_tokens,
+        keep_recent_tokens,
+        no_compaction,
+    )
     from cleveragents.proxy.server import BackgroundServer
 
     container = state(ctx).container()

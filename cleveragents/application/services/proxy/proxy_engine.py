@@ -22,6 +22,8 @@ from cleveragents.application.services.proxy.proxy_requests import ProxyRequests
 from cleveragents.application.services.proxy.sticky_compaction import StickyCompaction
 from cleveragents.application.services.proxy.tool_output_condensing import ToolOutputCondenser
 from cleveragents.domain.errors import InvalidInputError
+from cleveragents.domain.policy import ContextPolicy
+from cleveragents.domain.validation import build
 
 DEFAULT_COMPRESS_OVER = 2_000
 DEFAULT_TOOL_BUDGET = 1_000
@@ -31,11 +33,14 @@ DEFAULT_TOOL_BUDGET = 1_000
 class ProxySettings:
     """How the proxy transforms: tool outputs over `compress_over` tokens become views of at
     most `tool_budget` tokens; `context_window` overrides the catalog's window (None: the
-    catalog's, else the policy's); `compaction` off forwards every conversation whole."""
+    catalog's, else the policy's); `reserve_tokens` and `keep_recent_tokens` override the
+    policy's defaults; `compaction` off forwards every conversation whole."""
 
     compress_over: int = DEFAULT_COMPRESS_OVER
     tool_budget: int = DEFAULT_TOOL_BUDGET
     context_window: int | None = None
+    reserve_tokens: int | None = None
+    keep_recent_tokens: int | None = None
     compaction: bool = True
 
     def __post_init__(self) -> None:
@@ -46,10 +51,18 @@ class ProxySettings:
                 f"--compress-over ({self.compress_over}) must be at least --tool-budget "
                 f"({self.tool_budget}): a view is never larger than the output it stands for"
             )
-        if self.context_window is not None and self.context_window < 1:
-            raise InvalidInputError(
-                f"--context-window must be at least 1, not {self.context_window}"
-            )
+        policy = self.window_policy()  # a value out of range: refused here, in one line
+        if self.context_window is not None:
+            policy.check_coherent()
+
+    def window_policy(self) -> ContextPolicy:
+        """The window settings given (the others are the policy's defaults)."""
+        return build(
+            ContextPolicy,
+            context_window=self.context_window,
+            reserve_tokens=self.reserve_tokens,
+            keep_recent_tokens=self.keep_recent_tokens,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +98,7 @@ def build_proxy_engine(
     )
     compaction = (
         StickyCompaction(
-            compactor, catalog, clock, counter, events, context_window=settings.context_window
+            compactor, catalog, clock, counter, events, policy=settings.window_policy()
         )
         if settings.compaction
         else None

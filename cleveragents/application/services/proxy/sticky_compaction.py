@@ -15,6 +15,7 @@ holds no credential (the summary is redacted by the compaction).
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -60,8 +61,8 @@ class CompactedConversation:
 
 
 class StickyCompaction:
-    """See the module docstring. `context_window` overrides the catalog's window for every
-    model (a proxy for one model, or a test)."""
+    """See the module docstring. `policy` holds the window settings; its `context_window`,
+    when set, overrides the catalog's window for every model (a proxy for one model)."""
 
     def __init__(
         self,
@@ -71,7 +72,6 @@ class StickyCompaction:
         counter: TokenCounter,
         events: EventSink,
         *,
-        context_window: int | None = None,
         policy: ContextPolicy | None = None,
     ) -> None:
         self._compactor = compactor
@@ -79,14 +79,13 @@ class StickyCompaction:
         self._clock = clock
         self._counter = counter
         self._events = events
-        self._context_window = context_window
         self._policy = policy or ContextPolicy()
         self._cuts: dict[str, CompactionCut] | None = None
         self._lock = threading.Lock()
 
     def settings(self, api: ProviderApi, model: str | None) -> CompactionSettings:
         """The window settings for `model`: the catalog's window unless overridden."""
-        window = self._context_window
+        window = self._policy.context_window
         if window is None and model is not None:
             entry = self._catalog.entry(model, api.provider, self._clock.now())
             window = entry.context_window if entry is not None else None
@@ -186,7 +185,9 @@ class StickyCompaction:
             {
                 "conversation": cut.conversation,
                 "folded": cut.folded,
-                "summary": list(cut.summary),
+                # As text: the store may reorder an object's keys, and the summary's bytes
+                # must be the same after a restart (the provider's cache compares them).
+                "summary": canonical_json(list(cut.summary)),
                 "summary_tokens": cut.summary_tokens,
             },
         )
@@ -197,12 +198,18 @@ class StickyCompaction:
 
 def _cut_of(payload: dict[str, Any]) -> CompactionCut | None:
     conversation, folded = payload.get("conversation"), payload.get("folded")
-    summary, tokens = payload.get("summary"), payload.get("summary_tokens")
+    text, tokens = payload.get("summary"), payload.get("summary_tokens")
     if not (
         isinstance(conversation, str)
         and isinstance(folded, int)
-        and isinstance(summary, list)
+        and isinstance(text, str)
         and isinstance(tokens, int)
     ):
+        return None
+    try:
+        summary = json.loads(text)
+    except ValueError:
+        return None
+    if not isinstance(summary, list):
         return None
     return CompactionCut(conversation, folded, tuple(summary), tokens)
