@@ -18,23 +18,21 @@ import re
 
 from pydantic import ValidationError
 
-from cleveragents.adapters.transcripts.claude_code_jsonl import (
-    looks_like_claude_code,
-    read_claude_code,
-)
 from cleveragents.adapters.transcripts.format_detection import (
     document_format,
     message_list,
     mismatch,
     named_format_problem,
 )
-from cleveragents.adapters.transcripts.native_documents import (
-    claude_code_lines,
-    json_copy,
-    looks_like_claude_code_records,
-)
+from cleveragents.adapters.transcripts.native_documents import claude_code_lines, json_copy
 from cleveragents.adapters.transcripts.strict_json import parse_json, parse_json_or_none
-from cleveragents.adapters.transcripts.transcript_formats import TRANSCRIPT_FORMATS, codec_of
+from cleveragents.adapters.transcripts.transcript_formats import (
+    DOCUMENT_FORMATS,
+    TranscriptFormatCodec,
+    codec_of,
+    line_record_format,
+    records_format,
+)
 from cleveragents.application.ports.transcript_codec import TranscriptCodec
 from cleveragents.domain.errors import InvalidInputError
 from cleveragents.domain.transcript import Transcript, TranscriptFormat
@@ -44,23 +42,20 @@ class JsonTranscriptCodec(TranscriptCodec):
     """Anthropic Messages JSON, OpenAI Chat Completions JSON and Claude Code session JSONL."""
 
     def detect(self, text: str) -> TranscriptFormat:
-        for codec in TRANSCRIPT_FORMATS:
-            if codec.recognises_text is not None and codec.recognises_text(text):
-                return codec.format
+        if (lines := line_record_format(text)) is not None:
+            return lines.format
         return document_format(_parse(text))
 
     def read(self, text: str, transcript_format: TranscriptFormat | None = None) -> Transcript:
         named = _format(transcript_format) if transcript_format else None
         try:
-            if looks_like_claude_code(text):
-                if named not in (None, TranscriptFormat.CLAUDE_CODE):
-                    raise InvalidInputError(
-                        mismatch(TranscriptFormat.CLAUDE_CODE, named, "one JSON record a line")
-                    )
-                return read_claude_code(text)
-            if named is TranscriptFormat.CLAUDE_CODE:
-                _refuse_a_json_document(text)
-                return read_claude_code(text)
+            if (lines := line_record_format(text)) is not None:
+                if named not in (None, lines.format):
+                    raise InvalidInputError(mismatch(lines.format, named, "one JSON record a line"))
+                return lines.read(text)
+            if named is not None and (codec := codec_of(named)).line_records:
+                _refuse_a_json_document(text, codec)
+                return codec.read(text)
             return _read_document(_parse(text), named)
         except ValidationError as exc:  # a value the explicit checks let through
             raise _invalid(exc) from exc
@@ -78,8 +73,8 @@ class JsonTranscriptCodec(TranscriptCodec):
         return _LONE_SURROGATE.sub(_escaped, text).encode("utf-8")
 
     def detect_native(self, document: object) -> TranscriptFormat:
-        if looks_like_claude_code_records(document):
-            return TranscriptFormat.CLAUDE_CODE
+        if (records := records_format(document)) is not None:
+            return records.format
         return document_format(document)
 
     def read_native(
@@ -88,16 +83,16 @@ class JsonTranscriptCodec(TranscriptCodec):
         named = _format(transcript_format) if transcript_format else None
         copied = json_copy(document, "transcript")
         try:
-            if looks_like_claude_code_records(copied):
-                if named not in (None, TranscriptFormat.CLAUDE_CODE):
+            if (records := records_format(copied)) is not None:
+                if named not in (None, records.format):
                     raise InvalidInputError(
-                        mismatch(TranscriptFormat.CLAUDE_CODE, named, "a list of session records")
+                        mismatch(records.format, named, "a list of session records")
                     )
-                return read_claude_code(claude_code_lines(copied))
-            if named is TranscriptFormat.CLAUDE_CODE:
+                assert isinstance(copied, list)  # the records recognised are a list
+                return records.read(claude_code_lines(copied))
+            if named is not None and (codec := codec_of(named)).line_records:
                 raise InvalidInputError(
-                    "transcript is not a list of Claude Code session records (dicts with a "
-                    "string 'type', some with a 'message', a 'sessionId' or a 'uuid')"
+                    f"transcript is not a list of {codec.records} ({codec.records_described})"
                 )
             return _read_document(copied, named)
         except ValidationError as exc:
@@ -152,18 +147,21 @@ def _parse(text: str) -> object:
     return parse_json(text, "transcript")
 
 
-def _refuse_a_json_document(text: str) -> None:
-    """Claude Code JSONL was named, and `text` is not: refuse it when it is one JSON document of
-    messages (the Claude Code reader would only say that its first line is not a record)."""
+def _refuse_a_json_document(text: str, named: TranscriptFormatCodec) -> None:
+    """A line-record format was named, and `text` is not in it: refuse it when it is one JSON
+    document of messages (the line reader would only say that its first line is not a
+    record)."""
     document = parse_json_or_none(text)
     if not message_list(document):  # no messages: nothing shows which format it is
         return
     try:
         looks_like = document_format(document)
     except InvalidInputError:  # signs of both formats
+        formats = " or ".join(
+            repr(item.value) for item in TranscriptFormat if codec_of(item) in DOCUMENT_FORMATS
+        )
         raise InvalidInputError(
-            "transcript is one JSON document of messages, not Claude Code session JSONL; "
-            "read it as 'anthropic' or 'openai'"
+            f"transcript is one JSON document of messages, not {named.label}; read it as {formats}"
         ) from None
     sign = "one JSON document of messages"
-    raise InvalidInputError(mismatch(looks_like, TranscriptFormat.CLAUDE_CODE, sign))
+    raise InvalidInputError(mismatch(looks_like, named.format, sign))

@@ -26,6 +26,7 @@ from cleveragents.adapters.transcripts.format_signs import (
     openai_sign,
     openai_structural_sign,
 )
+from cleveragents.adapters.transcripts.native_documents import looks_like_claude_code_records
 from cleveragents.adapters.transcripts.openai_chat import read_openai, write_openai
 from cleveragents.domain.transcript import Transcript, TranscriptFormat
 
@@ -37,10 +38,11 @@ class TranscriptFormatCodec:
     """One transcript format.
 
     A *line-record* format (`recognises_text` given) is one JSON record a line: it is read from
-    and written to its text. A *document* format is one JSON document of messages: it is read
-    from and written to the parsed document, and told from the others by `sign` (any sign of
-    it) and `structural_sign` (a sign that changes what is read: named against one of these,
-    another format is refused)."""
+    and written to its text; parsed, it is the list of its records (`recognises_records`, what
+    `records` calls them and `records_described` says they look like). A *document* format is
+    one JSON document of messages: it is read from and written to the parsed document, and told
+    from the others by `sign` (any sign of it) and `structural_sign` (a sign that changes what
+    is read: named against one of these, another format is refused)."""
 
     format: TranscriptFormat
     label: str  # how messages name it: "Anthropic Messages JSON"
@@ -49,6 +51,9 @@ class TranscriptFormatCodec:
     read: Callable[[object], Transcript]  # the text (line records) or the parsed document
     write: Callable[[Transcript], object]  # the text (line records) or the document
     recognises_text: Callable[[str], bool] | None = None
+    recognises_records: Callable[[object], bool] | None = None
+    records: str = ""
+    records_described: str = ""
     sign: Sign | None = None
     structural_sign: Sign | None = None
 
@@ -70,6 +75,10 @@ CLAUDE_CODE = TranscriptFormatCodec(
     read=_read_claude_code,
     write=write_claude_code,
     recognises_text=looks_like_claude_code,
+    recognises_records=looks_like_claude_code_records,
+    records="Claude Code session records",
+    records_described="dicts with a string 'type', some with a 'message', a 'sessionId' or a "
+    "'uuid'",
 )
 OPENAI = TranscriptFormatCodec(
     TranscriptFormat.OPENAI,
@@ -100,6 +109,23 @@ PLAIN_MESSAGES = ANTHROPIC
 every document format, is read as."""
 
 DOCUMENT_FORMATS = tuple(codec for codec in TRANSCRIPT_FORMATS if not codec.line_records)
+LINE_RECORD_FORMATS = tuple(codec for codec in TRANSCRIPT_FORMATS if codec.line_records)
+
+
+def line_record_format(text: str) -> TranscriptFormatCodec | None:
+    """The line-record format that recognises `text`, if one does."""
+    for codec in LINE_RECORD_FORMATS:
+        if codec.recognises_text is not None and codec.recognises_text(text):
+            return codec
+    return None
+
+
+def records_format(document: object) -> TranscriptFormatCodec | None:
+    """The line-record format whose parsed records `document` is, if one's."""
+    for codec in LINE_RECORD_FORMATS:
+        if codec.recognises_records is not None and codec.recognises_records(document):
+            return codec
+    return None
 
 
 def codec_of(transcript_format: TranscriptFormat) -> TranscriptFormatCodec:
