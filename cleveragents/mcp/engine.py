@@ -25,10 +25,12 @@ Result = TypeVar("Result")
 
 
 class Engine:
-    """The container the tools use, and the one lane their calls go through."""
+    """The container the tools use, the workspace every path a tool takes must end inside,
+    and the one lane their calls go through."""
 
-    def __init__(self, container: Container) -> None:
+    def __init__(self, container: Container, workspace: str) -> None:
         self.container = container
+        self.workspace = workspace
         self._lane: anyio.CapacityLimiter | None = None
 
     async def run(self, work: Callable[[], Result]) -> Result:

@@ -7,6 +7,7 @@ it: listing the tools, or counting tokens, opens no database.
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING
 
 from mcp.server.mcpserver import MCPServer
@@ -36,8 +37,9 @@ INSTRUCTIONS = (
 )
 
 
-def build_server(container: Container) -> MCPServer:
-    """The server with every tool, each calling its service through `container`."""
+def build_server(container: Container, workspace: str | None = None) -> MCPServer:
+    """The server with every tool, each calling its service through `container`; a path a
+    tool takes must end inside `workspace` (default: the current directory)."""
     from cleveragents import __version__
 
     server: MCPServer = MCPServer(
@@ -47,12 +49,12 @@ def build_server(container: Container) -> MCPServer:
         log_level="WARNING",  # stderr is the client's log: failures only, not each request
         middleware=[OneLineErrors()],
     )
-    engine = Engine(container)
+    engine = Engine(container, workspace if workspace is not None else os.getcwd())
     for group in (artifact_tools, compression_tools, transcript_tools, plan_tools, gate_tools):
         group.register(server, engine)
     return server
 
 
-def serve_stdio(container: Container) -> None:
+def serve_stdio(container: Container, workspace: str | None = None) -> None:
     """Serve over standard input and output until the client closes the connection."""
-    build_server(container).run("stdio")
+    build_server(container, workspace).run("stdio")

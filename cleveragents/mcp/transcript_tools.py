@@ -4,30 +4,27 @@ from __future__ import annotations
 
 import logging
 import os
-from pathlib import Path
-from typing import Annotated, Any, Literal, cast
+from typing import Annotated, Any, cast
 
 from mcp.server.mcpserver import MCPServer
 from mcp.types import ToolAnnotations
 from pydantic import BaseModel, Field
 
-from cleveragents.adapters.input_files.bounded_reading import read_bounded
-from cleveragents.domain.errors import InvalidInputError
+from cleveragents.domain.errors import ArtifactNotFoundError, InvalidInputError
 from cleveragents.domain.policy import MIN_SUMMARY_TOKENS, ContextPolicyChanges
 from cleveragents.domain.tokens import MAX_TOKEN_COUNT
-from cleveragents.domain.transcript import TranscriptFormat
+from cleveragents.domain.transcript_limits import max_transcript_bytes
+from cleveragents.domain.vocabulary import DETECTED_FORMAT, TranscriptFormat
+from cleveragents.mcp.choices import FormatChoice
 from cleveragents.mcp.engine import Engine, refuse
-
-MAX_TRANSCRIPT_BYTES = 256 * 1024 * 1024
-"""The largest transcript file read, as the CLI's limit (the same variable overrides it): a
-session takes about ten times its size in memory while it is compacted."""
-MAX_TRANSCRIPT_ENV = "CLEVERAGENTS_MAX_TRANSCRIPT_BYTES"
 
 _log = logging.getLogger(__name__)
 
 
 class CompactionReport(BaseModel):
-    """What the compaction did, in the figures `agents context compact --json` prints."""
+    """What the compaction did, in the figures `agents context compact --json` prints: the
+    service's report (`CompactionReport.as_json`) but its reason (a failure is a tool error
+    here), described for the tool's schema; a test holds the two to the same fields."""
 
     status: str = Field(description="compacted, or not-needed (under the threshold).")
     tokens_before: int
@@ -89,14 +86,15 @@ def register(server: MCPServer, engine: Engine) -> None:
         path: Annotated[
             str | None,
             Field(
-                description="Read the transcript from this file instead (absolute, or "
-                "relative to the server's working directory)."
+                description="Read the transcript from this file instead: relative to the "
+                "server's workspace, or absolute; it must end inside the workspace (no "
+                "symbolic links)."
             ),
         ] = None,
         format: Annotated[  # the name the client sees
-            Literal["auto", "anthropic", "openai", "claude-code"],
+            FormatChoice,
             Field(description="The transcript's format (auto: detected)."),
-        ] = "auto",
+        ] = DETECTED_FORMAT,
         context_window: Annotated[
             int | None,
             Field(
@@ -170,10 +168,10 @@ def register(server: MCPServer, engine: Engine) -> None:
         )
 
         def work() -> CompactedTranscript:
-            given = transcript if transcript is not None else _read(path or "")
+            given = transcript if transcript is not None else _read(engine, path or "")
             compaction = engine.container.transcript_compactor().compact(
                 given,
-                transcript_format=None if format == "auto" else TranscriptFormat(format),
+                transcript_format=None if format == DETECTED_FORMAT else TranscriptFormat(format),
                 project=project,
                 overrides=changes,
                 force=force,
@@ -193,29 +191,31 @@ def register(server: MCPServer, engine: Engine) -> None:
             return CompactedTranscript(
                 format=compaction.format.value,
                 transcript=written,
-                report=CompactionReport.model_validate(compaction.report()),
+                report=CompactionReport.model_validate(compaction.report().as_json()),
             )
 
         return await engine.run(work)
 
 
-def _read(path: str) -> str:
-    """The UTF-8 text of a transcript file, refused above the size limit before it is read."""
-    limit = _limit()
-    file = Path(path).expanduser()
-    data = read_bounded(  # a device or a FIFO too: refused one byte past the limit
-        str(file), limit, what="transcripts", advice="split the session or compact it earlier"
-    )
+def _read(engine: Engine, path: str) -> str:
+    """The UTF-8 text of a transcript file beneath the server's workspace (opened race-free,
+    as the store opens what it imports: a path that ends outside, a symbolic link, a device or
+    a FIFO is refused), refused above the size limit before it is read."""
+    try:
+        data: bytes = engine.container.contained_files().read_beneath(
+            engine.workspace,
+            path,
+            max_transcript_bytes(os.environ),  # a bad override is refused, as in the CLI
+            what="transcripts",
+            advice="split the session or compact it earlier",
+        )
+    except ArtifactNotFoundError:
+        raise InvalidInputError(
+            f"no readable file {path} in the server's workspace {engine.workspace}"
+        ) from None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
         raise InvalidInputError(
             f"{path} is not UTF-8 text (bad byte at offset {error.start})"
         ) from None
-
-
-def _limit() -> int:
-    configured = os.environ.get(MAX_TRANSCRIPT_ENV, "").strip()
-    if configured.isdigit() and int(configured) > 0:
-        return int(configured)
-    return MAX_TRANSCRIPT_BYTES

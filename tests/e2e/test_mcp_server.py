@@ -31,6 +31,7 @@ TOOLS = {
     "plan_status",
     "spawn_child_plan",
     "gate",
+    "plan_context_budget",
 }
 # A made-up AWS access key id, put together here so the file itself holds none.
 FAKE_KEY = "AKIA" + "QX7MZ2VW4RT9BN3K"
@@ -44,7 +45,8 @@ def serve(home: Path, scenario: Scenario, *arguments: str) -> None:
     params = StdioServerParameters(
         command=sys.executable,
         args=["-m", "cleveragents.cli", *arguments, "mcp", "serve"],
-        env={"CLEVERAGENTS_HOME": str(home)},
+        # The workspace holds the home: the files a test gives by path lie beside it.
+        env={"CLEVERAGENTS_HOME": str(home), "CLEVERAGENTS_WORKSPACE": str(home.parent)},
     )
 
     async def session() -> None:
@@ -403,7 +405,11 @@ def test_bad_arguments_come_back_as_tool_errors_and_the_server_goes_on(tmp_path:
             ("count_tokens", {"text": "x", "encoding": "p50k"}, "encoding"),
             ("compact_transcript", {"transcript": "{not json"}, "JSON"),
             ("compact_transcript", {"transcript": '{"messages": 3}'}, "messages"),
-            ("compact_transcript", {"path": str(missing)}, f"file not found: {missing}"),
+            (
+                "compact_transcript",
+                {"path": str(missing)},
+                f"no readable file {missing} in the server's workspace",
+            ),
             ("compact_transcript", {}, "exactly one of transcript"),
             (
                 "compact_transcript",

@@ -377,8 +377,8 @@ def test_the_mcp_transcript_tool_refuses_huge_and_endless_files(
             message = await refused(client, "compact_transcript", path=str(huge))
             assert "huge.json is 5.0 GiB; transcripts above 256 MiB are refused" in message
             message = await refused(client, "compact_transcript", path=str(fed_fifo))
-            assert f"{fed_fifo} is more than 256 MiB; transcripts above 256 MiB" in message
+            assert "is not a regular file (a FIFO, socket or device)" in message
             message = await refused(client, "compact_transcript", path=str(tmp_path / "gone"))
-            assert "file not found" in message
+            assert "no readable file" in message
 
     serve(tmp_path / "home", scenario)
