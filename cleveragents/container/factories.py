@@ -43,7 +43,6 @@ if TYPE_CHECKING:
     )
     from cleveragents.application.services.artifact_store.artifact_store import ArtifactStore
     from cleveragents.application.services.budget.budget_planning import BudgetPlanning
-    from cleveragents.application.services.budget.context_budget_planner import ContextBudgetPlanner
     from cleveragents.application.services.compaction.context_compactor import ContextCompactor
     from cleveragents.application.services.compaction.strategy_comparison import (
         DiscardedEvents,
@@ -262,12 +261,6 @@ def stable_prefix_builder(**dependencies: Any) -> StablePrefixBuilder:
     from cleveragents.application.services.prefixes.stable_prefix_builder import StablePrefixBuilder
 
     return StablePrefixBuilder(**dependencies)
-
-
-def context_budget_planner(**dependencies: Any) -> ContextBudgetPlanner:
-    from cleveragents.application.services.budget.context_budget_planner import ContextBudgetPlanner
-
-    return ContextBudgetPlanner(**dependencies)
 
 
 def budget_planning(**dependencies: Any) -> BudgetPlanning:

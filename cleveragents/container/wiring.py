@@ -96,11 +96,6 @@ class ServicesContainer(containers.DeclarativeContainer):
         projects=project_service,
         events=adapters.event_sink.provider,
     )
-    context_budget_planner = providers.Factory(
-        build.context_budget_planner,
-        token_counter=adapters.token_counter,
-        projects=project_service,
-    )
     # The planner as every driver asks for it; the project service is built only when a
     # project is named, so planning opens no database otherwise.
     budget_planning = providers.Factory(
@@ -241,7 +236,6 @@ class Container(containers.DeclarativeContainer):
     metrics_service = services.metrics_service
     prefix_spec_reader = adapters.prefix_spec_reader
     stable_prefix_builder = services.stable_prefix_builder
-    context_budget_planner = services.context_budget_planner
     budget_planning = services.budget_planning
     text_files = adapters.text_files
     store_verifier = services.store_verifier
