@@ -28,6 +28,8 @@ from cleveragents.domain.transcript import Message
 _OPEN_COMMAND = re.compile(rf"^(?:{FAILING_TEST}|{NOT_CONFIRMED}): `(.+?)` -> ")
 # Sections whose items stop being true once the work is done.
 _OPEN_WORK = (SummarySection.UNFINISHED, SummarySection.NEXT_STEPS)
+# Sections that say where the work stood at the cut: a newer cut's say replaces an older one's.
+_AT_THE_CUT = (SummarySection.CURRENT_WORK, SummarySection.NEXT_STEPS)
 
 
 class DeterministicSummarizer(Summarizer):
@@ -68,8 +70,8 @@ def merge_summaries(base: CompactionSummary, update: CompactionSummary) -> Compa
     """`base` then `update`, section by section, each item once; nothing of `base` is dropped
     except unfinished work and next steps that `update` reports completed (or a command it
     ran again with success, for a failing test or an unconfirmed push), and its current
-    work when `update` names one (the work at the newer cut). The latest request is
-    `update`'s when it has one.
+    work and next steps when `update` names some (where the work stood at the newer cut).
+    The latest request is `update`'s when it has one.
 
     An item `base` completed and `update` lists as unfinished again (reopened) is in both
     sections: the history and the current state."""
@@ -77,8 +79,8 @@ def merge_summaries(base: CompactionSummary, update: CompactionSummary) -> Compa
     sections: dict[SummarySection, tuple[str, ...]] = {}
     for section in SummarySection:
         kept = base.items(section)
-        if section is SummarySection.CURRENT_WORK and update.items(section):
-            kept = ()  # the work in progress at the newer cut replaces the older one
+        if section in _AT_THE_CUT and update.items(section):
+            kept = ()  # the newer cut's work in progress and next step replace the older ones
         if section in _OPEN_WORK:
             kept = tuple(item for item in kept if item not in done)
         if section is SummarySection.UNFINISHED:
