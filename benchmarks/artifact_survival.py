@@ -2,8 +2,9 @@
 
 Every corpus file (logs, diffs, JSON, markdown, code; transcripts are not artifacts) and the
 generated inputs in the formats the corpus lacks (`GENERATED`: logs from
-benchmarks/generated_logs.py) are compressed to 1/1.2, 1/2, 1/5 and 1/20 of their raw token
-count by four methods, side by side on the same input in the same run:
+benchmarks/generated_logs.py and benchmarks/generated_tool_logs.py) are compressed to 1/1.2,
+1/2, 1/5 and 1/20 of their raw token count by four methods, side by side on the same input in
+the same run:
 
 * ``tiered``: the service in tiered mode;
 * ``smart``: the service in smart mode;
@@ -66,6 +67,7 @@ from statistics import mean
 from typing import Any, Protocol
 
 from benchmarks.generated_logs import generate_all
+from benchmarks.generated_tool_logs import generate_more
 from benchmarks.report import Result, print_line, print_section
 from benchmarks.survival_core import (
     SETS,
@@ -85,6 +87,12 @@ from benchmarks.survival_core import (
     term_lines,
 )
 from benchmarks.survival_logs import LOG_MEASURES, TEMPLATE_RATIO, LogMatters
+from benchmarks.survival_structured import (
+    STRUCTURED_MEASURES,
+    ListedCodeMatters,
+    generated_of,
+    listed_signatures,
+)
 from cleveragents.application.ports.token_counter import TokenCounter
 from cleveragents.application.services.artifact_compression.artifact_compressor import (
     ArtifactCompressorService,
@@ -596,13 +604,16 @@ class Input:
 
 
 def _generated_logs() -> list[tuple[str, str]]:
-    return [(log.name, log.text) for log in generate_all()]
+    return [(log.name, log.text) for log in generate_all()] + generate_more()
 
 
 # The generated inputs of each kind (name, text): formats the corpus lacks. A kind without an
 # entry is measured on the corpus alone.
 GENERATED: dict[str, Callable[[], list[tuple[str, str]]]] = {
     "log": _generated_logs,
+    "json": generated_of("json"),
+    "diff": generated_of("diff"),
+    "code": generated_of("code"),
 }
 
 
@@ -639,6 +650,9 @@ def matters_of(item: Input, counter: TokenCounter) -> Matters:
         return JsonMatters(item.text, counter)
     if item.kind == "markdown":
         return MarkdownMatters(item.text)
+    listed = listed_signatures(item.name) if item.generated else None
+    if listed is not None:
+        return ListedCodeMatters(item.text, listed)
     return CodeMatters(item.text, counter)
 
 
@@ -904,6 +918,7 @@ MEASURES: list[Measure] = [
         unit="outputs",
     ),
     *LOG_MEASURES,
+    *STRUCTURED_MEASURES,
     *(
         Measure(
             f"survival JSON parses, {method} (every ratio whose budget holds the skeleton)",
