@@ -53,7 +53,7 @@ class Detail:
         partial = None
         if self.partial_ordinal is not None and arrays_from <= self.partial_ordinal < arrays_to:
             partial = (self.partial, self.partial_ordinal, self.partial_index)
-        if facts.max_items <= self.extra_items + 2 and partial is None:
+        if facts.max_items <= self.whole_arrays and partial is None:
             return (self.string_limit,)
         return (
             self.string_limit,
@@ -66,11 +66,17 @@ class Detail:
             self.last,
         )
 
+    @property
+    def whole_arrays(self) -> int:
+        """The longest array this level keeps whole: its first and last items and the extra
+        ones (only the first without `last`)."""
+        return self.extra_items + (2 if self.last else 1)
+
     def keeps_whole(self, facts: Facts) -> bool:
         """Whether a container with `facts` is rendered exactly as it is."""
         if self.members is not None:
             return facts.max_items == 0 and facts.max_keys == 0  # only an empty one
-        return facts.max_items <= self.extra_items + 2 and (
+        return facts.max_items <= self.whole_arrays and (
             self.string_limit is None or facts.max_string <= self.string_limit
         )
 
@@ -80,7 +86,7 @@ def kept_items(facts: Facts, count: int, detail: Detail) -> tuple[list[int], int
     (not in breadth-first mode, see `Survey.admitted`), and the one shown less richly when
     this is the array with that item (`Detail.partial`)."""
     extra = detail.extra_items + (facts.ordinal < detail.one_more_below)
-    if count <= extra + 2 and facts.ordinal != detail.partial_ordinal:
+    if count <= extra + (2 if detail.last else 1) and facts.ordinal != detail.partial_ordinal:
         return list(range(count)), None
     kept = {0, count - 1} if detail.last else {0}
     kept.update(_ranked(facts.task_items, facts.task_ranks, detail.task))
@@ -105,7 +111,7 @@ def kept_runs(facts: Facts, count: int, detail: Detail) -> tuple[list[tuple[int,
     if not plain:
         kept, partial = kept_items(facts, count, detail)
         return runs(kept), partial
-    if count <= extra + 2:
+    if count <= extra + (2 if detail.last else 1):
         return [(0, count - 1)], None
     if not detail.last:
         return [(0, extra)], None

@@ -164,11 +164,11 @@ class _Fitter:
 
     def _better(self, compact: _Fitted, pretty: _Fitted) -> bool:
         """Whether the compact rendering replaces the pretty one: it keeps more, and (unless
-        members must go) does not leave more than the accepted share of the budget unused
-        where the pretty one uses it."""
+        the pretty one may lose key paths) does not leave more than the accepted share of the
+        budget unused where the pretty one uses it."""
         if not compact.choice.richer_than(pretty.choice):
             return False
-        if compact.choice.rank >= SCHEMA_LOST_RANK:
+        if pretty.choice.rank >= SCHEMA_LOST_RANK:
             return True  # once key paths may be lost, showing more of them comes first
         floor = _ENOUGH * self._budget
         return compact.tokens >= floor or pretty.tokens < floor

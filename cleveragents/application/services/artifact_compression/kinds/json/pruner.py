@@ -243,7 +243,7 @@ class Pruner:
         once."""
         return (
             detail.members is None
-            and facts.inner_items <= detail.extra_items + 2
+            and facts.inner_items <= detail.whole_arrays
             and (detail.string_limit is None or facts.max_string <= detail.string_limit)
         )
 

@@ -153,7 +153,7 @@ class Survey:
         members first, then the rest in order; an array's first and last items."""
         count = len(container)
         if isinstance(container, list):
-            return [0] if count > 2 else list(range(count))  # the first item: `Detail.last`
+            return [0] if count else []  # the first item only (`Detail.last` is off here)
         task = self.of(container).task_items
         if not task:
             return list(range(count))
