@@ -54,6 +54,7 @@ class TranscriptFormat(StrEnum):
 
     ANTHROPIC = "anthropic"
     OPENAI = "openai"
+    OPENAI_RESPONSES = "openai-responses"
     CLAUDE_CODE = "claude-code"
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from cleveragents.adapters.transcripts.format_signs import is_responses_item
 from cleveragents.adapters.transcripts.transcript_formats import (
     DOCUMENT_FORMATS,
     PLAIN_MESSAGES,
@@ -34,11 +35,16 @@ from cleveragents.domain.transcript import TranscriptFormat
 
 
 def message_list(document: object) -> list[dict[str, Any]] | None:
-    """The messages of a transcript document, when it is one: a list of objects with a role, or
-    an object whose ``messages`` is such a list."""
-    messages = document.get("messages") if isinstance(document, dict) else document
+    """The messages of a transcript document, when it is one: a list of objects with a role (or
+    Responses input items of a known type), or an object whose ``messages`` is such a list, or
+    a Responses request whose ``input`` is (its ``input`` text alone: no message to look at)."""
+    if isinstance(document, dict) and "messages" not in document and "input" in document:
+        messages = [] if isinstance(document["input"], str) else document["input"]
+    else:
+        messages = document.get("messages") if isinstance(document, dict) else document
     if not isinstance(messages, list) or not all(
-        isinstance(message, dict) and "role" in message for message in messages
+        isinstance(message, dict) and ("role" in message or is_responses_item(message))
+        for message in messages
     ):
         return None
     return messages
@@ -51,7 +57,8 @@ def document_format(document: object) -> TranscriptFormat:
     if messages is None:
         raise InvalidInputError(
             "transcript is neither Claude Code JSONL nor JSON messages with roles "
-            "(a list, or an object with a 'messages' list)"
+            "(a list, or an object with a 'messages' list) nor OpenAI Responses input items "
+            "(a list, or an object with an 'input' list)"
         )
     signed = [
         (codec, sign)

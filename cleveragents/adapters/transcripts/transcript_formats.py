@@ -25,9 +25,12 @@ from cleveragents.adapters.transcripts.format_signs import (
     anthropic_structural_sign,
     openai_sign,
     openai_structural_sign,
+    responses_sign,
 )
 from cleveragents.adapters.transcripts.native_documents import looks_like_claude_code_records
 from cleveragents.adapters.transcripts.openai_chat import read_openai, write_openai
+from cleveragents.adapters.transcripts.openai_responses import read_responses
+from cleveragents.adapters.transcripts.openai_responses_writer import write_responses
 from cleveragents.domain.transcript import Transcript, TranscriptFormat
 
 Sign = Callable[[object, Messages], str | None]
@@ -100,8 +103,23 @@ ANTHROPIC = TranscriptFormatCodec(
     sign=anthropic_sign,
     structural_sign=anthropic_structural_sign,
 )
+OPENAI_RESPONSES = TranscriptFormatCodec(
+    TranscriptFormat.OPENAI_RESPONSES,
+    label="OpenAI Responses JSON",
+    vendor="OpenAI Responses",
+    provider="openai",
+    read=read_responses,
+    write=write_responses,
+    sign=responses_sign,
+    structural_sign=responses_sign,  # every sign of it changes what is read
+)
 
-TRANSCRIPT_FORMATS: tuple[TranscriptFormatCodec, ...] = (CLAUDE_CODE, OPENAI, ANTHROPIC)
+TRANSCRIPT_FORMATS: tuple[TranscriptFormatCodec, ...] = (
+    CLAUDE_CODE,
+    OPENAI,
+    ANTHROPIC,
+    OPENAI_RESPONSES,
+)
 """In the order detection tries them."""
 
 PLAIN_MESSAGES = ANTHROPIC
