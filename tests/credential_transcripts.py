@@ -56,6 +56,15 @@ PLACES: dict[TranscriptFormat, tuple[str, ...]] = {
         "kept_call",
         "kept_result",
     ),
+    TranscriptFormat.OPENAI_RESPONSES: (
+        "system",
+        "request",
+        *FOLDED,
+        "kept_text",
+        "kept_call",
+        "kept_result",
+        "kept_thinking",
+    ),
     TranscriptFormat.CLAUDE_CODE: (
         *FOLDED,
         "kept_text",
@@ -69,6 +78,7 @@ PLACES: dict[TranscriptFormat, tuple[str, ...]] = {
 SUFFIX = {
     TranscriptFormat.ANTHROPIC: ".json",
     TranscriptFormat.OPENAI: ".json",
+    TranscriptFormat.OPENAI_RESPONSES: ".json",
     TranscriptFormat.CLAUDE_CODE: ".jsonl",
 }
 
@@ -105,6 +115,7 @@ def planted(transcript_format: TranscriptFormat, seed: int = 7) -> Planted:
     builder = {
         TranscriptFormat.ANTHROPIC: _anthropic,
         TranscriptFormat.OPENAI: _openai,
+        TranscriptFormat.OPENAI_RESPONSES: _openai_responses,
         TranscriptFormat.CLAUDE_CODE: _claude_code,
     }[transcript_format]
     return Planted(transcript_format, builder(chosen), chosen)
@@ -219,6 +230,68 @@ def _openai(found: dict[str, Credential]) -> dict[str, Any]:
         f"checking\n{c['kept_result']}\nok",
     )
     return {"model": "gpt-4o", "user": c["request"], "messages": messages}
+
+
+def _openai_responses(found: dict[str, Credential]) -> dict[str, Any]:
+    c = _texts(found)
+
+    def turn(
+        request: str, call_id: str, command: str, output: str, thinking: str | None
+    ) -> list[dict[str, Any]]:
+        items: list[dict[str, Any]] = [
+            {"role": "user", "content": [{"type": "input_text", "text": request}]}
+        ]
+        if thinking is not None:
+            items.append(
+                {
+                    "type": "reasoning",
+                    "id": f"rs_{call_id}",
+                    "summary": [{"type": "summary_text", "text": thinking}],
+                    "encrypted_content": "ZW5jcnlwdGVk",
+                }
+            )
+        items += [
+            {
+                "type": "function_call",
+                "id": f"fc_{call_id}",
+                "call_id": call_id,
+                "name": "bash",
+                "arguments": json.dumps({"command": command}, indent=1),
+                "status": "completed",
+            },
+            {"type": "function_call_output", "call_id": call_id, "output": output},
+            {
+                "type": "message",
+                "role": "assistant",
+                "content": [{"type": "output_text", "text": "Done.", "annotations": []}],
+            },
+        ]
+        return items
+
+    items = turn(
+        "Deploy the api service",
+        "call_first",
+        f"{c['folded_call']} && ./deploy.sh",
+        f"deploying\n{c['folded_result']}\ndone",
+        None,
+    )
+    for index in range(FILLER_TURNS):
+        request, command, output = _filler(index)
+        items += turn(request, f"call_{index:03d}", command, output, None)
+    items += turn(
+        f"Now check the worker; the chat bot uses {c['kept_text']}",
+        "call_last",
+        f"{c['kept_call']} ./check.sh",
+        f"checking\n{c['kept_result']}\nok",
+        f"The registry login is {c['kept_thinking']} from the environment.",
+    )
+    return {
+        "model": "gpt-5",
+        "instructions": f"You deploy services. Registry login: {c['system']}",
+        "input": items,
+        "metadata": {"note": c["request"]},
+        "store": False,
+    }
 
 
 def _claude_code(found: dict[str, Credential]) -> list[dict[str, Any]]:

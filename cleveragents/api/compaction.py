@@ -126,10 +126,11 @@ def compact(
 
     `messages` is what the caller holds: Anthropic Messages (a list of message dicts, or a
     request dict with ``system`` and ``messages``), OpenAI Chat Completions (the same two
-    shapes), a Claude Code session as its list of record dicts, or any of them as the text of
-    its file. `format` (``"anthropic"``, ``"openai"``, ``"claude-code"``) is detected when
-    None. The result's `messages` have the same shape: a list for a list, a dict for a dict, a
-    str for a str (a compacted Claude Code session is a resumable one).
+    shapes), OpenAI Responses input (a list of items, or a request dict with ``input``), a
+    Claude Code session as its list of record dicts, or any of them as the text of its file.
+    `format` (``"anthropic"``, ``"openai"``, ``"openai-responses"``, ``"claude-code"``) is
+    detected when None. The result's `messages` have the same shape: a list for a list, a dict
+    for a dict, a str for a str (a compacted Claude Code session is a resumable one).
 
     The window settings are the project's (with `store` and `project`) or the defaults,
     overridden by `policy`'s set fields, then by the keyword arguments; a policy that leaves

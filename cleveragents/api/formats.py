@@ -20,7 +20,8 @@ from cleveragents.domain.vocabulary import (
 )
 
 TranscriptFormatName: TypeAlias = str
-"""A `TranscriptFormat` value: ``anthropic``, ``openai`` or ``claude-code``."""
+"""A `TranscriptFormat` value: ``anthropic``, ``openai``, ``openai-responses`` or
+``claude-code``."""
 ArtifactKindName: TypeAlias = str
 """An `ArtifactKind` value (``diff``, ``json``, ``log``, ...), or a registered kind's name."""
 CompressionModeName: TypeAlias = str
