@@ -14,6 +14,7 @@ from mcp.server.mcpserver import MCPServer
 
 from cleveragents.mcp import (
     artifact_tools,
+    budget_tools,
     compression_tools,
     gate_tools,
     plan_tools,
@@ -33,7 +34,8 @@ INSTRUCTIONS = (
     "into a summary plus its recent turns; plan_status and spawn_child_plan manage plans and "
     "the skeleton of context a child plan inherits; gate checks context before it is "
     "delivered (credentials, missing output tails, summaries that omit unfinished work, "
-    "artifact paths outside the workspace, unpriced cache figures)."
+    "artifact paths outside the workspace, unpriced cache figures); plan_context_budget "
+    "predicts an implementation phase's token footprint before it starts."
 )
 
 
@@ -50,7 +52,8 @@ def build_server(container: Container, workspace: str | None = None) -> MCPServe
         middleware=[OneLineErrors()],
     )
     engine = Engine(container, workspace if workspace is not None else os.getcwd())
-    for group in (artifact_tools, compression_tools, transcript_tools, plan_tools, gate_tools):
+    groups = (artifact_tools, compression_tools, transcript_tools, plan_tools, gate_tools)
+    for group in (*groups, budget_tools):
         group.register(server, engine)
     return server
 
