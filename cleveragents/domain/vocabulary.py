@@ -178,7 +178,7 @@ def artifact_kind(value: str) -> ArtifactKind:
     for any other."""
     if value in ArtifactKind.__members__.values():
         return ArtifactKind(value)
-    if value in _ADDED_KINDS:
+    if isinstance(value, str) and value in _ADDED_KINDS:  # a list is no kind, nor a key
         # An added kind has no member; its name stands in for one (a StrEnum is a str).
         return value  # type: ignore[return-value]
     raise _unknown("artifact kind", value, artifact_kind_names())

@@ -15,6 +15,7 @@ from cleveragents.domain.vocabulary import (
     ArtifactKind,
     CompressionMode,
     add_artifact_kind,
+    artifact_kind,
     artifact_kind_choices,
     remove_artifact_kind,
 )
@@ -37,6 +38,12 @@ def test_the_drivers_enum_is_the_domains_until_a_kind_is_added() -> None:
 def test_a_kind_name_is_lower_case_and_short(name: str) -> None:
     with pytest.raises(InvalidInputError, match="a kind's name is lower-case"):
         add_artifact_kind(name)
+
+
+@pytest.mark.parametrize("value", [[1], 3, b"json", None])
+def test_a_kind_that_is_no_string_is_refused_as_unknown(value: object) -> None:
+    with pytest.raises(InvalidInputError, match="unknown artifact kind"):
+        artifact_kind(value)  # type: ignore[arg-type]
 
 
 def test_the_tiered_modes_former_name_still_reads() -> None:
