@@ -11,6 +11,7 @@ from cleveragents.cli.inputs import read_settings_file
 from cleveragents.cli.output import EncodingOption, JsonFlag, emit_json
 from cleveragents.cli.output_files import check_output, report_stream, write_output
 from cleveragents.cli.state import state
+from cleveragents.domain.vocabulary import DEFAULT_ENCODING
 
 if TYPE_CHECKING:
     from cleveragents.container import Container
@@ -62,7 +63,7 @@ def build(
             "`agents metrics show` lists).",
         ),
     ] = None,
-    encoding: EncodingOption = "cl100k_base",
+    encoding: EncodingOption = DEFAULT_ENCODING,
     as_json: JsonFlag = False,
 ) -> None:
     """Build the stable prompt prefix of FILE; print it with its SHA-256 fingerprints.
@@ -85,7 +86,7 @@ def build(
         container.stable_prefix_builder().record(built, project)
     if out is not None:
         write_output(out, built.text.encode("utf-8"), inputs)  # as `context compact` writes
-    if encoding != "cl100k_base":
+    if encoding != DEFAULT_ENCODING:
         container = build_container(cli_state.database_url, encoding=encoding)
     report = _build_report(built, container)
     with report_stream(out):
