@@ -11,6 +11,9 @@ import pytest
 
 from cleveragents.application.services.artifact_compression.kinds.kind_compressor import LinePlan
 from cleveragents.application.services.artifact_compression.kinds.logs.line_plan import LAST_ERROR
+from cleveragents.application.services.artifact_compression.kinds.logs.trouble import (
+    last_trouble_lines,
+)
 from cleveragents.application.services.artifact_compression.task_terms import TaskTerms
 from tests.conftest import corpus_files
 from tests.log_samples import COMPRESSOR, MARKER, lines_of, plan_of, stream_of
@@ -123,7 +126,12 @@ def test_corpus_at_a_twentieth(path: Path) -> None:
     ]
     if errors:
         assert plan.priorities[errors[-1]] == LAST_ERROR
-    kept = _pack(lines, plan, sum(len(line) + 1 for line in lines) // 20)
+    # A twentieth, and room for the last line that mentions trouble at any level (an INFO
+    # "Diagnostics report ... failed ... Exception" of 469 characters), which ranks beside the
+    # last error.
+    trouble = max(last_trouble_lines(lines).values(), default=None)
+    room = len(lines[trouble]) + 1 if trouble is not None and trouble not in errors else 0
+    kept = _pack(lines, plan, sum(len(line) + 1 for line in lines) // 20 + room)
     templates = {_digit_masked(lines[index]) for index in levelled}
     represented = {_digit_masked(lines[index]) for index in levelled if index in kept}
     assert len(represented) >= 0.9 * len(templates)

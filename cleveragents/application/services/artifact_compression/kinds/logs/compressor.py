@@ -17,9 +17,9 @@ from cleveragents.application.services.artifact_compression.kinds.kind_compresso
 )
 from cleveragents.application.services.artifact_compression.kinds.logs.line_plan import (
     FIRST_ROUTINE,
-    FIRST_WARNING,
     HEAD_LINES,
     LAST_ERROR,
+    LAST_REPEAT,
     LONG_LINE_CHARS,
     LONG_LINE_DEMOTION,
     TAIL_LINES,
@@ -128,7 +128,7 @@ class LogCompressor(KindCompressor):
             ranks[index] = min(ranks[index], FIRST_ROUTINE)
         trouble = last_trouble_lines(lines)
         for index in trouble.values():
-            ranks[index] = min(ranks[index], FIRST_WARNING)
+            ranks[index] = min(ranks[index], LAST_REPEAT)
         for wanted in (attrgetter("error_statement"), attrgetter("levelled_error")):
             last = _last_index(ranked, wanted)
             if last is not None:

@@ -3,7 +3,7 @@
 Smart mode ranks every line by what it adds (lower is kept first; see `LineRanker`): the last
 error of the log and its last line that mentions trouble at any level (`trouble`, added by
 `LogCompressor.line_plan`, which also ranks the last line of each other trouble word with the
-first warnings); the first occurrence of each error message (its template, see
+last occurrences); the first occurrence of each error message (its template, see
 `templates`), with the first line and the exception lines of its stack trace; the first
 occurrence of each warning and of each line naming the task; the first occurrence of every
 other message and the first and last lines; then the last occurrence of each error and warning;
@@ -53,7 +53,7 @@ FIRST_ERROR = 1  # the first occurrence of each error message, and its trace's k
 FIRST_WARNING = 2  # the same for warnings; lines naming the task; frames of a new error trace
 FIRST_ROUTINE = 3  # the first occurrence of every other message; the first and last lines
 LAST_REPEAT = 4  # the last occurrence of each error and warning, the first with another
-# word in its varying place (another user)
+# word in its varying place (another user), the last line of each trouble word
 ERROR_REPEAT = 5  # the other repeats of errors, and repeated task lines
 WARNING_REPEAT = 6  # the other repeats of warnings
 ROUTINE_REPEAT = 7  # repeated routine lines, and omission markers of an earlier compression

@@ -5,8 +5,8 @@ lines of each rank go to a buffer that keeps the first and the last of them up t
 the packer takes a rank's lines from both ends inwards and never more than the budget, so the
 middle of a rank is never needed. What only the end of the log tells is kept aside and ranked
 at the end: the last error (rank 0), the last line of each trouble word (`trouble`; the latest
-of them rank 0, the others rank 2), the last occurrence of each error and warning message
-(bounded like a buffer), and the last lines. Nothing else is held.
+of them rank 0, the others with the last repeats), the last occurrence of each error and warning
+message (bounded like a buffer), and the last lines. Nothing else is held.
 
 The candidates come back sparse, as the packer's `Line`s (position, text, rank, message
 template), with how far the run of lines with each one's template reaches (`run_ends`), so the
@@ -25,7 +25,6 @@ from operator import attrgetter
 from cleveragents.application.services.artifact_compression.kinds.kind_compressor import ShortForm
 from cleveragents.application.services.artifact_compression.kinds.logs.line_plan import (
     FIRST_ROUTINE,
-    FIRST_WARNING,
     HEAD_LINES,
     LAST_ERROR,
     LAST_REPEAT,
@@ -240,7 +239,7 @@ class _Collector:
             for held in self.last_of_each.latest.values():
                 offer(self._ranked(held, LAST_REPEAT))
         for held in self.last_trouble.values():
-            offer(self._ranked(held, FIRST_WARNING))
+            offer(self._ranked(held, LAST_REPEAT))
         latest = max(self.last_trouble.values(), key=attrgetter("position"), default=None)
         for last in (self.last_error_statement, self.last_levelled_error, latest):
             if last is not None:

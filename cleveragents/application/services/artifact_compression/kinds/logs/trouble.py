@@ -7,7 +7,7 @@ instruction cache parity error corrected``, a syslog line with no level at all (
 the last line holding a trouble word (`TROUBLE_WORDS`, as a whole word in any case: ``error``,
 ``ERR``, ``Failed``, ``timed out``; not ``ErrImagePull`` or ``NullPointerException``, whose
 lines the trace rules see) beside the last error, and the last line of each other trouble word
-soon after.
+with the last occurrences of errors and warnings.
 
 Found from the end backwards with `str.rfind` on the lower-cased text, one search per word
 stem, each candidate checked by an anchored match: the regex engine never walks the whole log,
