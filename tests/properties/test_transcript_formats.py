@@ -1,6 +1,7 @@
 """The transcript format adapters behind `JsonTranscriptCodec` on generated transcripts and
-documents: each format survives its writer, OpenAI writing reaches a fixed point, any JSON or
-text reads or fails cleanly, and readable documents write back the same."""
+documents: each format survives its writer, OpenAI (Chat and Responses) writing reaches a fixed
+point, any JSON or text reads or fails cleanly, and readable documents write back the same (a
+Responses document byte for byte)."""
 
 from __future__ import annotations
 
@@ -27,10 +28,11 @@ from cleveragents.domain.transcript import (
 )
 
 CODEC = JsonTranscriptCodec()
-ANTHROPIC, OPENAI, CLAUDE_CODE = (
+ANTHROPIC, OPENAI, CLAUDE_CODE, RESPONSES = (
     TranscriptFormat.ANTHROPIC,
     TranscriptFormat.OPENAI,
     TranscriptFormat.CLAUDE_CODE,
+    TranscriptFormat.OPENAI_RESPONSES,
 )
 _ids = st.text("abcdefghijklmnopqrstuvwxyz0123456789_", min_size=1, max_size=12)
 _text = st.text(max_size=40)
@@ -91,6 +93,19 @@ def test_openai_writing_reaches_a_fixed_point(transcript: Transcript) -> None:
     # that, writing and reading change nothing.
     once = CODEC.read(CODEC.write(transcript, OPENAI), OPENAI)
     assert CODEC.read(CODEC.write(once, OPENAI), OPENAI) == once
+
+
+@settings(max_examples=150)
+@given(_conversations())
+def test_responses_writing_reaches_a_fixed_point(transcript: Transcript) -> None:
+    # Thinking from elsewhere and error flags have no Responses spelling, and the items read
+    # are remembered, so the first pass may change the transcript; after that, nothing.
+    once = CODEC.read(CODEC.write(transcript, RESPONSES), RESPONSES)
+    written = CODEC.write(once, RESPONSES)
+    assert CODEC.read(written, RESPONSES) == once
+    assert CODEC.write(CODEC.read(written, RESPONSES), RESPONSES) == written
+    calls = [call.id for message in transcript.messages for call in message.tool_calls]
+    assert [call.id for message in once.messages for call in message.tool_calls] == calls
 
 
 @settings(max_examples=200)
@@ -198,3 +213,67 @@ def test_any_readable_anthropic_document_writes_back_the_same(document: object) 
 @given(_openai_documents)
 def test_any_readable_openai_document_writes_back_the_same(document: object) -> None:
     _writes_back_the_same_json(document, OPENAI)
+
+
+_response_part = st.fixed_dictionaries(
+    {"type": st.sampled_from(["input_text", "output_text", "input_image", "refusal", "text"])},
+    optional={"text": _word, "annotations": st.lists(_value, max_size=1), "image_url": _word},
+)
+_response_content = _word | st.lists(_response_part, max_size=2)
+_response_items = st.one_of(
+    st.fixed_dictionaries(
+        {
+            "role": st.sampled_from(["system", "developer", "user", "assistant"]),
+            "content": _response_content,
+        },
+        optional={"type": st.just("message"), "id": _word, "status": _word},
+    ),
+    st.fixed_dictionaries(
+        {"type": st.just("function_call"), "call_id": _call_id, "name": _word},
+        optional={"arguments": _arguments, "id": _word, "status": _word},
+    ),
+    st.fixed_dictionaries(
+        {"type": st.just("custom_tool_call"), "call_id": _call_id, "name": _word},
+        optional={"input": _word},
+    ),
+    st.fixed_dictionaries(
+        {
+            "type": st.sampled_from(["function_call_output", "custom_tool_call_output"]),
+            "call_id": _call_id,
+            "output": _word | st.lists(_response_part, max_size=2),
+        },
+        optional={"id": _word},
+    ),
+    st.fixed_dictionaries(
+        {"type": st.just("reasoning"), "id": _word},
+        optional={
+            "summary": st.lists(
+                st.fixed_dictionaries({"type": st.just("summary_text"), "text": _word}),
+                max_size=2,
+            ),
+            "content": st.lists(
+                st.fixed_dictionaries({"type": st.just("reasoning_text"), "text": _word}),
+                max_size=1,
+            ),
+            "encrypted_content": _word | st.none(),
+        },
+    ),
+    st.fixed_dictionaries(
+        {"type": st.sampled_from(["web_search_call", "computer_call_output", "item_reference"])},
+        optional={"id": _word, "status": _word},
+    ),
+)
+_responses_documents = st.lists(_response_items, max_size=6) | st.fixed_dictionaries(
+    {"input": st.lists(_response_items, max_size=6) | _word},
+    optional={"model": _word, "instructions": _word | st.none(), "store": st.booleans()},
+)
+
+
+@settings(max_examples=300)
+@given(_responses_documents)
+def test_any_readable_responses_document_writes_back_byte_for_byte(document: object) -> None:
+    _writes_back_the_same_json(document, RESPONSES)
+    with contextlib.suppress(InvalidInputError):
+        transcript = CODEC.read(json.dumps(document), RESPONSES)
+        as_given = json.dumps(document, ensure_ascii=False, indent=2) + "\n"
+        assert CODEC.write(transcript, RESPONSES) == as_given  # keys in their order too
