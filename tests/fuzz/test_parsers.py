@@ -121,7 +121,10 @@ _TRANSCRIPT_WORDS = st.sampled_from(
         "completion_tokens", "prompt_tokens_details", "cached_tokens", "created", "message",
         "uuid", "parentUuid", "sessionId", "timestamp", "isMeta", "isCompactSummary", "subtype",
         "compact_boundary", "queue-operation", "operation", "enqueue", "remove",
-        "sourceToolAssistantUUID", "requestId", "<synthetic>",
+        "sourceToolAssistantUUID", "requestId", "<synthetic>", "instructions", "call_id",
+        "function_call", "function_call_output", "custom_tool_call", "custom_tool_call_output",
+        "reasoning", "summary", "summary_text", "encrypted_content", "output", "input_text",
+        "output_text", "input_image", "web_search_call", "item_reference", "status",
     ]
 )  # fmt: skip
 _values = _json_values(_TRANSCRIPT_WORDS)
@@ -207,11 +210,46 @@ _messages = st.fixed_dictionaries(
         | _values,
     },
 )
+_response_parts = st.fixed_dictionaries(
+    {"type": _or_odd(st.sampled_from(["input_text", "output_text", "input_image", "refusal"]))},
+    optional={"text": _or_odd(st.text(max_size=8)), "annotations": _values},
+)
+_response_items = st.fixed_dictionaries(
+    {
+        "type": _or_odd(
+            st.sampled_from(
+                [
+                    "message", "function_call", "function_call_output", "custom_tool_call",
+                    "custom_tool_call_output", "reasoning", "web_search_call", "item_reference",
+                ]
+            )
+        )
+    },
+    optional={
+        "role": _or_odd(st.sampled_from(["user", "assistant", "system", "developer", "tool"])),
+        "content": _or_odd(st.text(max_size=8) | st.lists(_response_parts, max_size=3)),
+        "call_id": _or_odd(st.sampled_from(["c1", "c2", ""])),
+        "name": _or_odd(st.just("f")),
+        "arguments": _or_odd(st.sampled_from(["{}", '{"a": 1}', "[", "NaN"])),
+        "input": _or_odd(st.text(max_size=5)),
+        "output": _or_odd(st.text(max_size=8) | st.lists(_response_parts, max_size=2)),
+        "summary": _or_odd(
+            st.lists(st.fixed_dictionaries({"type": st.just("summary_text"), "text": _values}))
+        ),
+        "encrypted_content": _or_odd(st.text(max_size=8)),
+        "id": st.sampled_from(["rs_1", "fc_1", "msg_1"]),
+    },
+)  # fmt: skip
 _documents = _or_odd(
     st.lists(_messages, max_size=4)
     | st.fixed_dictionaries(
         {"messages": st.lists(_messages, max_size=4)},
         optional={"system": _or_odd(st.text(max_size=5)), "model": st.just("gpt-4o")},
+    )
+    | st.lists(_response_items, max_size=4)
+    | st.fixed_dictionaries(
+        {"input": _or_odd(st.lists(_response_items | _messages, max_size=4))},
+        optional={"instructions": _or_odd(st.text(max_size=5)), "model": st.just("gpt-5")},
     )
 )
 _records = st.fixed_dictionaries(
