@@ -19,6 +19,7 @@ from benchmarks import (
     budget,
     cli_startup,
     compaction,
+    proxy,
     recovery,
     secret_scanning,
     skeleton,
@@ -42,6 +43,7 @@ SUITE: dict[str, Callable[[], list[Result]]] = {
     "budget": budget.run,
     "tokens-stream": tokens_stream.run,
     "backends": backends.run,
+    "proxy": proxy.run,
 }
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hmac
 import json
 import logging
+import socket
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -115,6 +116,10 @@ def build_app(
         state["client"] = client or httpx.AsyncClient(
             timeout=httpx.Timeout(connect=30.0, read=600.0, write=600.0, pool=30.0),
             follow_redirects=False,
+            # A request's head and body go out at once, not held for an acknowledgement.
+            transport=httpx.AsyncHTTPTransport(
+                socket_options=[(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)]
+            ),
         )
         try:
             yield

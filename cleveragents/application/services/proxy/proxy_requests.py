@@ -14,16 +14,25 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from cleveragents.application.services.proxy.message_transform import (
     MessageTransformer,
-    TransformedMessage,
     canonical_json,
 )
 from cleveragents.application.services.proxy.provider_api import ProviderApi
-from cleveragents.application.services.proxy.sticky_compaction import StickyCompaction
+from cleveragents.application.services.proxy.request_reading import (
+    MalformedRequestError,
+    ReadRequest,
+    RecentConversations,
+    read_request,
+)
+from cleveragents.application.services.proxy.sticky_compaction import (
+    CompactedConversation,
+    StickyCompaction,
+)
 from cleveragents.domain.errors import CleverAgentsError, InvalidInputError, OperationalError
 
 CONVERSATION_KEY_CHARS = 16
@@ -68,10 +77,14 @@ class ProxyRequests:
     ) -> None:
         self._transformer = transformer
         self._compaction = compaction
+        self._recent = RecentConversations()
 
     def forwarded(self, api: ProviderApi, body: bytes) -> ForwardedRequest:
         """`body` (a request of `api`) as it is to be forwarded."""
-        request = _request_object(api, body)
+        try:
+            request = read_request(body, api.conversation_field, self._recent)
+        except MalformedRequestError as error:
+            raise InvalidProxyRequestError(f"{api.path}: {error}") from None
         try:
             return self._forwarded(api, request)
         except CleverAgentsError as error:
@@ -84,73 +97,70 @@ class ProxyRequests:
                 f"({type(error).__name__})"
             ) from error
 
-    def _forwarded(self, api: ProviderApi, request: dict[str, Any]) -> ForwardedRequest:
-        field = api.conversation_field
-        conversation = request.get(field)
-        messages: list[TransformedMessage] = []
-        if isinstance(conversation, list):
-            messages = [self._transformer.message(api, message) for message in conversation]
+    def _forwarded(self, api: ProviderApi, request: ReadRequest) -> ForwardedRequest:
+        conversation_field = api.conversation_field
+        raw_messages = request.conversation
+        messages = [
+            self._transformer.message(api, raw.text, raw.value) for raw in raw_messages or ()
+        ]
         fields = {
-            name: self._transformer.field(name, value)
-            for name, value in request.items()
-            if name != field or not isinstance(conversation, list)
+            name: self._transformer.field(name, raw.text, raw.value)
+            for name, raw in request.fields.items()
+            if name != conversation_field or raw_messages is None
         }
-        key = conversation_key(api, request, conversation)
-        client_compaction = isinstance(conversation, list) and _is_client_compaction(conversation)
-        forwarded_messages = [message.data for message in messages]
-        compacted, summary_tokens = False, 0
+        key = conversation_key(api, request)
+        client_compaction = _is_client_compaction([message.data for message in messages])
+        cut = CompactedConversation()
         if self._compaction is not None and messages and not client_compaction:
-            prefix = [fields[name].data for name in api.prefix_fields if name in fields]
-            outcome = self._compaction.apply(
-                api, key, _model(request), prefix, messages, forwarded_messages
+            prefix = [fields[name] for name in api.prefix_fields if name in fields]
+            cut = self._compaction.apply(
+                api,
+                key,
+                _model(request),
+                [part.data for part in prefix],
+                sum(part.tokens_forwarded for part in prefix),
+                messages,
             )
-            forwarded_messages, compacted = outcome.messages, outcome.compacted_now
-            summary_tokens = outcome.summary_tokens
-        out = {name: value.data for name, value in fields.items()}
-        if isinstance(conversation, list):
-            out = {
-                name: (forwarded_messages if name == field else fields[name].data)
-                for name in request
-            }
+        sent = messages[cut.folded :]
+        parts = []
+        for name in request.fields:
+            if name == conversation_field and raw_messages is not None:
+                texts = [*cut.summary_texts, *(message.text for message in sent)]
+                parts.append(f"{canonical_json(name)}:[{','.join(texts)}]")
+            else:
+                parts.append(f"{canonical_json(name)}:{fields[name].text}")
         everything = [*messages, *fields.values()]
+        stream = request.value("stream")
         return ForwardedRequest(
             api=api,
-            body=_encoded(out),
+            body=_encoded("{" + ",".join(parts) + "}"),
             model=_model(request),
-            stream=request.get("stream") is True,
+            stream=stream is True,
             conversation=key,
             tokens_received=sum(part.tokens_received for part in everything),
-            tokens_forwarded=summary_tokens
-            + _forwarded_tokens(messages, fields, forwarded_messages),
+            tokens_forwarded=cut.summary_tokens
+            + sum(part.tokens_forwarded for part in [*sent, *fields.values()]),
             tool_outputs_stored=sum(len(part.stored) for part in everything if part.first_seen),
             credentials_redacted=sum(part.credentials for part in everything if part.first_seen),
-            compacted=compacted,
+            compacted=cut.compacted_now,
             client_compaction=client_compaction,
         )
 
 
-def conversation_key(api: ProviderApi, request: dict[str, Any], conversation: Any) -> str:
-    """A conversation's key: a hash of its system prompt and its first message, which every
-    later request of the conversation repeats (the client resends the whole history)."""
-    first = conversation[0] if isinstance(conversation, list) and conversation else conversation
-    system = request.get("system", request.get("instructions"))
-    digest = hashlib.sha256(
-        canonical_json([api.value, system, first]).encode("utf-8", "surrogatepass")
-    )
+def conversation_key(api: ProviderApi, request: ReadRequest) -> str:
+    """A conversation's key: a hash of its system prompt and its first message, as the
+    client sends them in every request of the conversation (it resends the whole history)."""
+    conversation = request.conversation
+    first = conversation[0].text if conversation else ""
+    system = request.fields.get("system") or request.fields.get("instructions")
+    digest = hashlib.sha256()
+    for part in (api.value, system.text if system is not None else "", first):
+        digest.update(part.encode("utf-8", "surrogatepass"))
+        digest.update(b"\x00")
     return digest.hexdigest()[:CONVERSATION_KEY_CHARS]
 
 
-def _request_object(api: ProviderApi, body: bytes) -> dict[str, Any]:
-    try:
-        request = json.loads(body)
-    except (ValueError, UnicodeDecodeError):
-        raise InvalidProxyRequestError(f"{api.path}: the request body is not JSON") from None
-    if not isinstance(request, dict):
-        raise InvalidProxyRequestError(f"{api.path}: the request body is not a JSON object")
-    return request
-
-
-def _is_client_compaction(conversation: list[Any]) -> bool:
+def _is_client_compaction(conversation: Sequence[Any]) -> bool:
     """The request is the client's own compaction: its last message asks for the summary."""
     last = conversation[-1] if conversation else None
     if not isinstance(last, dict) or last.get("role") != "user":
@@ -166,31 +176,16 @@ def _is_client_compaction(conversation: list[Any]) -> bool:
     return any(CLIENT_COMPACTION_PROMPT in text for text in texts)
 
 
-def _model(request: dict[str, Any]) -> str | None:
-    model = request.get("model")
+def _model(request: ReadRequest) -> str | None:
+    model = request.value("model")
     return model if isinstance(model, str) else None
 
 
-def _forwarded_tokens(
-    messages: list[TransformedMessage],
-    fields: dict[str, TransformedMessage],
-    forwarded_messages: list[Any],
-) -> int:
-    fields_tokens = sum(part.tokens_forwarded for part in fields.values())
-    if len(forwarded_messages) == len(messages) and all(
-        kept is message.data for kept, message in zip(forwarded_messages, messages, strict=True)
-    ):
-        return fields_tokens + sum(message.tokens_forwarded for message in messages)
-    # After a compaction the messages are not the transformed ones: count what goes.
-    by_identity = {id(message.data): message.tokens_forwarded for message in messages}
-    return fields_tokens + sum(by_identity.get(id(kept), 0) for kept in forwarded_messages)
-
-
-def _encoded(request: dict[str, Any]) -> bytes:
+def _encoded(text: str) -> bytes:
     try:
-        return canonical_json(request).encode("utf-8")
+        return text.encode("utf-8")
     except UnicodeEncodeError:  # a lone surrogate the client escaped: escape it again
-        return json.dumps(request, separators=(",", ":")).encode("ascii")
+        return json.dumps(json.loads(text), separators=(",", ":")).encode("ascii")
 
 
 def _one_line(text: str) -> str:

@@ -52,12 +52,26 @@ class CompactionCut:
 
 @dataclass(frozen=True, slots=True)
 class CompactedConversation:
-    """The messages to forward; `compacted_now` when this request made a new cut."""
+    """What to forward: the summary (none when the conversation was never cut), then the
+    client's messages from `folded` on. `compacted_now` when this request made a new cut."""
 
-    messages: list[Any]
-    compacted_now: bool = False
+    folded: int = 0
+    summary: tuple[Any, ...] = ()
+    summary_texts: tuple[str, ...] = ()
     summary_tokens: int = 0
-    """Tokens of the summary messages leading `messages` (0 when there is none)."""
+    compacted_now: bool = False
+
+    @classmethod
+    def of(cls, cut: CompactionCut | None, *, compacted_now: bool = False) -> CompactedConversation:
+        if cut is None:
+            return cls()
+        return cls(
+            cut.folded,
+            cut.summary,
+            tuple(canonical_json(message) for message in cut.summary),
+            cut.summary_tokens,
+            compacted_now,
+        )
 
 
 class StickyCompaction:
@@ -81,16 +95,24 @@ class StickyCompaction:
         self._events = events
         self._policy = policy or ContextPolicy()
         self._cuts: dict[str, CompactionCut] | None = None
+        self._settings: dict[tuple[ProviderApi, str | None], CompactionSettings] = {}
         self._lock = threading.Lock()
 
     def settings(self, api: ProviderApi, model: str | None) -> CompactionSettings:
         """The window settings for `model`: the catalog's window unless overridden."""
+        key = (api, model)
+        found = self._settings.get(key)
+        if found is not None:
+            return found
         window = self._policy.context_window
         if window is None and model is not None:
             entry = self._catalog.entry(model, api.provider, self._clock.now())
             window = entry.context_window if entry is not None else None
         changes = ContextPolicyChanges(context_window=window) if window is not None else None
-        return CompactionSettings.from_policy(self._policy, changes)
+        found = CompactionSettings.from_policy(self._policy, changes)
+        with self._lock:
+            self._settings[key] = found
+        return found
 
     def apply(
         self,
@@ -98,38 +120,32 @@ class StickyCompaction:
         conversation: str,
         model: str | None,
         prefix: Sequence[Any],
+        prefix_tokens: int,
         messages: Sequence[TransformedMessage],
-        forwarded: list[Any],
     ) -> CompactedConversation:
-        """`forwarded` (the transformed `messages`) with the conversation's cut applied, and
-        a new cut made when they would not fit."""
-        transcript_format = api.transcript_format
-        if transcript_format is None or api is not ProviderApi.ANTHROPIC_MESSAGES:
-            return CompactedConversation(forwarded)
+        """The conversation's cut for `messages` (transformed), a new one made when what
+        would be forwarded does not fit. `prefix` holds the fields sent before the
+        conversation (the system prompt first) and `prefix_tokens` their tokens."""
+        if api is not ProviderApi.ANTHROPIC_MESSAGES:
+            return CompactedConversation()
         settings = self.settings(api, model)
-        prefix_tokens = sum(self._counter.count(canonical_json(part)) for part in prefix)
         cut = self._cut(conversation)
         if cut is not None and cut.folded >= len(messages):
             cut = None  # the client went back before the cut (an edit): start again
         folded = cut.folded if cut is not None else 0
         summary = list(cut.summary) if cut is not None else []
-        summary_tokens = cut.summary_tokens if cut is not None else 0
-        tokens = prefix_tokens + summary_tokens
+        tokens = prefix_tokens + (cut.summary_tokens if cut is not None else 0)
         tokens += sum(message.tokens_forwarded for message in messages[folded:])
-        candidate = summary + forwarded[folded:]
         if tokens <= settings.threshold:
-            return CompactedConversation(candidate, summary_tokens=summary_tokens)
+            return CompactedConversation.of(cut)
+        candidate = summary + [message.data for message in messages[folded:]]
         new_cut = self._compacted(
             api, settings, conversation, prefix, candidate, folded, len(summary)
         )
         if new_cut is None:
-            return CompactedConversation(candidate, summary_tokens=summary_tokens)
+            return CompactedConversation.of(cut)
         self._store(new_cut)
-        return CompactedConversation(
-            list(new_cut.summary) + forwarded[new_cut.folded :],
-            compacted_now=True,
-            summary_tokens=new_cut.summary_tokens,
-        )
+        return CompactedConversation.of(new_cut, compacted_now=True)
 
     def _compacted(
         self,
