@@ -83,7 +83,7 @@ def responses_sign(document: object, messages: Messages) -> str | None:
         if is_responses_item(item):
             return f"input[{index}] is a {item['type']!r} item"
         if kind := _first_part_type(item, _RESPONSES_PARTS):
-            return f"input[{index}] has a {kind!r} part"
+            return f"input[{index}] has a part of type {kind!r}"
     return None
 
 
