@@ -54,6 +54,7 @@ ROOT_COMMANDS: dict[str, tuple[str, str]] = {
     "verify": ("cleveragents.cli.verify", "verify"),
     "samples": ("cleveragents.cli.samples", "samples"),
     "docs": ("cleveragents.cli.docs", "docs"),
+    "models": ("cleveragents.cli.models", "models"),
 }
 
 _show_type = typer.core.TyperOption.display_type_rich

@@ -13,8 +13,8 @@ from typing import Annotated, BinaryIO
 
 import typer
 
-from cleveragents.cli.inputs import check_input_name
-from cleveragents.cli.output import EncodingOption, emit_json
+from cleveragents.cli.inputs import check_input_name, read_transcript_file
+from cleveragents.cli.output import ENCODING_HELP, emit_json
 from cleveragents.cli.progress import ProgressLine, progress_line
 from cleveragents.domain.vocabulary import DEFAULT_ENCODING
 
@@ -27,8 +27,35 @@ CHUNK_BYTES = 1 << 20
 @app.command("count")
 def count(
     path: Annotated[
-        str, typer.Argument(metavar="PATH", help="A UTF-8 text file, or - for standard input.")
-    ],
+        str | None,
+        typer.Argument(metavar="PATH", help="A UTF-8 text file, or - for standard input."),
+    ] = None,
+    messages: Annotated[
+        str | None,
+        typer.Option(
+            "--messages",
+            metavar="FILE",
+            help="Count what is sent instead: a message list or a request (system, tools) in "
+            "any format `context compact` reads; - reads standard input.",
+        ),
+    ] = None,
+    model: Annotated[
+        str | None,
+        typer.Option(
+            "--model",
+            metavar="NAME",
+            help="Count for this model (see `agents models`): its encoding, and whether the "
+            "count is exact or an estimate.",
+        ),
+    ] = None,
+    exact: Annotated[
+        bool,
+        typer.Option(
+            "--exact",
+            help="Ask the provider for the count (Claude: Anthropic's count_tokens endpoint; "
+            "sends the content to Anthropic; needs ANTHROPIC_API_KEY and the anthropic SDK).",
+        ),
+    ] = False,
     name: Annotated[
         str | None,
         typer.Option(
@@ -37,7 +64,14 @@ def count(
             help="What standard input holds (with -), e.g. build.log: messages name it.",
         ),
     ] = None,
-    encoding: EncodingOption = DEFAULT_ENCODING,
+    encoding: Annotated[
+        str | None,
+        typer.Option(
+            "--encoding",
+            metavar="NAME",
+            help=f"{ENCODING_HELP} (default: the model's, else cl100k_base).",
+        ),
+    ] = None,
     as_json: Annotated[
         bool, typer.Option("--json", help="Accepted for symmetry: the output is always JSON.")
     ] = False,
@@ -47,20 +81,52 @@ def count(
     The file is read in pieces, so a file of any size is counted in bounded memory. Text that
     is not UTF-8 is refused (exit 2).
 
+    With --model or --messages the output also says whether the count is "estimated" and its
+    "method": exact for OpenAI models (messages with OpenAI's documented chat framing),
+    estimated for Claude models (no public tokenizer), for tools and for formats whose framing
+    is not documented.
+
     Example: agents tokens count build.log --encoding o200k_base
 
     Example: git diff | agents tokens count - --name changes.diff
+
+    Example: agents tokens count --messages request.json --model gpt-4o
     """
+    if (path is None) == (messages is None):
+        raise typer.BadParameter("give PATH (a text) or --messages FILE, one of them")
+    if messages is not None or model is not None or exact:
+        emit_json(_report(path, messages, model, encoding, exact=exact))
+        return
     from cleveragents.container import build_token_counter
 
+    assert path is not None
     shown = _shown_name(path, name)
-    counter = build_token_counter(encoding)
+    counter = build_token_counter(encoding or DEFAULT_ENCODING)
     with (
         _opened(path) as (stream, size),
         progress_line(f"counting {shown}", total_bytes=size, enabled=not as_json) as progress,
     ):
         total = counter.count_stream(_text_chunks(stream, shown, progress))
     emit_json({"input_tokens": total})
+
+
+def _report(
+    path: str | None, messages: str | None, model: str | None, encoding: str | None, *, exact: bool
+) -> dict[str, object]:
+    """The count of a text or of what is sent, for a model, with how it was made."""
+    from cleveragents.container.models import build_model_profiles, build_request_token_counting
+
+    profile = build_model_profiles().profile(model) if model is not None else None
+    chosen = encoding or (profile.encoding.value if profile else str(DEFAULT_ENCODING))
+    counting = build_request_token_counting()
+    if messages is not None:
+        report = counting.count_messages(
+            read_transcript_file(messages), chosen, profile, exact=exact
+        )
+    else:
+        assert path is not None
+        report = counting.count_text(read_transcript_file(path), chosen, profile, exact=exact)
+    return report.as_json()
 
 
 def _shown_name(path: str, name: str | None) -> str:
