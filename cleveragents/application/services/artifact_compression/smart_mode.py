@@ -28,7 +28,6 @@ from cleveragents.application.services.artifact_compression.packing.request impo
 )
 from cleveragents.application.services.artifact_compression.raw_counts import RawCount
 from cleveragents.application.services.artifact_compression.task_terms import TaskTerms
-from cleveragents.application.services.artifact_compression.truncation import truncation_marker
 
 PACKABLE_MIN_LINES = 3
 """Fewer lines than this are cut like Tier 3: there is nothing to choose between."""
@@ -111,19 +110,19 @@ def _packed_by_rank(
         offsets=offsets,
         source_starts=starts,
     )
-    summary = _summary_needed(run, plan, request, budget, counted)
-    if summary is None:
-        packed = pack(request, budget, counted.tokens, counter, run.compressor.marker, run.handles)
-        return CompressedBody(packed.content, True, packed.tokens)
-    room = budget - counter.count(summary + "\n")
-    for _ in range(3):  # the join may count a token more than its parts
-        packed = pack(request, room, counted.tokens, counter, run.compressor.marker, run.handles)
-        content = f"{summary}\n{packed.content}"
-        tokens = counter.count(content)
-        if tokens <= budget:
-            return CompressedBody(content, True, tokens)
-        room -= tokens - budget
     packed = pack(request, budget, counted.tokens, counter, run.compressor.marker, run.handles)
+    summary = _summary_needed(plan, lines, packed.content, budget, counter)
+    if summary is not None:
+        room = budget - counter.count(summary + "\n")
+        for _ in range(3):  # the join may count a token more than its parts
+            shorter = pack(
+                request, room, counted.tokens, counter, run.compressor.marker, run.handles
+            )
+            content = f"{summary}\n{shorter.content}"
+            tokens = counter.count(content)
+            if tokens <= budget:
+                return CompressedBody(content, True, tokens)
+            room -= tokens - budget
     return CompressedBody(packed.content, True, packed.tokens)
 
 
@@ -132,27 +131,15 @@ SUMMARY_ROOM = 6
 
 
 def _summary_needed(
-    run: CompressionRun, plan: LinePlan, request: PackRequest, budget: int, counted: RawCount
+    plan: LinePlan, lines: list[str], packed: str, budget: int, counter: TokenCounter
 ) -> str | None:
     """The plan's first summary that fits with room for the marker of what is omitted, when
-    the lines of the best rank, each stretch of them with a marker before it, would not fit
-    the budget (then some would be lost, and the summary names what they stand for)."""
+    the packed lines lost a line it stands for (a diff's file the packed lines no longer
+    name)."""
     if not plan.summaries:
         return None
-    counter, raw_tokens = counted.counter, counted.tokens
-    ranks, costs = plan.priorities, request.costs
-    best = min(ranks, default=0)
-    last = request.total_lines
-    marker = counter.count(run.compressor.marker(run.handles.lines(last - 1, last)) + "\n")
-    needed = counter.count("\n" + truncation_marker(raw_tokens))  # the packer's last line
-    previous = -2
-    for position, rank in enumerate(ranks):
-        if rank == best:
-            needed += costs[position] + (marker if position != previous + 1 else 0)
-            previous = position
-            if needed > budget:
-                break
-    if needed <= budget:
+    kept = set(packed.split("\n"))
+    if all(lines[position] in kept for position in plan.summarized):
         return None
     for summary in plan.summaries:
         if counter.count(summary) + SUMMARY_ROOM <= budget:

@@ -46,16 +46,17 @@ class LinePlan:
     `templates[i]`, when given, names line i's message template (equal numbers: the same
     message with different variables): a run of dropped lines that all repeat the template
     of the kept line just before them is written as one ``×N`` marker.
-    `summaries`, richest first, are texts that stand for the lines of the best rank (a diff's
-    list of changed files with their counts, then its paths alone): when those lines, with a
-    marker for each gap between them, do not fit the budget whole, the first summary that
-    fits is written before the packed lines.
+    `summaries`, richest first, are texts that stand for the lines at `summarized` (a diff's
+    list of changed files with their counts, then its paths alone, for the lines that name
+    each file): when the packed lines lose one of those, the first summary that fits is
+    written before them.
     """
 
     priorities: Sequence[int]
     short_forms: dict[int, ShortForm] = field(default_factory=dict)
     templates: Sequence[int] | None = None
     summaries: Sequence[str] = ()
+    summarized: Sequence[int] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -116,6 +116,7 @@ class DiffCompressor(KindCompressor):
         ranker = _LineRanker(terms)
         priorities: list[int] = []
         previous = _Kind.OTHER
+        named: list[int] = []  # the lines that start a file's diff, naming it
         for kind, language, start, end in _segments(lines):
             if kind is _Kind.BODY:
                 ranker.rank_body(lines, start, end, language, priorities)
@@ -124,13 +125,17 @@ class DiffCompressor(KindCompressor):
                 starts_file = kind is _Kind.FILE_HEADER and (
                     previous is not _Kind.FILE_HEADER or line.startswith(_FILE_STARTS)
                 )
+                if starts_file:
+                    named.append(start)
                 priorities.append(ranker.rank(line, kind, starts_file))
             previous = kind
+        # When the packed lines lose a file's first line, a list of every file comes first.
         summaries = file_lists(lines)
         if max(map(len, lines), default=0) <= LONG_LINE_CHARS:
             # No short forms: spares the helper its loop.
-            return LinePlan(priorities, summaries=summaries)
-        return replace(plan_with_short_long_lines(lines, priorities), summaries=summaries)
+            return LinePlan(priorities, summaries=summaries, summarized=named)
+        plan = plan_with_short_long_lines(lines, priorities)
+        return replace(plan, summaries=summaries, summarized=named)
 
 
 def _classified(lines: list[str]) -> list[tuple[_Kind, str | None, _Role | None]]:
