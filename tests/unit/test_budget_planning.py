@@ -7,6 +7,7 @@ import pytest
 
 from cleveragents.adapters.budget_weights.toml_weights import TomlBudgetWeights
 from cleveragents.application.ports.token_counter import TokenCounter
+from cleveragents.application.services.budget import budget_planning
 from cleveragents.application.services.budget.budget_planning import (
     BudgetDocuments,
     BudgetPlanning,
@@ -183,3 +184,15 @@ def test_the_default_window_overcommitted_is_said_once_in_the_plan(
     declared = planning(factory).plan(documents, Files(), available=200_000)
     assert not declared.overcommits_default_window
     assert declared.overcommit_note() is None
+
+
+def test_documents_past_the_plan_limit_are_refused_while_they_are_read(
+    factory: FakeUnitOfWorkFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(budget_planning, "MAX_PLANNED_CHARS", 500)
+    files = Files()
+    with pytest.raises(
+        InvalidInputError, match=r"more than 500 characters together \(at plan\.md\)"
+    ):
+        planning(factory).plan(DOCUMENTS, files)
+    assert files.read == ["spec.md", "plan.md"]  # nothing read after the limit was passed

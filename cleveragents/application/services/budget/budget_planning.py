@@ -39,6 +39,11 @@ tokenizer about a gigabyte."""
 MAX_WEIGHTS_BYTES = 1024 * 1024
 """The largest weights file a reader should take (1 MiB); one is a few hundred bytes."""
 
+MAX_PLANNED_CHARS = 256 * 1024 * 1024
+"""The most text one plan reads, all documents together (some 60 million tokens, hundreds of
+context windows): past it the plan is refused while the documents are read, so a list of
+thousands of large files cannot hold the machine's memory."""
+
 
 class BudgetFileReader(Protocol):
     """How a driver reads the files a budget is planned from (each bounded, UTF-8)."""
@@ -143,10 +148,17 @@ class BudgetPlanning:
             raise InvalidInputError(f"the window is at least 1 token, not {available}")
         if committed is not None and committed < 0:
             raise InvalidInputError(f"the tokens committed are at least 0, not {committed}")
-        artifacts = [
-            PlannedArtifact(path=path, kind=kind, text=files.document(path))
-            for _, path, kind in documents.roles(roles)
-        ]
+        artifacts: list[PlannedArtifact] = []
+        held = 0
+        for _, path, kind in documents.roles(roles):
+            text = files.document(path)
+            held += len(text)
+            if held > MAX_PLANNED_CHARS:
+                raise InvalidInputError(
+                    f"the documents hold more than {MAX_PLANNED_CHARS:,} characters together "
+                    f"(at {path}); plan the work in smaller stories"
+                )
+            artifacts.append(PlannedArtifact(path=path, kind=kind, text=text))
         heuristics = self._weights.heuristics(
             files.weights_file(weights) if weights is not None else None,
             source=weights or "default",
