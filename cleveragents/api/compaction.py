@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 from cleveragents.api.formats import TranscriptFormatName, transcript_format
@@ -47,6 +47,10 @@ class CompactResult(CompactionReport, Generic[_Messages]):
     format: TranscriptFormat
     warnings: tuple[str, ...] = field(default=())
     """An event the store could not record, for instance; the result stands all the same."""
+    estimated: bool = False
+    """True when the token figures are estimates (a Claude model: no public tokenizer)."""
+    count_method: str | None = None
+    """How the token figures were counted (``o200k_base``, ``cl100k_base estimate``)."""
 
     def report(self) -> dict[str, Any]:
         """The report as JSON-ready values: ``agents context compact --json``'s fields, plus
@@ -54,7 +58,13 @@ class CompactResult(CompactionReport, Generic[_Messages]):
         values = self.as_json()
         for name in ("summary_omitted", "summary_sections"):
             values[name] = values[name] or None  # the API has always said null for none
-        return {"format": self.format.value, **values, "warnings": list(self.warnings)}
+        return {
+            "format": self.format.value,
+            **values,
+            "estimated": self.estimated,
+            "count_method": self.count_method,
+            "warnings": list(self.warnings),
+        }
 
 
 @overload
@@ -72,6 +82,7 @@ def compact(
     project: str | None = None,
     encoding: str | None = None,
     keep_credentials: bool = False,
+    model: str | None = None,
 ) -> CompactResult[str]: ...
 @overload
 def compact(
@@ -88,6 +99,7 @@ def compact(
     project: str | None = None,
     encoding: str | None = None,
     keep_credentials: bool = False,
+    model: str | None = None,
 ) -> CompactResult[dict[str, Any]]: ...
 @overload
 def compact(
@@ -104,6 +116,7 @@ def compact(
     project: str | None = None,
     encoding: str | None = None,
     keep_credentials: bool = False,
+    model: str | None = None,
 ) -> CompactResult[list[dict[str, Any]]]: ...
 
 
@@ -121,6 +134,7 @@ def compact(
     project: str | None = None,
     encoding: str | None = None,
     keep_credentials: bool = False,
+    model: str | None = None,
 ) -> CompactResult[Any]:
     """Compact a conversation before a provider request, in the shape it came in.
 
@@ -150,6 +164,13 @@ def compact(
     other fields), and `redacted_secrets` and `redacted_in` say how many and where; the token
     figures count the messages as returned. ``keep_credentials=True`` keeps the messages as
     they are (the summary is redacted all the same). The caller's messages are never changed.
+
+    `model` (``"gpt-4o"``, ``"claude-sonnet-4-5"``; ``agents models`` lists them) gives the
+    encoding, the context window and the output reserve as if passed here, explicit values
+    winning; for Claude models, whose counts are estimates, the window and reserve are divided
+    by the documented safety margin (docs/models.md). A request dict's own ``"model"`` does the
+    same when `model`, `policy` and `project` are None (one the catalog does not know is named
+    in `warnings`). An unknown `model` raises `UnknownModelError`.
     """
     from cleveragents.api.engines import storeless_container
     from cleveragents.domain.policy import ContextPolicyChanges
@@ -157,6 +178,18 @@ def compact(
 
     if project is not None and store is None:
         raise InvalidInputError("project= names a project of a store: give store= as well")
+    from cleveragents.api.models import model_settings
+
+    chosen, model_warnings = model_settings(  # model=, or the request's own "model"
+        messages,
+        model,
+        encoding=encoding,
+        context_window=context_window,
+        reserve_tokens=reserve_tokens,
+        request_model=policy is None and project is None,
+    )
+    encoding, context_window = chosen.encoding, chosen.context_window
+    reserve_tokens = chosen.reserve_tokens
     if store is not None:
         container = store.container_for(encoding)
     else:
@@ -174,7 +207,7 @@ def compact(
         if store is not None
         else container.storeless_transcript_compactor()
     )
-    warnings: list[str] = []
+    warnings: list[str] = list(model_warnings)
     compaction = compactor.compact(
         messages,
         transcript_format=transcript_format(format),
@@ -189,7 +222,13 @@ def compact(
         written = _unchanged(messages)
     else:
         written = compaction.text() if isinstance(messages, str) else compaction.native()
-    return _result(written, compaction, tuple(warnings))
+    result = _result(written, compaction, tuple(warnings))
+    profile = chosen.profile
+    return replace(
+        result,
+        estimated=profile is not None and not profile.exact,
+        count_method=profile.count_method if profile else str(encoding or DEFAULT_ENCODING),
+    )
 
 
 def _unchanged(messages: object) -> object:

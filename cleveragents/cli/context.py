@@ -9,6 +9,7 @@ import typer
 
 from cleveragents.cli import context_budget, context_prefix
 from cleveragents.cli.inputs import read_transcript_file
+from cleveragents.cli.models import ModelOption, count_label, model_settings
 from cleveragents.cli.output import EncodingOption, JsonFlag, console, emit_json, print_table
 from cleveragents.cli.output_files import check_output, report_stream, write_output
 from cleveragents.cli.progress import progress_line
@@ -150,6 +151,7 @@ def compact(
         ),
     ] = False,
     encoding: EncodingOption = DEFAULT_ENCODING,
+    model: ModelOption = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Compact a transcript: older messages folded into a deterministic summary (within its
@@ -178,6 +180,9 @@ def compact(
     from cleveragents.container import build_container
 
     cli_state = state(ctx)
+    chosen = model_settings(model, encoding, context_window, reserve_tokens)
+    encoding = chosen.encoding or encoding
+    context_window, reserve_tokens = chosen.context_window, chosen.reserve_tokens
     container = cli_state.container()
     if encoding != DEFAULT_ENCODING:
         container = build_container(cli_state.database_url, encoding=encoding)
@@ -203,9 +208,11 @@ def compact(
     report = compaction.report()
     with report_stream(out):
         if as_json:
-            emit_json(report.as_json())
+            emit_json({**report.as_json(), **count_label(chosen)})
         else:
             _print_report(report)
+            if chosen.profile is not None:
+                console().print(f"counted for {model}: {chosen.profile.count_method}")
     if report.status == "failed":
         raise typer.Exit(1)
 

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
 
 from cleveragents.cli.output import JsonFlag, emit_json, print_table
+
+if TYPE_CHECKING:
+    from cleveragents.application.services.counting.model_profiles import ModelSettings
 
 
 def models(as_json: JsonFlag = False) -> None:
@@ -56,4 +61,42 @@ def _row(profile: Any) -> dict[str, Any]:
         "budget_window": profile.budget_window,
         "budget_reserve": profile.budget_reserve,
         "cache_support": profile.cache_support,
+    }
+
+
+ModelOption = Annotated[
+    str | None,
+    typer.Option(
+        "--model",
+        metavar="NAME",
+        help="The model the context is for (see `agents models`): its encoding, window and "
+        "output reserve, explicit options winning; Claude budgets keep a safety margin.",
+    ),
+]
+
+
+def model_settings(
+    model: str | None, encoding: str, context_window: int | None, reserve_tokens: int | None
+) -> ModelSettings:
+    """What --model makes of the options beside it: an --encoding other than the default, a
+    --context-window and a --reserve-tokens win; an unknown model is one line, exit 2."""
+    from cleveragents.container.models import build_model_profiles
+    from cleveragents.domain.vocabulary import DEFAULT_ENCODING
+
+    explicit = encoding if encoding != DEFAULT_ENCODING else None
+    return build_model_profiles().settings(
+        model, encoding=explicit, context_window=context_window, reserve_tokens=reserve_tokens
+    )
+
+
+def count_label(settings: ModelSettings) -> dict[str, Any]:
+    """The --json fields that say how a command's token figures were counted for --model
+    (none without it: the output is as it always was)."""
+    profile = settings.profile
+    if profile is None:
+        return {}
+    return {
+        "model": profile.name,
+        "estimated": not profile.exact,
+        "count_method": profile.count_method,
     }

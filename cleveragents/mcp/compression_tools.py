@@ -38,8 +38,14 @@ class Compression(BaseModel):
 
 
 class TokenCount(BaseModel):
-    input_tokens: int = Field(description="The exact number of tokens in the text.")
+    input_tokens: int = Field(description="The number of tokens in the text.")
     encoding: str = Field(description="The tokenizer's encoding that counted them.")
+    estimated: bool = Field(
+        default=False,
+        description="True when the count is an estimate (a Claude model: no public tokenizer).",
+    )
+    method: str | None = Field(default=None, description="How the count was made.")
+    model: str | None = Field(default=None, description="The model counted for, if named.")
 
 
 def register(server: MCPServer, engine: Engine) -> None:
@@ -126,14 +132,40 @@ def register(server: MCPServer, engine: Engine) -> None:
             EncodingChoice,
             Field(description="The tokenizer's encoding (offline, no download)."),
         ] = DEFAULT_ENCODING.value,
+        model: Annotated[
+            str | None,
+            Field(
+                max_length=200,
+                description="Count for this model (e.g. gpt-4o, claude-sonnet-4-5): its "
+                "encoding instead of encoding's, and whether the count is exact (OpenAI) or an "
+                "estimate (Claude).",
+            ),
+        ] = None,
     ) -> TokenCount:
-        """Count the exact number of tokens in a text with the real tokenizer."""
+        """Count the tokens in a text with the real tokenizer: exact for the encoding, and
+        for OpenAI models; labelled an estimate for Claude models."""
+        if model is not None:
+            from cleveragents.container.models import build_model_profiles
+
+            profile = build_model_profiles().profile(model)
+            chosen: str = profile.encoding.value
+        else:
+            profile, chosen = None, encoding
 
         def work() -> int:
-            if encoding not in counters:
+            if chosen not in counters:
                 from cleveragents.container import build_token_counter
 
-                counters[encoding] = build_token_counter(encoding)
-            return counters[encoding].count(text)
+                counters[chosen] = build_token_counter(chosen)
+            return counters[chosen].count(text)
 
-        return TokenCount(input_tokens=await engine.run(work), encoding=encoding)
+        tokens = await engine.run(work)
+        if profile is None:
+            return TokenCount(input_tokens=tokens, encoding=chosen, method=chosen)
+        return TokenCount(
+            input_tokens=tokens,
+            encoding=chosen,
+            estimated=not profile.exact,
+            method=profile.count_method,
+            model=profile.name,
+        )

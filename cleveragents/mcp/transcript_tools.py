@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import logging
 import os
-from typing import Annotated, Any, cast
+import threading
+from typing import TYPE_CHECKING, Annotated, Any, cast
 
 from mcp.server.mcpserver import MCPServer
 from mcp.types import ToolAnnotations
@@ -17,6 +18,10 @@ from cleveragents.domain.transcript_limits import max_transcript_bytes
 from cleveragents.domain.vocabulary import DETECTED_FORMAT, TranscriptFormat
 from cleveragents.mcp.choices import FormatChoice
 from cleveragents.mcp.engine import Engine, refuse
+
+if TYPE_CHECKING:
+    from cleveragents.application.services.counting.model_profiles import ModelSettings
+    from cleveragents.container import Container
 
 _log = logging.getLogger(__name__)
 
@@ -147,6 +152,15 @@ def register(server: MCPServer, engine: Engine) -> None:
                 "same. By default every credential is redacted."
             ),
         ] = False,
+        model: Annotated[
+            str | None,
+            Field(
+                max_length=200,
+                description="The model the context is for (e.g. gpt-4o, claude-sonnet-4-5): "
+                "its encoding, window and output reserve, the settings given here winning; "
+                "Claude budgets keep a safety margin (their counts are estimates).",
+            ),
+        ] = None,
     ) -> CompactedTranscript:
         """Compact a conversation transcript so it fits the context window: older messages
         are folded into a deterministic summary (the task, requests, files, commands, errors,
@@ -160,6 +174,8 @@ def register(server: MCPServer, engine: Engine) -> None:
             raise refuse("give exactly one of transcript (its text) or path (a file)")
         # The schema's bounds are the policy's: these changes are valid; whether together they
         # leave room is the policy's to say.
+        chosen = _model_settings(engine, model, context_window, reserve_tokens)
+        context_window, reserve_tokens = chosen.context_window, chosen.reserve_tokens
         changes = ContextPolicyChanges(
             context_window=context_window,
             reserve_tokens=reserve_tokens,
@@ -169,7 +185,8 @@ def register(server: MCPServer, engine: Engine) -> None:
 
         def work() -> CompactedTranscript:
             given = transcript if transcript is not None else _read(engine, path or "")
-            compaction = engine.container.transcript_compactor().compact(
+            container = _container_for(engine, chosen.encoding)
+            compaction = container.transcript_compactor().compact(
                 given,
                 transcript_format=None if format == DETECTED_FORMAT else TranscriptFormat(format),
                 project=project,
@@ -195,6 +212,37 @@ def register(server: MCPServer, engine: Engine) -> None:
             )
 
         return await engine.run(work)
+
+
+def _model_settings(
+    engine: Engine, model: str | None, context_window: int | None, reserve_tokens: int | None
+) -> ModelSettings:
+    """What `model` makes of the window and reserve given beside it (given ones win)."""
+    from cleveragents.container.models import build_model_profiles
+
+    return build_model_profiles().settings(
+        model, context_window=context_window, reserve_tokens=reserve_tokens
+    )
+
+
+_containers: dict[tuple[int, str], Container] = {}
+_containers_lock = threading.Lock()
+
+
+def _container_for(engine: Engine, encoding: str | None) -> Container:
+    """The server's container, or one on the same store counting with a model's `encoding`."""
+    container = engine.container
+    if encoding is None or encoding == container.config.encoding():
+        return container
+    from cleveragents.container import build_container
+
+    key = (id(container), encoding)
+    with _containers_lock:
+        if key not in _containers:
+            _containers[key] = build_container(
+                container.config.database_url(), home=container.config.home(), encoding=encoding
+            )
+        return _containers[key]
 
 
 def _read(engine: Engine, path: str) -> str:

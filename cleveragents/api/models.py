@@ -1,0 +1,45 @@
+"""Models by name for the Python API's functions: what `model=`, or a request's own
+``"model"``, makes of the window, reserve and encoding given beside it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from cleveragents.application.services.counting.model_profiles import ModelSettings
+
+__all__ = ["model_settings"]
+
+
+def model_settings(
+    messages: object,
+    model: str | None,
+    *,
+    encoding: str | None,
+    context_window: int | None,
+    reserve_tokens: int | None,
+    request_model: bool = True,
+) -> tuple[ModelSettings, tuple[str, ...]]:
+    """The settings for `model` (an unknown one raises `UnknownModelError`); when None and
+    `request_model`, for the ``"model"`` of a request dict the catalog knows (one it does not
+    know is named in the warnings, and the defaults apply). Explicit values win."""
+    from cleveragents.container.models import build_model_profiles
+
+    profiles = build_model_profiles()
+    warnings: tuple[str, ...] = ()
+    if model is None and request_model and isinstance(messages, Mapping):
+        named = messages.get("model")
+        if isinstance(named, str) and named:
+            if profiles.find(named) is not None:
+                model = named
+            else:
+                shown = named if len(named) <= 80 else named[:77] + "..."
+                warnings = (
+                    f"the request's model {shown!r} is not in the model catalog: the default "
+                    f"window and encoding apply (give model=, or context_window= and encoding=)",
+                )
+    settings = profiles.settings(
+        model, encoding=encoding, context_window=context_window, reserve_tokens=reserve_tokens
+    )
+    return settings, warnings
