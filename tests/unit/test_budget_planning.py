@@ -189,10 +189,8 @@ def test_the_default_window_overcommitted_is_said_once_in_the_plan(
 def test_documents_past_the_plan_limit_are_refused_while_they_are_read(
     factory: FakeUnitOfWorkFactory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(budget_planning, "MAX_PLANNED_CHARS", 500)
+    monkeypatch.setattr(budget_planning, "MAX_PLANNED_CHARS", 400)  # the spec holds 360
     files = Files()
-    with pytest.raises(
-        InvalidInputError, match=r"more than 500 characters together \(at plan\.md\)"
-    ):
+    with pytest.raises(InvalidInputError, match=r"more than 400 characters together \(at plan"):
         planning(factory).plan(DOCUMENTS, files)
     assert files.read == ["spec.md", "plan.md"]  # nothing read after the limit was passed
