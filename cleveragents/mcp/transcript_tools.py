@@ -65,7 +65,9 @@ class CompactionReport(BaseModel):
 
 
 class CompactedTranscript(BaseModel):
-    format: str = Field(description="The transcript's format: anthropic, openai or claude-code.")
+    format: str = Field(
+        description="The transcript's format: anthropic, openai, openai-responses or claude-code."
+    )
     transcript: str | dict[str, Any] | list[Any] = Field(
         description="The messages to send next (compacted, or unchanged when not needed), "
         "in the input's format and shape: text if it was given as text (or read from a "
