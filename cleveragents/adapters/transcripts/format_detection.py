@@ -1,16 +1,21 @@
 """Which format a JSON transcript document is in, and whether it can be the format a user named.
 
 Detection (`document_format`) of one JSON document holding messages (a list, or an object with
-``messages``) walks the document formats of `transcript_formats.TRANSCRIPT_FORMATS`, each with
-its signs (`format_signs`):
+``messages``; or OpenAI Responses input items, a list or an object's ``input``) walks the
+document formats of `transcript_formats.TRANSCRIPT_FORMATS`, each with its signs
+(`format_signs`):
 
+* OpenAI Responses when there is a top-level ``input``, an item of a Responses-only type
+  (``function_call``, ``function_call_output``, ``reasoning``, ...) or an ``input_text``,
+  ``output_text``, ``input_image`` or ``input_file`` part; beside these, the roles and parts it
+  shares with Chat Completions are no sign of that format;
 * OpenAI when a message has role ``tool``, ``developer`` or ``system`` (Anthropic keeps the system
   prompt outside the list), ``tool_calls`` or ``tool_call_id``, or a content part of an
   OpenAI-only type (``image_url``, ``input_audio``, ``refusal``);
 * Anthropic when there is a top-level ``system`` or a block of an Anthropic-only type
   (``tool_use``, ``tool_result``, ``thinking``, ``redacted_thinking``, ``image``, ``document``);
 * plain ``{role, content: "text"}`` messages read the same either way: Anthropic;
-* signs of both: an error asking for the format to be named.
+* signs of more than one: an error asking for the format to be named.
 
 A named format (`named_format_problem`) is refused when the document has none of its signs and
 one of the other format's *structural* signs: the ones that change what is read (tool calls and

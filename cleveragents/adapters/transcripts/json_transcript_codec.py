@@ -39,7 +39,8 @@ from cleveragents.domain.transcript import Transcript, TranscriptFormat
 
 
 class JsonTranscriptCodec(TranscriptCodec):
-    """Anthropic Messages JSON, OpenAI Chat Completions JSON and Claude Code session JSONL."""
+    """Anthropic Messages JSON, OpenAI Chat Completions and Responses JSON, and Claude Code
+    session JSONL: each format `transcript_formats` declares."""
 
     def detect(self, text: str) -> TranscriptFormat:
         if (lines := line_record_format(text)) is not None:
