@@ -193,6 +193,49 @@ def test_compaction_is_made_once_and_reused_until_the_next_is_needed(
     assert not restarted.compacted
 
 
+def _openai_conversation(rng: random.Random, turns: int) -> list[Any]:
+    """The same kind of session in OpenAI Chat Completions' shape, its system prompt first."""
+    messages: list[Any] = [
+        {"role": "system", "content": SYSTEM},
+        {"role": "user", "content": "Fix the failing build, please."},
+    ]
+    for turn in range(turns):
+        call = f"call_{turn:04d}"
+        function = {"name": "bash", "arguments": json.dumps({"command": f"make {turn}"})}
+        messages.append(
+            {
+                "role": "assistant",
+                "content": f"Step {turn}: running the next command.",
+                "tool_calls": [{"id": call, "type": "function", "function": function}],
+            }
+        )
+        output = _output(rng, rng.randint(8, 12), None)
+        messages.append({"role": "tool", "tool_call_id": call, "content": output})
+    return messages
+
+
+def test_an_openai_chat_conversation_is_compacted_and_keeps_its_system_prompt(
+    container: Container,
+) -> None:
+    engine = _compacting_engine(container)
+    messages = _openai_conversation(random.Random(13), 80)
+    api = ProviderApi.OPENAI_CHAT
+    previous: list[str] | None = None
+    compactions = 0
+    for count in range(2, len(messages) + 1):
+        body = json.dumps({"model": "gpt-4o", "messages": messages[:count]}).encode()
+        forwarded = engine.requests.forwarded(api, body)
+        now = _forwarded_messages(forwarded)
+        assert json.loads(now[0]) == {"role": "system", "content": SYSTEM}
+        if forwarded.compacted:
+            compactions += 1
+            assert forwarded.tokens_forwarded <= 5_000
+        elif previous is not None:
+            assert now[: len(previous)] == previous
+        previous = now
+    assert compactions >= 2
+
+
 def test_the_clients_own_compaction_request_is_not_compacted(container: Container) -> None:
     engine = _compacting_engine(container)
     messages = _conversation(random.Random(12), 40, lines=(8, 12))

@@ -112,13 +112,13 @@ class ProxyRequests:
         client_compaction = _is_client_compaction([message.data for message in messages])
         cut = CompactedConversation()
         if self._compaction is not None and messages and not client_compaction:
-            prefix = [fields[name] for name in api.prefix_fields if name in fields]
+            prefix = {name: fields[name] for name in api.prefix_fields if name in fields}
             cut = self._compaction.apply(
                 api,
                 key,
                 _model(request),
-                [part.data for part in prefix],
-                sum(part.tokens_forwarded for part in prefix),
+                {name: part.data for name, part in prefix.items()},
+                sum(part.tokens_forwarded for part in prefix.values()),
                 messages,
             )
         sent = messages[cut.folded :]

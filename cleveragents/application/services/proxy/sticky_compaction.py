@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -119,14 +119,14 @@ class StickyCompaction:
         api: ProviderApi,
         conversation: str,
         model: str | None,
-        prefix: Sequence[Any],
+        prefix: Mapping[str, Any],
         prefix_tokens: int,
         messages: Sequence[TransformedMessage],
     ) -> CompactedConversation:
         """The conversation's cut for `messages` (transformed), a new one made when what
         would be forwarded does not fit. `prefix` holds the fields sent before the
-        conversation (the system prompt first) and `prefix_tokens` their tokens."""
-        if api is not ProviderApi.ANTHROPIC_MESSAGES:
+        conversation, by name, and `prefix_tokens` their tokens."""
+        if api.transcript_format is None:  # Responses: its items are not a transcript here
             return CompactedConversation()
         settings = self.settings(api, model)
         cut = self._cut(conversation)
@@ -152,14 +152,17 @@ class StickyCompaction:
         api: ProviderApi,
         settings: CompactionSettings,
         conversation: str,
-        prefix: Sequence[Any],
+        prefix: Mapping[str, Any],
         candidate: list[Any],
         folded: int,
         summary_count: int,
     ) -> CompactionCut | None:
         document: dict[str, Any] = {"messages": candidate}
-        if prefix and isinstance(prefix[0], str | list):
-            document["system"] = prefix[0]
+        # Anthropic's system prompt is a field of its own (OpenAI's is the first message, kept
+        # by the compaction and so part of what is stored as the summary's head).
+        system = prefix.get("system")
+        if api is ProviderApi.ANTHROPIC_MESSAGES and isinstance(system, str | list):
+            document["system"] = system
         compaction = self._compactor.compact(
             document,
             transcript_format=api.transcript_format,
