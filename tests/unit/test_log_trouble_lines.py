@@ -4,11 +4,19 @@ from __future__ import annotations
 
 import pytest
 
+from cleveragents.application.services.artifact_compression.kinds.logs.line_plan import (
+    LAST_ERROR,
+    LAST_REPEAT,
+)
+from cleveragents.application.services.artifact_compression.kinds.logs.streaming import (
+    BATCH_LINES,
+)
 from cleveragents.application.services.artifact_compression.kinds.logs.trouble import (
     TROUBLE_WORDS,
     last_trouble_lines,
     mentions_trouble,
 )
+from tests.log_samples import info_lines, plan_of, stream_of
 
 
 @pytest.mark.parametrize(
@@ -82,3 +90,16 @@ def test_a_text_full_of_stems_inside_words_is_searched_to_the_word() -> None:
     lines = ["ERROR here", *(["terr " * 200] * 50)]
     assert last_trouble_lines(lines) == {"err": 0}
     assert last_trouble_lines(["terr " * 5000]) == {}
+
+
+def test_the_streaming_pass_keeps_the_last_trouble_line_of_an_earlier_batch() -> None:
+    # The trouble line is in the first batch, the later batches hold none: its rank stands.
+    lines = info_lines(BATCH_LINES * 2 + 10)
+    lines[100] = "2024-01-01 10:00:00 INFO api: upstream timed out, serving stale data"
+    lines[40] = lines[50] = "2024-01-01 10:00:00 INFO api: cache refused a write"
+    streamed = stream_of(lines, budget=200)
+    ranks = {line.position: line.priority for line in streamed.lines}
+    assert ranks[100] == LAST_ERROR
+    assert ranks[50] == LAST_REPEAT  # a repeat, but the last line of another trouble word
+    assert plan_of(lines).priorities[100] == LAST_ERROR
+    assert plan_of(lines).priorities[50] == LAST_REPEAT
