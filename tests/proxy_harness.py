@@ -12,7 +12,7 @@ from pathlib import Path
 from cleveragents.application.services.proxy.proxy_engine import ProxyEngine, ProxySettings
 from cleveragents.container import Container, build_container
 from cleveragents.container.proxy_engine import proxy_engine
-from cleveragents.proxy.app import Upstreams, build_app
+from cleveragents.proxy.app import MAX_REQUEST_BYTES, Upstreams, build_app
 from cleveragents.proxy.server import BackgroundServer
 from tests.proxy_upstream import ProviderStandIn
 
@@ -44,6 +44,7 @@ def running_proxy(
     *,
     access_token: str | None = None,
     engine: ProxyEngine | None = None,
+    max_request_bytes: int | None = None,
 ) -> Iterator[RunningProxy]:
     container = build_container(f"sqlite:///{tmp_path / 'proxy.db'}", home=tmp_path / "home")
     try:
@@ -53,6 +54,7 @@ def running_proxy(
                 used,
                 Upstreams(anthropic=upstream_url, openai=upstream_url),
                 access_token=access_token,
+                max_request_bytes=max_request_bytes or MAX_REQUEST_BYTES,
             )
             with BackgroundServer(app) as server:
                 yield RunningProxy(server.url, upstream, used, container, server)

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from cleveragents.cli.command_classes import AgentsTyper
 from cleveragents.cli.output import JsonFlag, emit_json, print_table
 from cleveragents.cli.state import state
 from cleveragents.domain.errors import InvalidInputError
@@ -17,8 +18,9 @@ from cleveragents.domain.errors import InvalidInputError
 if TYPE_CHECKING:
     from cleveragents.application.services.proxy.proxy_engine import ProxySettings
     from cleveragents.container import Container
+    from cleveragents.proxy.app import Upstreams
 
-app = typer.Typer(
+app = AgentsTyper(
     help="A local proxy for the Anthropic and OpenAI APIs: credentials redacted, large tool "
     "outputs stored and condensed, long conversations compacted, usage recorded.",
     no_args_is_help=True,
@@ -126,21 +128,38 @@ def _require_extra() -> None:
         raise ProxyExtraMissingError(missing.name) from None
 
 
+def _upstream(option: str, url: str) -> str:
+    """`url` when it is an http(s) URL with a host; one line naming `option` otherwise."""
+    import httpx
+
+    try:
+        parsed = httpx.URL(url)
+    except (httpx.InvalidURL, TypeError):
+        parsed = None
+    if parsed is None or parsed.scheme not in ("http", "https") or not parsed.host:
+        raise InvalidInputError(f"{option} {url!r} is not an http:// or https:// URL")
+    return url
+
+
+def _upstreams(anthropic_upstream: str, openai_upstream: str) -> Upstreams:
+    from cleveragents.proxy.app import Upstreams
+
+    return Upstreams(
+        anthropic=_upstream("--anthropic-upstream", anthropic_upstream),
+        openai=_upstream("--openai-upstream", openai_upstream),
+    )
+
+
 def _app(
     container: Container,
     settings: ProxySettings,
-    anthropic_upstream: str,
-    openai_upstream: str,
+    upstreams: Upstreams,
     access_token: str | None,
 ) -> object:
     from cleveragents.container.proxy_engine import proxy_engine
-    from cleveragents.proxy.app import Upstreams, build_app
+    from cleveragents.proxy.app import build_app
 
-    return build_app(
-        proxy_engine(container, settings),
-        Upstreams(anthropic=anthropic_upstream, openai=openai_upstream),
-        access_token=access_token,
-    )
+    return build_app(proxy_engine(container, settings), upstreams, access_token=access_token)
 
 
 @app.command("serve")
@@ -186,6 +205,7 @@ def serve(
         keep_recent_tokens,
         no_compaction,
     )
+    upstreams = _upstreams(anthropic_upstream, openai_upstream)
     access_token = _access_token(host, allow_remote)
     from cleveragents.proxy.server import bound_socket, serve_forever
 
@@ -196,7 +216,7 @@ def serve(
             f"cannot listen on {host}:{port}: {error.strerror or error}"
         ) from None
     container = state(ctx).container()
-    proxy = _app(container, settings, anthropic_upstream, openai_upstream, access_token)
+    proxy = _app(container, settings, upstreams, access_token)
     print(f"proxy listening on http://{host}:{sock.getsockname()[1]}", file=sys.stderr)
     try:
         serve_forever(proxy, sock)  # type: ignore[arg-type]
@@ -308,10 +328,11 @@ def run(
         keep_recent_tokens,
         no_compaction,
     )
+    upstreams = _upstreams(anthropic_upstream, openai_upstream)
     from cleveragents.proxy.server import BackgroundServer
 
     container = state(ctx).container()
-    proxy = _app(container, settings, anthropic_upstream, openai_upstream, None)
+    proxy = _app(container, settings, upstreams, None)
     with BackgroundServer(proxy) as server:  # type: ignore[arg-type]
         environment = dict(os.environ)
         environment["ANTHROPIC_BASE_URL"] = server.url

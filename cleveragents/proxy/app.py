@@ -75,6 +75,10 @@ _NOT_RETURNED = frozenset(
         "content-length",
     }
 )
+MAX_REQUEST_BYTES = 64 << 20
+"""A request to a transformed API larger than this is refused (413): the proxy reads it whole
+to transform it, and the providers' own limits are far lower. Other paths stream through."""
+
 _METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]
 
 
@@ -104,10 +108,12 @@ def build_app(
     *,
     access_token: str | None = None,
     client: httpx.AsyncClient | None = None,
+    max_request_bytes: int = MAX_REQUEST_BYTES,
 ) -> Starlette:
     """The proxy's ASGI app. `access_token`, when set, must come in every request's
     ``x-cleveragents-proxy-token`` header. `client` is the upstream HTTP client (one is made
-    for the app's lifetime when None)."""
+    for the app's lifetime when None). A request to a transformed API over
+    `max_request_bytes` is refused."""
     state: dict[str, httpx.AsyncClient] = {}
 
     @asynccontextmanager
@@ -135,7 +141,7 @@ def build_app(
             return _error(
                 None, 401, f"this proxy needs its access token in the {ACCESS_TOKEN_HEADER} header"
             )
-        return await _forwarded(request, engine, upstreams, state["client"])
+        return await _forwarded(request, engine, upstreams, state["client"], max_request_bytes)
 
     routes = [
         Route("/healthz", healthz, methods=["GET"]),
@@ -145,13 +151,20 @@ def build_app(
 
 
 async def _forwarded(
-    request: Request, engine: ProxyEngine, upstreams: Upstreams, client: httpx.AsyncClient
+    request: Request,
+    engine: ProxyEngine,
+    upstreams: Upstreams,
+    client: httpx.AsyncClient,
+    max_request_bytes: int,
 ) -> Response:
     path = request.url.path
     api = ProviderApi.for_path(request.method, path)
-    body = await request.body()
+    body = _passed_through_body(request)
     forwarded: ForwardedRequest | None = None
     if api is not None:
+        body = await _bounded_body(request, max_request_bytes)
+        if len(body) > max_request_bytes:
+            return _error(api, 413, f"the request is over {max_request_bytes:,} bytes")
         try:
             forwarded = await anyio.to_thread.run_sync(engine.requests.forwarded, api, body)
         except InvalidProxyRequestError as error:
@@ -169,6 +182,9 @@ async def _forwarded(
         if key.decode("latin-1").lower() not in _NOT_FORWARDED
     ]
     outgoing.append((b"accept-encoding", b"identity"))
+    length = request.headers.get("content-length")
+    if api is None and length is not None:  # a body streamed through keeps its length
+        outgoing.append((b"content-length", length.encode("latin-1")))
     upstream_request = client.build_request(request.method, url, headers=outgoing, content=body)
     try:
         upstream = await client.send(upstream_request, stream=True)
@@ -205,6 +221,23 @@ async def _forwarded(
         if key.decode("latin-1").lower() not in _NOT_RETURNED
     ]
     return response
+
+
+def _passed_through_body(request: Request) -> bytes | AsyncIterator[bytes]:
+    """A body forwarded as it comes (streamed), or none when the request has none."""
+    if "content-length" in request.headers or "transfer-encoding" in request.headers:
+        return request.stream()
+    return b""
+
+
+async def _bounded_body(request: Request, limit: int) -> bytes:
+    """The body, read until it is over `limit` (then what was read: the caller refuses it)."""
+    data = bytearray()
+    async for chunk in request.stream():
+        data += chunk
+        if len(data) > limit:
+            break
+    return bytes(data)
 
 
 async def _record(

@@ -55,6 +55,8 @@ def test_run_names_a_missing_command_in_one_line(
         (("--host", "0.0.0.0", "--allow-remote"), "needs an access token"),
         (("--compress-over", "10", "--tool-budget", "100"), "--compress-over (10) must be"),
         (("--context-window", "1000", "--reserve-tokens", "2000"), "reserve_tokens (2000)"),
+        (("--anthropic-upstream", "ftp://example.invalid"), "is not an http:// or https://"),
+        (("--openai-upstream", "http://"), "--openai-upstream 'http://' is not"),
     ],
 )
 def test_serve_refuses_bad_settings_in_one_line(

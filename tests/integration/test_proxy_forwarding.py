@@ -220,3 +220,20 @@ def test_no_header_is_logged_or_stored(tmp_path: Path, capfd: pytest.CaptureFixt
     for path in tmp_path.rglob("*"):
         if path.is_file():
             assert key.encode() not in path.read_bytes(), path
+
+
+def test_a_request_over_the_limit_is_refused_and_others_stream_through(tmp_path: Path) -> None:
+    large = {"model": MODEL, "max_tokens": 8, "messages": [{"role": "user", "content": "x" * 5000}]}
+    upload = b"y" * 50_000
+    with (
+        running_proxy(tmp_path, max_request_bytes=4096) as proxy,
+        httpx.Client(base_url=proxy.url) as client,
+    ):
+        refused = client.post("/v1/messages", json=large)
+        uploaded = client.post("/v1/files", content=upload, headers={"authorization": "Bearer k"})
+        received = list(proxy.upstream.received)
+    assert refused.status_code == 413
+    assert "over 4,096 bytes" in refused.json()["error"]["message"]
+    assert uploaded.status_code == 200
+    assert [request.path for request in received] == ["/v1/files"]
+    assert received[0].body == upload  # passed through whole: the limit is the transform's
