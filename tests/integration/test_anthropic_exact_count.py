@@ -78,7 +78,8 @@ def test_a_request_is_counted_by_the_endpoint_and_called_exact(
     assert sent["tools"] == REQUEST["tools"]
     assert sent["messages"][0]["role"] == "user"
     assert counted == 1000 + len(json.dumps(sent, sort_keys=True))
-    assert counted.exact and not counted.estimated
+    assert counted.exact
+    assert not counted.estimated
     assert "count_tokens endpoint" in counted.method
 
 
@@ -87,13 +88,15 @@ def test_without_exact_the_same_request_is_an_estimate_and_nothing_is_sent(
 ) -> None:
     counted = cleveragents.count_tokens(REQUEST)
     assert stand_in.requests == []
-    assert counted.estimated and counted.method.startswith("cl100k_base estimate")
+    assert counted.estimated
+    assert counted.method.startswith("cl100k_base estimate")
 
 
 def test_a_text_is_sent_as_one_user_message(stand_in: CountingStandIn) -> None:
     counted = cleveragents.count_tokens("hello", model="claude-opus-4-7", exact=True)
     assert stand_in.requests[-1]["messages"] == [{"role": "user", "content": "hello"}]
-    assert counted.exact and "one user message" in counted.method
+    assert counted.exact
+    assert "one user message" in counted.method
 
 
 def test_a_refused_key_is_one_line_naming_the_status(

@@ -60,7 +60,9 @@ def test_names_and_snapshots_resolve_to_their_family(
     name: str, family: str, encoding: Encoding
 ) -> None:
     found = model_family(name)
-    assert found is not None and found.name == family and found.encoding is encoding
+    assert found is not None
+    assert found.name == family
+    assert found.encoding is encoding
 
 
 @pytest.mark.parametrize(
@@ -73,10 +75,12 @@ def test_other_names_are_unknown(name: str) -> None:
 def test_claude_budgets_keep_the_margin_and_openai_ones_do_not() -> None:
     profiles = build_model_profiles()
     gpt = profiles.profile("gpt-4o")
-    assert gpt.exact and gpt.budget_window == gpt.context_window == 128_000
+    assert gpt.exact
+    assert gpt.budget_window == gpt.context_window == 128_000
     assert gpt.reserve_tokens == 16_384 == gpt.budget_reserve
     sonnet = profiles.profile("claude-sonnet-4-5")
-    assert not sonnet.exact and sonnet.margin == CLAUDE_MARGIN
+    assert not sonnet.exact
+    assert sonnet.margin == CLAUDE_MARGIN
     assert sonnet.budget_window == int(Decimal(sonnet.context_window) / CLAUDE_MARGIN)
     assert sonnet.budget_window < sonnet.context_window
     assert profiles.profile("claude-opus-4-7").margin == CLAUDE_2026_MARGIN
@@ -99,7 +103,9 @@ def test_an_unknown_model_says_how_to_give_window_and_encoding() -> None:
     with pytest.raises(UnknownModelError) as raised:
         cleveragents.count_tokens("hi", model="llama-3-70b")
     message = str(raised.value)
-    assert "context_window" in message and "encoding" in message and "\n" not in message
+    assert "context_window" in message
+    assert "encoding" in message
+    assert "\n" not in message
 
 
 # -- honest counts -------------------------------------------------------------------------------
@@ -109,10 +115,13 @@ def test_a_text_is_exact_for_openai_and_an_estimate_for_claude() -> None:
     text = "The quick brown fox jumps over the lazy dog."
     gpt = cleveragents.count_tokens(text, model="gpt-4o")
     assert gpt == cleveragents.count_tokens(text, encoding="o200k_base")
-    assert gpt.exact and gpt.encoding == "o200k_base" and gpt.method == "o200k_base"
+    assert gpt.exact
+    assert gpt.encoding == "o200k_base"
+    assert gpt.method == "o200k_base"
     claude = cleveragents.count_tokens(text, model="claude-sonnet-4-5")
     assert claude == cleveragents.count_tokens(text)
-    assert claude.estimated and claude.method == "cl100k_base estimate"
+    assert claude.estimated
+    assert claude.method == "cl100k_base estimate"
     assert claude.report()["estimated"] is True
 
 
@@ -128,7 +137,8 @@ def test_openai_chat_messages_count_with_the_documented_framing() -> None:
     )
     # 3 a message, 1 for the name, 3 priming the reply (OpenAI's cookbook)
     assert counted == content + 3 * 2 + 1 + 3
-    assert counted.exact and "3 tokens a message" in counted.method
+    assert counted.exact
+    assert "3 tokens a message" in counted.method
 
 
 def test_a_request_with_tools_is_an_estimate_that_counts_them() -> None:
@@ -145,21 +155,25 @@ def test_a_request_with_tools_is_an_estimate_that_counts_them() -> None:
     ]
     bare = cleveragents.count_tokens({"messages": messages}, model="gpt-4o")
     with_tools = cleveragents.count_tokens({"messages": messages, "tools": tools}, model="gpt-4o")
-    assert bare.exact and with_tools.estimated
+    assert bare.exact
+    assert with_tools.estimated
     assert with_tools > bare + 20
 
 
 def test_a_request_names_its_own_model() -> None:
     request = {"model": "gpt-4o", "messages": [{"role": "user", "content": "hello world"}]}
     counted = cleveragents.count_tokens(request)
-    assert counted.model == "gpt-4o" and counted.encoding == "o200k_base" and counted == 9
+    assert counted.model == "gpt-4o"
+    assert counted.encoding == "o200k_base"
+    assert counted == 9
     anthropic = {
         "model": "claude-haiku-4-5",
         "system": "Be brief.",
         "messages": [{"role": "user", "content": "hello world"}],
     }
     estimate = cleveragents.count_tokens(anthropic)
-    assert estimate.model == "claude-haiku-4-5" and estimate.estimated
+    assert estimate.model == "claude-haiku-4-5"
+    assert estimate.estimated
     assert estimate > cleveragents.count_tokens("Be brief.hello world")
 
 
@@ -188,7 +202,8 @@ def test_compact_with_a_model_uses_its_window_and_says_how_it_counted(model: str
 
 def test_a_small_model_window_compacts_without_other_numbers() -> None:
     result = cleveragents.compact({"model": "gpt-4", "messages": _conversation()})
-    assert result.status == "compacted" and result.threshold == 8_192 - 2_048
+    assert result.status == "compacted"
+    assert result.threshold == 8_192 - 2_048
     assert result.tokens_after <= result.threshold
 
 
@@ -210,12 +225,15 @@ def test_agents_models_lists_the_catalog() -> None:
     result = runner.invoke(app, ["models", "--json"])
     assert result.exit_code == 0, result.output
     rows = {row["name"]: row for row in json.loads(result.stdout)["models"]}
-    assert rows["gpt-4o"]["exact"] is True and rows["gpt-4o"]["encoding"] == "o200k_base"
+    assert rows["gpt-4o"]["exact"] is True
+    assert rows["gpt-4o"]["encoding"] == "o200k_base"
     claude = rows["claude-sonnet-4-5"]
-    assert claude["exact"] is False and claude["margin"] == "1.30"
+    assert claude["exact"] is False
+    assert claude["margin"] == "1.30"
     assert claude["count_method"] == "cl100k_base estimate"
     table = runner.invoke(app, ["models"])
-    assert "claude-sonnet-4-5" in table.stdout and "estimated" in table.stdout
+    assert "claude-sonnet-4-5" in table.stdout
+    assert "estimated" in table.stdout
 
 
 def test_tokens_count_messages_for_a_model(tmp_path: Path) -> None:
@@ -253,8 +271,10 @@ def test_cli_refuses_an_unknown_model_with_one_line(tmp_path: Path) -> None:
         text=True,
         check=False,
     )
-    assert result.returncode == 2 and result.stdout == ""
-    assert result.stderr.count("\n") == 1 and "unknown model 'nope-1'" in result.stderr
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert result.stderr.count("\n") == 1
+    assert "unknown model 'nope-1'" in result.stderr
 
 
 def test_context_compact_with_a_model(tmp_path: Path) -> None:
@@ -269,4 +289,5 @@ def test_context_compact_with_a_model(tmp_path: Path) -> None:
     report = json.loads(result.stdout)
     profile = build_model_profiles().profile("claude-sonnet-4-5")
     assert report["threshold"] == profile.budget_window - profile.budget_reserve
-    assert report["estimated"] is True and report["model"] == "claude-sonnet-4-5"
+    assert report["estimated"] is True
+    assert report["model"] == "claude-sonnet-4-5"
