@@ -126,10 +126,15 @@ def test_each_sign_of_the_format_is_enough(document: object) -> None:
     assert CODEC.detect_native(document) is RESPONSES
 
 
-def test_a_developer_role_alone_stays_chat_completions() -> None:
-    # Chat Completions and Responses read plain messages alike; the older format wins.
+def test_a_developer_role_alone_stays_chat_completions_unless_responses_is_named() -> None:
+    # Chat Completions and Responses read plain messages alike; detected, the older format wins.
     document = [{"role": "developer", "content": "x"}, {"role": "user", "content": "hi"}]
     assert CODEC.detect_native(document) is TranscriptFormat.OPENAI
+    transcript = CODEC.read_native(document, RESPONSES)
+    assert [message.role for message in transcript.messages] == [Role.SYSTEM, Role.USER]
+    assert CODEC.write_native(transcript, RESPONSES) == document
+    with pytest.raises(InvalidInputError, match="messages\\[0\\] has role 'developer'"):
+        CODEC.read_native(document, TranscriptFormat.ANTHROPIC)
 
 
 @pytest.mark.parametrize(

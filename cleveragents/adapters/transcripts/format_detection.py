@@ -83,6 +83,8 @@ def named_format_problem(document: object, named: TranscriptFormat) -> str | Non
     codec = codec_of(named)
     if messages is None or codec.sign is None or codec.sign(document, messages):
         return None
+    if codec.also_reads is not None and codec.also_reads(document, messages):
+        return None
     for other in DOCUMENT_FORMATS:
         if other is codec or other.structural_sign is None:
             continue

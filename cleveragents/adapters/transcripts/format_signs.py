@@ -72,6 +72,17 @@ def openai_structural_sign(document: object, messages: Messages) -> str | None:
     return _openai_sign(messages, _OPENAI_STRUCTURAL_ROLES, ())
 
 
+def responses_reads_alike(document: object, messages: Messages) -> bool:
+    """Messages the Responses API reads as Chat Completions does: plain ones, whatever their
+    role (``developer`` included), with no sign only Chat Completions or Anthropic reads (a
+    ``tool`` role, ``tool_calls``, ``tool_call_id``, a tool use or result, thinking, a top-level
+    ``system``)."""
+    return not (
+        _openai_sign(messages, _CHAT_ONLY_ROLES, ())
+        or anthropic_structural_sign(document, messages)
+    )
+
+
 def responses_sign(document: object, messages: Messages) -> str | None:
     """A top-level ``input`` (and no ``messages``), an item of a Responses-only type
     (``function_call``, ``function_call_output``, ``reasoning``, ...) or a Responses content

@@ -25,6 +25,7 @@ from cleveragents.adapters.transcripts.format_signs import (
     anthropic_structural_sign,
     openai_sign,
     openai_structural_sign,
+    responses_reads_alike,
     responses_sign,
 )
 from cleveragents.adapters.transcripts.native_documents import looks_like_claude_code_records
@@ -59,6 +60,9 @@ class TranscriptFormatCodec:
     records_described: str = ""
     sign: Sign | None = None
     structural_sign: Sign | None = None
+    also_reads: Callable[[object, Messages], bool] | None = None
+    """Named, the format also takes a document with none of its signs that this accepts, though
+    another format's structural sign is in it (a sign both formats read alike)."""
 
     @property
     def line_records(self) -> bool:
@@ -112,6 +116,7 @@ OPENAI_RESPONSES = TranscriptFormatCodec(
     write=write_responses,
     sign=responses_sign,
     structural_sign=responses_sign,  # every sign of it changes what is read
+    also_reads=responses_reads_alike,  # a developer role: Chat Completions' sign, read alike
 )
 
 TRANSCRIPT_FORMATS: tuple[TranscriptFormatCodec, ...] = (
