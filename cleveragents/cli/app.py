@@ -10,19 +10,17 @@ every noun, for their help texts.
 from __future__ import annotations
 
 import importlib
-import sys
 from collections.abc import Callable, Iterator, MutableMapping
 from contextlib import contextmanager
-from types import ModuleType
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 import typer.core
 import typer.main
 
-from cleveragents.cli.help_text import install_flowing_help
+from cleveragents import __version__
+from cleveragents.cli.command_classes import FlowingCommand, FlowingGroup
 from cleveragents.cli.state import state
-from cleveragents.cli.typer_speedups import install_plain_text_coercion
 
 if TYPE_CHECKING:
     from typer._click import Command, Context
@@ -57,90 +55,6 @@ ROOT_COMMANDS: dict[str, tuple[str, str]] = {
     "models": ("cleveragents.cli.models", "models"),
 }
 
-_show_type = typer.core.TyperOption.display_type_rich
-
-
-def _flag_without_type(option: typer.core.TyperOption, ctx: Context) -> str | None:
-    """Typer's Rich help writes a flag's Python type beside it (``--json <bool>``), as if the
-    flag took a value; it takes none, so none is shown (Click's plain help shows none either)."""
-    return None if option.is_flag else _show_type(option, ctx)
-
-
-_show_argument_type = typer.core.TyperArgument.display_type_rich
-
-
-def _argument_without_type(argument: typer.core.TyperArgument, ctx: Context) -> str | None:
-    """An argument's name is its metavar (``ARTIFACT_PATH``, ``ID``) and says what it is: the
-    Python type Typer adds (``ARTIFACT_PATH <str>``) says nothing more. Choices stay listed."""
-    return _show_argument_type(argument, ctx) if argument.type_descriptor.is_choice else None
-
-
-typer.core.TyperOption.display_type_rich = _flag_without_type  # type: ignore[method-assign,assignment]
-typer.core.TyperArgument.display_type_rich = _argument_without_type  # type: ignore[method-assign,assignment]
-install_plain_text_coercion()
-install_flowing_help()
-
-
-# What Typer's help module imports at its top for features this app never uses: Markdown for
-# the "markdown" markup mode (the app's is "rich") and Traceback for pretty exceptions (off).
-# Loading them (markdown-it, Pygments, attrs) is most of what `agents --help` costs beyond
-# Typer itself; each is imported if it is ever used (`_DeferredClass`).
-_UNUSED_BY_HELP = {"rich.markdown": "Markdown", "rich.traceback": "Traceback"}
-
-
-class _DeferredClass(type):
-    """Stands for a class of a module not imported yet: called, or asked for an attribute
-    (``Traceback.from_exception``), it imports the module and hands over to the real class."""
-
-    _module: str
-    _name: str
-
-    def _real(cls) -> Any:
-        return getattr(importlib.import_module(cls._module), cls._name)
-
-    def __call__(cls, *args: Any, **kwargs: Any) -> Any:
-        return cls._real()(*args, **kwargs)
-
-    def __getattr__(cls, attribute: str) -> Any:
-        return getattr(cls._real(), attribute)
-
-
-def import_help_renderer() -> None:
-    """Import Typer's help module (``typer.rich_utils``), as it would be on the first help
-    shown, but with the classes in `_UNUSED_BY_HELP` deferred: placeholders stand in
-    ``sys.modules`` while it is imported, and are removed then, so that anything that imports
-    those modules later gets the real ones. Already imported (or the modules themselves
-    already are): nothing to save, nothing done."""
-    if "typer.rich_utils" in sys.modules or not sys.modules.keys().isdisjoint(_UNUSED_BY_HELP):
-        return
-    placeholders: dict[str, ModuleType] = {}
-    for module_name, class_name in _UNUSED_BY_HELP.items():
-        placeholder = ModuleType(module_name)
-        deferred = _DeferredClass(class_name, (), {"_module": module_name, "_name": class_name})
-        setattr(placeholder, class_name, deferred)
-        placeholders[module_name] = placeholder
-    sys.modules.update(placeholders)
-    try:
-        importlib.import_module("typer.rich_utils")
-    finally:
-        for module_name, placeholder in placeholders.items():
-            if sys.modules.get(module_name) is placeholder:
-                del sys.modules[module_name]
-
-
-def _help_renderer_first(format_help: Callable[..., None]) -> Callable[..., None]:
-    def format_help_with_lighter_imports(self: Any, ctx: Context, formatter: Any) -> None:
-        import_help_renderer()
-        format_help(self, ctx, formatter)
-
-    return format_help_with_lighter_imports
-
-
-# Every help Typer shows goes through these two (a group's, a command's); the help module is
-# imported only when one runs, as Typer does.
-for _help_class in (typer.core.TyperGroup, typer.core.TyperCommand):
-    _help_class.format_help = _help_renderer_first(_help_class.format_help)  # type: ignore[method-assign]
-
 
 def noun_app(name: str) -> typer.Typer:
     """The sub-app of noun `name`, its modules imported."""
@@ -153,7 +67,7 @@ def _noun_command(name: str) -> Command:
     # Registered and built as `app.add_typer(sub_app, name=name)` would be, with the root's
     # settings that Typer hands down to its sub-groups.
     registrar = typer.Typer()
-    registrar.add_typer(noun_app(name), name=name)
+    registrar.add_typer(noun_app(name), name=name, cls=FlowingGroup)
     return typer.main.get_group_from_info(
         registrar.registered_groups[0],
         pretty_exceptions_short=app.pretty_exceptions_short,
@@ -169,7 +83,7 @@ def _noun_summary(name: str) -> Command:
     registrar = typer.Typer()
     registrar.add_typer(noun_app(name), name=name)
     solved = typer.main.solve_typer_info_defaults(registrar.registered_groups[0])
-    return typer.core.TyperGroup(
+    return FlowingGroup(
         name=solved.name or name,
         help=solved.help,
         short_help=solved.short_help,
@@ -182,7 +96,7 @@ def _noun_summary(name: str) -> Command:
 def _root_command(name: str) -> Command:
     module, function = ROOT_COMMANDS[name]
     registrar = typer.Typer()
-    registrar.command(name)(getattr(importlib.import_module(module), function))
+    registrar.command(name, cls=FlowingCommand)(getattr(importlib.import_module(module), function))
     return typer.main.get_command_from_info(
         registrar.registered_commands[0],
         pretty_exceptions_short=app.pretty_exceptions_short,
@@ -237,7 +151,7 @@ class _CommandsOnDemand(MutableMapping[str, "Command"]):
         return len(self._builders)
 
 
-class LazyRootGroup(typer.core.TyperGroup):
+class LazyRootGroup(FlowingGroup):
     """The root group: its commands are the root's own and the nouns, built on demand."""
 
     def __init__(self, **kwargs: Any) -> None:
@@ -274,8 +188,6 @@ app = typer.Typer(
 
 def _version(value: bool) -> None:
     if value:
-        from cleveragents import __version__
-
         typer.echo(f"agents {__version__}")
         raise typer.Exit
 

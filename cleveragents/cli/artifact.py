@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from cleveragents.cli.command_classes import AgentsTyper
 from cleveragents.cli.inputs import (
     WORKSPACE_HELP,
     check_input_name,
@@ -37,7 +38,7 @@ else:
 
 STDIN = "-"
 
-app = typer.Typer(
+app = AgentsTyper(
     help="Artifacts: compress one to an exact token budget; import, preview and retain tool "
     "output in the governed store.",
     no_args_is_help=True,

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 import typer
 
 from cleveragents.cli import context_budget, context_prefix
+from cleveragents.cli.command_classes import AgentsTyper
 from cleveragents.cli.inputs import read_transcript_file
 from cleveragents.cli.models import ModelOption, count_label, model_settings
 from cleveragents.cli.output import EncodingOption, JsonFlag, console, emit_json, print_table
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
 else:
     FormatChoice = Literal[FORMAT_CHOICES]  # auto, then each format of the vocabulary
 
-app = typer.Typer(
+app = AgentsTyper(
     help="Conversation context: compact a transcript without losing the task, validate it.",
     no_args_is_help=True,
 )

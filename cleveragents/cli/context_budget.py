@@ -10,13 +10,14 @@ from typing import Annotated
 
 import typer
 
+from cleveragents.cli.command_classes import AgentsTyper
 from cleveragents.cli.inputs import read_report_file, read_settings_file, read_text_file
 from cleveragents.cli.output import JsonFlag, emit_json
 from cleveragents.cli.state import state
 from cleveragents.domain.vocabulary import DEFAULT_ENCODING, Encoding
 
 # The help comes from the callback's docstring: `budget` is a command in its own right.
-app = typer.Typer(subcommand_metavar="[lint FILE]")
+app = AgentsTyper(subcommand_metavar="[lint FILE]")
 
 
 @app.callback(invoke_without_command=True)

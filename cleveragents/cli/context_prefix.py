@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from cleveragents.cli.command_classes import AgentsTyper
 from cleveragents.cli.inputs import read_settings_file
 from cleveragents.cli.output import EncodingOption, JsonFlag, emit_json
 from cleveragents.cli.output_files import check_output, report_stream, write_output
@@ -18,7 +19,7 @@ if TYPE_CHECKING:
     from cleveragents.domain.stable_prefix.diff import PrefixDiff
     from cleveragents.domain.stable_prefix.rendering import BuiltPrefix
 
-app = typer.Typer(
+app = AgentsTyper(
     help="Stable prompt prefixes: build one from a YAML or TOML file, compare two.",
     no_args_is_help=True,
 )

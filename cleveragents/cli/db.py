@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import typer
 
+from cleveragents.cli.command_classes import AgentsTyper
 from cleveragents.cli.output import JsonFlag, emit_json
 from cleveragents.cli.state import state
 
-app = typer.Typer(help="The database schema (Alembic migrations).", no_args_is_help=True)
+app = AgentsTyper(help="The database schema (Alembic migrations).", no_args_is_help=True)
 
 
 @app.command("upgrade")

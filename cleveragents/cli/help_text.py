@@ -4,8 +4,8 @@ A docstring is written hard-wrapped at the source's width (about 100 columns). T
 joins the lines of the first paragraph but keeps every single line break of the others, so at 80
 columns each source line wraps into a long line and a stub, and a group's command list keeps the
 breaks even of the first paragraph. Here each command's help is reflowed once, when the command
-is built: every paragraph (paragraphs are separated by blank lines) becomes one line for Rich to
-wrap, except the lines that must stay lines:
+is built (`command_classes`): every paragraph (paragraphs are separated by blank lines) becomes
+one line for Rich to wrap, except the lines that must stay lines:
 
 - a line that starts with ``Example:`` or a list marker (``-``, ``*``, ``•``, ``1.``, ``1)``)
   starts a line of its own; unmarked lines after it join it (a long example wrapped in the
@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import inspect
 import re
-from collections.abc import Callable
 from typing import Any
 
 import typer.core
@@ -39,7 +38,6 @@ _PARAGRAPH_BREAK = re.compile(r"\n(?:[ \t]*\n)+")
 _LIST_ITEM = re.compile(r"(?:[-*•]|\d+[.)])\s")
 _OWN_LINE = re.compile(r"(?:Example:|(?:[-*•]|\d+[.)])\s)")
 _KEEP_LINES_MARK = "\b"
-_INSTALLED_MARK = "_cleveragents_flowing_help"
 _WIDEST_CHOICES_METAVAR = 12  # `<json|text>` stays; `<tiered|smart>` becomes MODE
 
 
@@ -96,26 +94,7 @@ def mark_kept_lines(flowed_text: str) -> str:
     return "\n\n".join(marked) + cut + hidden
 
 
-def install_flowing_help() -> None:
-    """Reflow (`flow`) the help of every Typer command and group when it is built (once)."""
-    for command_class in (typer.core.TyperCommand, typer.core.TyperGroup):
-        if not getattr(command_class.__init__, _INSTALLED_MARK, False):
-            command_class.__init__ = _flowing_help(command_class.__init__)  # type: ignore[method-assign]
-
-
-def _flowing_help(init: Callable[..., None]) -> Callable[..., None]:
-    def init_with_flowing_help(self: Any, *args: Any, **kwargs: Any) -> None:
-        init(self, *args, **kwargs)
-        if self.help:
-            self.help = flow(self.help)
-        for param in getattr(self, "params", ()):
-            _name_wide_choices(param)
-
-    setattr(init_with_flowing_help, _INSTALLED_MARK, True)
-    return init_with_flowing_help
-
-
-def _name_wide_choices(param: Any) -> None:
+def name_wide_choices(param: Any) -> None:
     """Show a choice option whose choices are too many to spell in the metavar by its name,
     and list the choices at the end of its help (see the module's docstring)."""
     described = getattr(param, "type_descriptor", None)

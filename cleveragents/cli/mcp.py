@@ -7,12 +7,13 @@ from typing import Annotated
 
 import typer
 
+from cleveragents.cli.command_classes import AgentsTyper
 from cleveragents.cli.inputs import LEGACY_WORKSPACE_ENV, WORKSPACE_ENV, workspace_root
 from cleveragents.cli.output import EncodingOption
 from cleveragents.cli.state import state
 from cleveragents.domain.vocabulary import DEFAULT_ENCODING
 
-app = typer.Typer(
+app = AgentsTyper(
     help="Serve the engine to an agent as Model Context Protocol (MCP) tools.",
     no_args_is_help=True,
 )

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from cleveragents.cli.command_classes import AgentsTyper
 from cleveragents.cli.context import FormatOption, TranscriptArgument, named_format
 from cleveragents.cli.inputs import read_transcript_file
 from cleveragents.cli.output import JsonFlag, console, emit_json, print_fields, print_table
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
     from cleveragents.domain.model_catalog import CostFigure
     from cleveragents.domain.usage import TokenFigure
 
-app = typer.Typer(
+app = AgentsTyper(
     help="Metrics: tokens by kind (input, output, cache read, cache write), cost from the "
     "locked model catalog, compactions, stable prefixes and artifacts.",
     no_args_is_help=True,

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from cleveragents.cli.command_classes import AgentsTyper
 from cleveragents.cli.inputs import read_text_file
 from cleveragents.cli.output import JsonFlag, emit_json, print_fields, print_table
 from cleveragents.cli.state import state
@@ -15,8 +16,8 @@ if TYPE_CHECKING:
     from cleveragents.application.services.plans.plan_service import PlanStatusReport
     from cleveragents.domain.skeleton import SkeletonMetadata
 
-app = typer.Typer(help="Plans, their decisions and their child plans.", no_args_is_help=True)
-context_app = typer.Typer(help="A plan's override of its project's policy.", no_args_is_help=True)
+app = AgentsTyper(help="Plans, their decisions and their child plans.", no_args_is_help=True)
+context_app = AgentsTyper(help="A plan's override of its project's policy.", no_args_is_help=True)
 app.add_typer(context_app, name="context")
 
 RatioOption = Annotated[

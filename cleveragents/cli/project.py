@@ -6,14 +6,15 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from cleveragents.cli.command_classes import AgentsTyper
 from cleveragents.cli.output import JsonFlag, emit_json, print_table
 from cleveragents.cli.state import state
 
 if TYPE_CHECKING:
     from cleveragents.domain.project import Project
 
-app = typer.Typer(help="Create and inspect projects.", no_args_is_help=True)
-context_app = typer.Typer(help="A project's context policy.", no_args_is_help=True)
+app = AgentsTyper(help="Create and inspect projects.", no_args_is_help=True)
+context_app = AgentsTyper(help="A project's context policy.", no_args_is_help=True)
 app.add_typer(context_app, name="context")
 
 NameArgument = Annotated[str, typer.Argument(metavar="NAME", help="The project's name.")]

@@ -13,12 +13,13 @@ from typing import Annotated, BinaryIO
 
 import typer
 
+from cleveragents.cli.command_classes import AgentsTyper
 from cleveragents.cli.inputs import check_input_name, read_transcript_file
 from cleveragents.cli.output import ENCODING_HELP, emit_json
 from cleveragents.cli.progress import ProgressLine, progress_line
 from cleveragents.domain.vocabulary import DEFAULT_ENCODING
 
-app = typer.Typer(help="Count tokens with the real tokenizer.", no_args_is_help=True)
+app = AgentsTyper(help="Count tokens with the real tokenizer.", no_args_is_help=True)
 
 CHUNK_BYTES = 1 << 20
 """Bytes read at a time: the count holds a few of these, whatever the file's size."""

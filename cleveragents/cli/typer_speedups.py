@@ -1,18 +1,16 @@
-"""Command-line values converted without pydantic where Typer's conversion changes nothing.
+"""Command-line text converted without pydantic, where Typer's conversion changes nothing.
 
-Typer (0.2x) converts each command-line value through a pydantic ``TypeAdapter`` built for its
-parameter, and builds it before it looks at the value: the first parameter processed, even the
-``--help`` option not given, imports pydantic, some 100-150 ms. Here each parameter's conversion
-is built only when a value needs it (an option not given has none), and a string given to a
-parameter declared ``str`` is kept as it is, which is what Typer's conversion returns for it.
-Every other value (numbers, choices, paths, dates, parsers, bytes) goes to Typer's own
-conversion. So a command whose values are all text, `agents tokens count` or `agents project
-list`, starts without pydantic.
+Typer (0.2x) converts each command-line value, and each default that is not None, through a
+pydantic ``TypeAdapter`` built for its parameter: the first value converted imports pydantic
+(some 100-150 ms of a command's start). `TextFirstConversion` keeps a string given to a
+parameter declared ``str`` as Typer's conversion returns it (the same characters, as a plain
+``str``: a default such as ``Encoding.CL100K_BASE`` becomes ``"cl100k_base"``), and hands every
+other value (numbers, choices, paths, dates, parsers, bytes) to Typer's own conversion, built
+on first use. So a command whose values are all text, `agents tokens count`, starts without
+pydantic. The parameters of `command_classes` use it.
 
-The hook uses Typer's internal parameter class (`typer.core._TyperParameter`); on a Typer
-without it (older ones convert through Click, not pydantic) nothing is installed. Tests check
-that on the installed Typer text values convert exactly as Typer converts them, that bad values
-are refused with Typer's own messages, and that `agents tokens count` loads no `typer._adapters`.
+Tests check that text converts exactly as Typer converts it, that bad values are refused with
+Typer's own messages, and that `agents tokens count` loads no pydantic.
 """
 
 from __future__ import annotations
@@ -20,59 +18,39 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-import typer.core
-
-_INSTALLED_MARK = "_cleveragents_plain_text_first"
+from typer._coercion import RuntimeParam, TypeDescriptor, build_runtime_param
 
 
-def install_plain_text_coercion() -> bool:
-    """Install the text shortcut (once); whether this Typer has the hook it needs."""
-    try:
-        from typer._coercion import RuntimeParam, TypeDescriptor, build_runtime_param
+@dataclass(frozen=True)
+class TextFirstConversion(RuntimeParam):
+    """Typer's conversion of one parameter, built at the first value that needs it; a string
+    for a ``str`` parameter is kept (as a plain ``str``)."""
 
-        parameter_class: Any = typer.core._TyperParameter
-        typer_runtime_param = parameter_class.get_runtime_param
-    except (ImportError, AttributeError):
-        return False
-    if getattr(typer_runtime_param, _INSTALLED_MARK, False):
-        return True
+    descriptor: TypeDescriptor
+    plain_text: bool
+    built: list[RuntimeParam] = field(default_factory=list)
 
-    @dataclass(frozen=True)
-    class DeferredConversion(RuntimeParam):
-        """Typer's conversion of one parameter, built at its first value: Typer builds it
-        before it looks at the value, even for an option not given (None, which it converts
-        to nothing). A string for a ``str`` parameter stays as it is."""
+    @classmethod
+    def of(cls, descriptor: TypeDescriptor) -> TextFirstConversion:
+        """The conversion of a parameter described by `descriptor`."""
+        return cls(
+            parameter_info=descriptor.parameter_info,
+            annotation=descriptor.annotation,
+            descriptor=descriptor,
+            plain_text=is_plain_text(descriptor),
+        )
 
-        descriptor: TypeDescriptor
-        plain_text: bool
-        built: list[Any] = field(default_factory=list)
-
-        def _coerce_value(self, value: Any, param: Any, ctx: Any) -> Any:
-            if self.plain_text and type(value) is str:
-                return value
-            if not self.built:
-                self.built.append(build_runtime_param(self.descriptor))
-            return self.built[0]._coerce_value(value, param, ctx)
-
-    def get_runtime_param(self: Any) -> Any:
-        if self._runtime_param is None:
-            descriptor = self.type_descriptor
-            self._runtime_param = DeferredConversion(
-                parameter_info=descriptor.parameter_info,
-                annotation=descriptor.annotation,
-                descriptor=descriptor,
-                plain_text=is_plain_text(descriptor),
-            )
-        return typer_runtime_param(self)
-
-    setattr(get_runtime_param, _INSTALLED_MARK, True)
-    parameter_class.get_runtime_param = get_runtime_param
-    return True
+    def _coerce_value(self, value: Any, param: Any, ctx: Any) -> Any:
+        if self.plain_text and isinstance(value, str):
+            return str.__str__(value)  # a str subclass (a StrEnum) as pydantic gives it: str
+        if not self.built:
+            self.built.append(build_runtime_param(self.descriptor))
+        return self.built[0]._coerce_value(value, param, ctx)
 
 
-def is_plain_text(descriptor: Any) -> bool:
+def is_plain_text(descriptor: TypeDescriptor) -> bool:
     """A parameter declared ``str``, with no parser, choices or file of its own: Typer's
-    conversion of a string to it returns the string unchanged."""
+    conversion of a string to it returns the same characters."""
     return (
         descriptor.annotation is str
         and descriptor.file_annotation is None

@@ -13,6 +13,7 @@ import typer.main
 
 import cleveragents.cli
 from cleveragents.cli.app import NOUNS, ROOT_COMMANDS, LazyRootGroup, app, noun_app, root
+from cleveragents.cli.command_classes import FlowingCommand, FlowingGroup
 from cleveragents.cli.reference import render
 
 
@@ -20,6 +21,7 @@ def _eager_app() -> typer.Typer:
     """The root app as it was written before it was made lazy: every noun added up front."""
     eager = typer.Typer(
         name=app.info.name,
+        cls=FlowingGroup,
         help=app.info.help,
         no_args_is_help=True,
         add_completion=True,
@@ -27,7 +29,7 @@ def _eager_app() -> typer.Typer:
         pretty_exceptions_enable=False,
     )
     for name, (module, function) in ROOT_COMMANDS.items():
-        eager.command(name)(getattr(importlib.import_module(module), function))
+        eager.command(name, cls=FlowingCommand)(getattr(importlib.import_module(module), function))
     for name in NOUNS:
         eager.add_typer(noun_app(name), name=name)
     eager.callback()(root)
