@@ -94,6 +94,14 @@ KeepRecentTokens = Annotated[
         help="Recent tokens a compaction keeps verbatim.",
     ),
 ]
+ProjectOption = Annotated[
+    str | None,
+    typer.Option(
+        "--project",
+        metavar="NAME",
+        help="Start from this project's context policy; store tool outputs under it.",
+    ),
+]
 NoCompaction = Annotated[
     bool, typer.Option("--no-compaction", help="Forward every conversation whole.")
 ]
@@ -106,6 +114,7 @@ def _settings(
     reserve_tokens: int | None,
     keep_recent_tokens: int | None,
     no_compaction: bool,
+    project: str | None,
 ) -> ProxySettings:
     from cleveragents.application.services.proxy.proxy_engine import ProxySettings
 
@@ -116,6 +125,7 @@ def _settings(
         reserve_tokens=reserve_tokens,
         keep_recent_tokens=keep_recent_tokens,
         compaction=not no_compaction,
+        project=project,
     )
 
 
@@ -175,6 +185,7 @@ def serve(
     reserve_tokens: ReserveTokens = None,
     keep_recent_tokens: KeepRecentTokens = None,
     no_compaction: NoCompaction = False,
+    project: ProjectOption = None,
     allow_remote: Annotated[
         bool,
         typer.Option(
@@ -204,6 +215,7 @@ def serve(
         reserve_tokens,
         keep_recent_tokens,
         no_compaction,
+        project,
     )
     upstreams = _upstreams(anthropic_upstream, openai_upstream)
     access_token = _access_token(host, allow_remote)
@@ -311,6 +323,7 @@ def run(
     reserve_tokens: ReserveTokens = None,
     keep_recent_tokens: KeepRecentTokens = None,
     no_compaction: NoCompaction = False,
+    project: ProjectOption = None,
 ) -> None:
     """Run a command with the proxy in front of it, and pass on its exit code.
 
@@ -327,6 +340,7 @@ def run(
         reserve_tokens,
         keep_recent_tokens,
         no_compaction,
+        project,
     )
     upstreams = _upstreams(anthropic_upstream, openai_upstream)
     from cleveragents.proxy.server import BackgroundServer

@@ -16,6 +16,9 @@ def proxy_engine(container: Container, settings: ProxySettings) -> ProxyEngine:
     container's (its database opened on first use)."""
     from cleveragents.application.services.proxy.proxy_engine import build_proxy_engine
 
+    project_policy = None
+    if settings.project is not None:  # an unknown project: ProjectNotFoundError, one line
+        project_policy = container.project_service().get(settings.project).policy
     return build_proxy_engine(
         settings,
         store=container.artifact_store(),
@@ -26,6 +29,7 @@ def proxy_engine(container: Container, settings: ProxySettings) -> ProxyEngine:
         catalog=container.model_catalog(),
         clock=container.clock(),
         events=container.event_sink(),
+        project_policy=project_policy,
     )
 
 

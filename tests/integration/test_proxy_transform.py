@@ -23,6 +23,8 @@ from cleveragents.application.services.proxy.proxy_requests import (
 )
 from cleveragents.container import Container, build_container
 from cleveragents.container.proxy_engine import proxy_engine
+from cleveragents.domain.errors import ProjectNotFoundError
+from cleveragents.domain.policy import ContextPolicyChanges
 from tests.secret_recall_set import credentials
 
 API = ProviderApi.ANTHROPIC_MESSAGES
@@ -244,3 +246,28 @@ def test_the_clients_own_compaction_request_is_not_compacted(container: Containe
     assert forwarded.client_compaction
     assert not forwarded.compacted
     assert len(json.loads(forwarded.body)["messages"]) == len(messages)
+
+
+def test_a_projects_policy_sets_the_window_and_its_store_keeps_the_outputs(
+    container: Container,
+) -> None:
+    projects = container.project_service()
+    projects.create("checkout")
+    changes = ContextPolicyChanges(
+        context_window=6_000, reserve_tokens=1_000, keep_recent_tokens=1_500
+    )
+    projects.set_context("checkout", changes)
+    engine = proxy_engine(
+        container, ProxySettings(compress_over=600, tool_budget=300, project="checkout")
+    )
+    messages = _conversation(random.Random(14), 80, lines=(8, 12))
+    messages[2]["content"][0]["content"] = _output(random.Random(15), 300, None)  # stored
+    compacted = [
+        engine.requests.forwarded(API, _body(messages[:count])).compacted
+        for count in range(1, len(messages) + 1)
+    ]
+    assert any(compacted)  # the default window (the catalog's) would hold all of it
+    stored = container.artifact_store().list(project="checkout")
+    assert len(stored) == 1
+    with pytest.raises(ProjectNotFoundError):
+        proxy_engine(container, ProxySettings(project="nowhere"))

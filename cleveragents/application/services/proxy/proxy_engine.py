@@ -34,7 +34,9 @@ class ProxySettings:
     """How the proxy transforms: tool outputs over `compress_over` tokens become views of at
     most `tool_budget` tokens; `context_window` overrides the catalog's window (None: the
     catalog's, else the policy's); `reserve_tokens` and `keep_recent_tokens` override the
-    policy's defaults; `compaction` off forwards every conversation whole."""
+    policy's defaults; `compaction` off forwards every conversation whole. `project` names the
+    project whose context policy the window settings start from (else the defaults), and
+    under which tool outputs are stored."""
 
     compress_over: int = DEFAULT_COMPRESS_OVER
     tool_budget: int = DEFAULT_TOOL_BUDGET
@@ -42,6 +44,7 @@ class ProxySettings:
     reserve_tokens: int | None = None
     keep_recent_tokens: int | None = None
     compaction: bool = True
+    project: str | None = None
 
     def __post_init__(self) -> None:
         if self.tool_budget < 1:
@@ -86,8 +89,13 @@ def build_proxy_engine(
     catalog: ModelCatalog,
     clock: Clock,
     events: EventSink,
+    project_policy: ContextPolicy | None = None,
 ) -> ProxyEngine:
-    """The engine for `settings`, of the container's parts."""
+    """The engine for `settings`, of the container's parts; `project_policy` is the policy
+    of `settings.project`, under the settings' own window values."""
+    policy = (project_policy or ContextPolicy()).overridden_by(settings.window_policy())
+    if policy.context_window is not None:
+        policy.check_coherent()
     condenser = ToolOutputCondenser(
         store,
         compressor,
@@ -95,11 +103,10 @@ def build_proxy_engine(
         scanner,
         compress_over=settings.compress_over,
         tool_budget=settings.tool_budget,
+        project=settings.project,
     )
     compaction = (
-        StickyCompaction(
-            compactor, catalog, clock, counter, events, policy=settings.window_policy()
-        )
+        StickyCompaction(compactor, catalog, clock, counter, events, policy=policy)
         if settings.compaction
         else None
     )

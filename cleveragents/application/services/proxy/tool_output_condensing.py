@@ -50,8 +50,8 @@ class CondensedOutput:
 
 
 class ToolOutputCondenser:
-    """Tool outputs over `compress_over` tokens stored and replaced by a view within
-    `tool_budget` tokens (see the module docstring)."""
+    """Tool outputs over `compress_over` tokens stored (for `project`, else the default
+    project) and replaced by a view within `tool_budget` tokens (see the module docstring)."""
 
     def __init__(
         self,
@@ -62,6 +62,7 @@ class ToolOutputCondenser:
         *,
         compress_over: int,
         tool_budget: int,
+        project: str | None = None,
     ) -> None:
         self._store = store
         self._compressor = compressor
@@ -69,6 +70,7 @@ class ToolOutputCondenser:
         self._scanner = scanner
         self.compress_over = compress_over
         self.tool_budget = tool_budget
+        self._project = project
 
     def condensed(self, text: str, label: str) -> CondensedOutput | None:
         """The view of `text` when it is over the threshold, else None (forwarded as it is,
@@ -82,6 +84,7 @@ class ToolOutputCondenser:
         imported = self._store.import_output(
             redacted.text.encode("utf-8", "surrogatepass"),
             f"proxy/{label}",
+            project=self._project,
             secrets=SecretHandling.REDACT,
         )
         digest = imported.artifact.sha256
