@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -47,6 +47,11 @@ class CompressResult:
     line range (for a stored artifact, `Store.read_lines` gives it back exactly)."""
     notice: str | None = None
     """What the caller should know, e.g. that the store refused the file (a credential)."""
+    estimated: bool = False
+    """True when the token figures are estimates for the model named (Claude: no public
+    tokenizer); they are exact counts in the encoding all the same."""
+    count_method: str | None = None
+    """How the figures relate to the model named (``cl100k_base estimate``), when one was."""
 
     @property
     def artifact(self) -> CompressedArtifact:
@@ -75,6 +80,7 @@ def compress(
     workdir: str | os.PathLike[str] | None = None,
     store: Store | None = None,
     encoding: str | None = None,
+    model: str | None = None,
 ) -> CompressResult:
     """Compress an artifact to at most `budget` tokens (counted with the real tokenizer).
 
@@ -95,8 +101,27 @@ def compress(
     artifact (`Store.compress` compresses one already stored). Raises `InvalidInputError` for a
     budget under 1, a binary file or ``source`` without a language, `NotFoundError` for a
     missing file.
+
+    `model` (``"gpt-4o"``, ``"claude-sonnet-4-5"``; ``agents models`` lists them) counts with
+    the model's encoding (`encoding`, given, wins). Claude models have no public tokenizer:
+    the budget is divided by their documented safety margin (docs/models.md), so the text fits
+    the model's own count, and the result says its figures are estimates (`estimated`,
+    `count_method`). An unknown model raises `UnknownModelError`.
     """
     from cleveragents.api.engines import storeless_container
+
+    if model is not None:
+        from cleveragents.container.models import build_model_profiles
+        from cleveragents.domain.models import within_margin
+
+        profile = build_model_profiles().profile(model)
+        encoding = encoding or profile.encoding.value
+        budget = within_margin(budget, profile.margin)
+        labelled = compress(
+            text_or_path, budget, kind=kind, mode=mode, task=task, name=name,
+            workspace=workspace, workdir=workdir, store=store, encoding=encoding,
+        )  # fmt: skip
+        return replace(labelled, estimated=not profile.exact, count_method=profile.count_method)
 
     chosen_mode = compression_mode(mode)
     wanted = artifact_kind(kind)

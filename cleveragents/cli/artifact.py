@@ -14,6 +14,7 @@ from cleveragents.cli.inputs import (
     read_standard_input,
     workspace_root,
 )
+from cleveragents.cli.models import ModelOption, model_budget
 from cleveragents.cli.output import EncodingOption, emit_json
 from cleveragents.cli.progress import progress_line
 from cleveragents.domain.vocabulary import (
@@ -117,6 +118,7 @@ def compress(
         ),
     ] = False,
     encoding: EncodingOption = DEFAULT_ENCODING,
+    model: ModelOption = None,
     as_json: Annotated[
         bool, typer.Option("--json", help="Accepted for symmetry: the output is always JSON.")
     ] = False,
@@ -147,6 +149,7 @@ def compress(
     _check_source(artifact_path, artifact_id, store, workdir)
     _check_name(artifact_path, name)
     named_kind = artifact_kind(kind.value) if kind is not None else None
+    encoding, budget = model_budget(model, encoding, budget)
     container = build_container(state(ctx).database_url, encoding=encoding)
     service = container.artifact_compressor_service()
     label = f"compressing {service.redacted(artifact_id or artifact_path or '')}"

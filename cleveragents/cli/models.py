@@ -100,3 +100,23 @@ def count_label(settings: ModelSettings) -> dict[str, Any]:
         "estimated": not profile.exact,
         "count_method": profile.count_method,
     }
+
+
+def model_budget(model: str | None, encoding: str, budget: int) -> tuple[str, int]:
+    """The encoding and token budget --model makes of those given: the model's encoding (an
+    --encoding other than the default wins) and, for a model whose counts are estimates, the
+    budget divided by its safety margin, said on standard error (the JSON stays as it is)."""
+    settings = model_settings(model, encoding, None, None)
+    profile = settings.profile
+    if profile is None:
+        return encoding, budget
+    from cleveragents.domain.models import within_margin
+
+    scaled = within_margin(budget, profile.margin)
+    if not profile.exact:
+        typer.echo(
+            f"note: counts for {profile.name} are {profile.count_method}s; the budget "
+            f"{budget} is divided by the safety margin {profile.margin}: {scaled} tokens",
+            err=True,
+        )
+    return settings.encoding or encoding, scaled

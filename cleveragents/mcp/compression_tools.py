@@ -14,6 +14,7 @@ from cleveragents.application.services.artifact_compression.artifact_compressor 
     CompressionOutcome,
 )
 from cleveragents.domain.artifact import CompressedArtifact
+from cleveragents.domain.models import within_margin
 from cleveragents.domain.vocabulary import (
     DEFAULT_COMPRESSION_MODE,
     DEFAULT_ENCODING,
@@ -22,6 +23,7 @@ from cleveragents.domain.vocabulary import (
 )
 from cleveragents.mcp.choices import EncodingChoice, KindChoice
 from cleveragents.mcp.engine import Engine, refuse
+from cleveragents.mcp.model_settings import container_for, model_settings
 
 DEFAULT_TEXT_NAME = "text"
 """What text given without a name is called: no suffix, so its kind is told by its lines."""
@@ -95,6 +97,15 @@ def register(server: MCPServer, engine: Engine) -> None:
                 "compressor, else a head cut."
             ),
         ] = DEFAULT_COMPRESSION_MODE,
+        model: Annotated[
+            str | None,
+            Field(
+                max_length=200,
+                description="The model the text is for (e.g. gpt-4o, claude-sonnet-4-5): "
+                "counted with its encoding; for a Claude model (no public tokenizer) the "
+                "budget is divided by the documented safety margin.",
+            ),
+        ] = None,
     ) -> Compression:
         """Compress a log, diff, JSON document, markdown or source text (given, or stored in
         the artifact store) to fit a token budget, keeping what matters for its kind: a log's
@@ -106,9 +117,13 @@ def register(server: MCPServer, engine: Engine) -> None:
             raise refuse("name applies to text; a stored artifact has its own")
 
         named_kind = artifact_kind(kind.value) if kind is not None else None
+        chosen = model_settings(model)
+        if chosen.profile is not None:
+            budget = within_margin(budget, chosen.profile.margin)
 
         def work() -> CompressionOutcome:
-            service: ArtifactCompressorService = engine.container.artifact_compressor_service()
+            container = container_for(engine, chosen.encoding)
+            service: ArtifactCompressorService = container.artifact_compressor_service()
             if artifact_id is not None:
                 return service.compress_stored(
                     artifact_id, budget, task=task, mode=mode, kind=named_kind
@@ -121,7 +136,14 @@ def register(server: MCPServer, engine: Engine) -> None:
         outcome = await engine.run(work)
         if outcome.error is not None:
             raise refuse(outcome.error)
-        return Compression(result=outcome.result, notice=outcome.notice)
+        notice = outcome.notice
+        if chosen.profile is not None and not chosen.profile.exact:
+            estimate = (
+                f"counts for {chosen.profile.name} are {chosen.profile.count_method}s: the "
+                f"budget was divided by the safety margin {chosen.profile.margin}"
+            )
+            notice = f"{notice}; {estimate}" if notice else estimate
+        return Compression(result=outcome.result, notice=notice)
 
     counters: dict[str, TokenCounter] = {}
 
@@ -144,13 +166,8 @@ def register(server: MCPServer, engine: Engine) -> None:
     ) -> TokenCount:
         """Count the tokens in a text with the real tokenizer: exact for the encoding, and
         for OpenAI models; labelled an estimate for Claude models."""
-        if model is not None:
-            from cleveragents.container.models import build_model_profiles
-
-            profile = build_model_profiles().profile(model)
-            chosen: str = profile.encoding.value
-        else:
-            profile, chosen = None, encoding
+        profile = model_settings(model).profile
+        chosen: str = profile.encoding.value if profile is not None else encoding
 
         def work() -> int:
             if chosen not in counters:

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
-import threading
-from typing import TYPE_CHECKING, Annotated, Any, cast
+from typing import Annotated, Any, cast
 
 from mcp.server.mcpserver import MCPServer
 from mcp.types import ToolAnnotations
@@ -18,10 +17,7 @@ from cleveragents.domain.transcript_limits import max_transcript_bytes
 from cleveragents.domain.vocabulary import DETECTED_FORMAT, TranscriptFormat
 from cleveragents.mcp.choices import FormatChoice
 from cleveragents.mcp.engine import Engine, refuse
-
-if TYPE_CHECKING:
-    from cleveragents.application.services.counting.model_profiles import ModelSettings
-    from cleveragents.container import Container
+from cleveragents.mcp.model_settings import container_for, model_settings
 
 _log = logging.getLogger(__name__)
 
@@ -176,7 +172,7 @@ def register(server: MCPServer, engine: Engine) -> None:
             raise refuse("give exactly one of transcript (its text) or path (a file)")
         # The schema's bounds are the policy's: these changes are valid; whether together they
         # leave room is the policy's to say.
-        chosen = _model_settings(engine, model, context_window, reserve_tokens)
+        chosen = model_settings(model, context_window, reserve_tokens)
         context_window, reserve_tokens = chosen.context_window, chosen.reserve_tokens
         changes = ContextPolicyChanges(
             context_window=context_window,
@@ -187,7 +183,7 @@ def register(server: MCPServer, engine: Engine) -> None:
 
         def work() -> CompactedTranscript:
             given = transcript if transcript is not None else _read(engine, path or "")
-            container = _container_for(engine, chosen.encoding)
+            container = container_for(engine, chosen.encoding)
             compaction = container.transcript_compactor().compact(
                 given,
                 transcript_format=None if format == DETECTED_FORMAT else TranscriptFormat(format),
@@ -214,37 +210,6 @@ def register(server: MCPServer, engine: Engine) -> None:
             )
 
         return await engine.run(work)
-
-
-def _model_settings(
-    engine: Engine, model: str | None, context_window: int | None, reserve_tokens: int | None
-) -> ModelSettings:
-    """What `model` makes of the window and reserve given beside it (given ones win)."""
-    from cleveragents.container.models import build_model_profiles
-
-    return build_model_profiles().settings(
-        model, context_window=context_window, reserve_tokens=reserve_tokens
-    )
-
-
-_containers: dict[tuple[int, str], Container] = {}
-_containers_lock = threading.Lock()
-
-
-def _container_for(engine: Engine, encoding: str | None) -> Container:
-    """The server's container, or one on the same store counting with a model's `encoding`."""
-    container = engine.container
-    if encoding is None or encoding == container.config.encoding():
-        return container
-    from cleveragents.container import build_container
-
-    key = (id(container), encoding)
-    with _containers_lock:
-        if key not in _containers:
-            _containers[key] = build_container(
-                container.config.database_url(), home=container.config.home(), encoding=encoding
-            )
-        return _containers[key]
 
 
 def _read(engine: Engine, path: str) -> str:

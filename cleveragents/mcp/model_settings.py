@@ -1,0 +1,48 @@
+"""Models by name for the MCP tools: what a tool's `model` makes of its settings, and the
+container that counts with the model's encoding (on the server's own store)."""
+
+from __future__ import annotations
+
+import threading
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from cleveragents.application.services.counting.model_profiles import ModelSettings
+    from cleveragents.container import Container
+    from cleveragents.mcp.engine import Engine
+
+_containers: dict[tuple[int, str], Container] = {}
+_lock = threading.Lock()
+
+
+def model_settings(
+    model: str | None, context_window: int | None = None, reserve_tokens: int | None = None
+) -> ModelSettings:
+    """The settings for `model` (None: those given, unchanged); the values given win. An
+    unknown model (or a catalog that fails its lock) is a tool error of one line."""
+    from cleveragents.container.models import build_model_profiles
+    from cleveragents.domain.errors import CleverAgentsError
+    from cleveragents.mcp.engine import refuse
+
+    try:
+        return build_model_profiles().settings(
+            model, context_window=context_window, reserve_tokens=reserve_tokens
+        )
+    except CleverAgentsError as error:
+        raise refuse(str(error)) from error
+
+
+def container_for(engine: Engine, encoding: str | None) -> Container:
+    """The server's container, or one on the same store counting with `encoding`."""
+    container = engine.container
+    if encoding is None or encoding == container.config.encoding():
+        return container
+    from cleveragents.container import build_container
+
+    key = (id(container), encoding)
+    with _lock:
+        if key not in _containers:
+            _containers[key] = build_container(
+                container.config.database_url(), home=container.config.home(), encoding=encoding
+            )
+        return _containers[key]
