@@ -126,6 +126,22 @@ def test_each_sign_of_the_format_is_enough(document: object) -> None:
     assert CODEC.detect_native(document) is RESPONSES
 
 
+def test_an_item_of_a_type_not_known_here_is_kept_whole_in_a_request() -> None:
+    item = {"type": "compaction", "id": "cmp_1", "encrypted_content": "gAAAAB0paque=="}
+    later = {"type": "future_tool_call_output", "call_id": "x", "output": "y"}
+    document = {"model": "gpt-5", "input": [ITEMS[1], item, later]}
+    transcript = CODEC.read_native(document)
+    assert transcript.messages[1].content == (OtherBlock(data=item),)
+    assert transcript.messages[2].role is Role.USER  # an output answers the model
+    assert CODEC.write_native(transcript, RESPONSES) == document
+    unknown = {"type": "future_item", "id": "f_1"}
+    with pytest.raises(InvalidInputError, match="nor OpenAI Responses input items"):
+        CODEC.detect_native([ITEMS[1], unknown])  # a bare list: an unknown type says nothing
+    assert CODEC.read_native([ITEMS[1], unknown], RESPONSES).messages[1].content == (
+        OtherBlock(data=unknown),
+    )
+
+
 def test_a_developer_role_alone_stays_chat_completions_unless_responses_is_named() -> None:
     # Chat Completions and Responses read plain messages alike; detected, the older format wins.
     document = [{"role": "developer", "content": "x"}, {"role": "user", "content": "hi"}]
@@ -158,7 +174,7 @@ def test_a_developer_role_alone_stays_chat_completions_unless_responses_is_named
         (
             ITEMS,
             TranscriptFormat.OPENAI,
-            "looks like OpenAI Responses JSON (input[1] has a part of type 'input_text'), not OpenAI Chat",
+            "OpenAI Responses JSON (input[1] has a part of type 'input_text'), not OpenAI Chat",
         ),
         (
             [{"role": "tool", "tool_call_id": "t", "content": "x"}],

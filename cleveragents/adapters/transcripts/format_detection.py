@@ -44,9 +44,15 @@ def message_list(document: object) -> list[dict[str, Any]] | None:
     Responses input items of a known type), or an object whose ``messages`` is such a list, or
     a Responses request whose ``input`` is (its ``input`` text alone: no message to look at)."""
     if isinstance(document, dict) and "messages" not in document and "input" in document:
-        messages = [] if isinstance(document["input"], str) else document["input"]
-    else:
-        messages = document.get("messages") if isinstance(document, dict) else document
+        items = [] if isinstance(document["input"], str) else document["input"]
+        # A request's input says what it is: an item of a type not known here is still one.
+        if isinstance(items, list) and all(
+            isinstance(item, dict) and ("role" in item or isinstance(item.get("type"), str))
+            for item in items
+        ):
+            return items
+        return None
+    messages = document.get("messages") if isinstance(document, dict) else document
     if not isinstance(messages, list) or not all(
         isinstance(message, dict) and ("role" in message or is_responses_item(message))
         for message in messages

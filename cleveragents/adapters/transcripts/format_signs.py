@@ -44,6 +44,11 @@ RESPONSES_ITEM_TYPES = (
     "mcp_list_tools",
     "mcp_approval_request",
     "mcp_approval_response",
+    "shell_call",
+    "shell_call_output",
+    "apply_patch_call",
+    "apply_patch_call_output",
+    "compaction",
     "item_reference",
 )
 """The Responses API's input items other than messages: they have a ``type`` and no role."""
