@@ -46,7 +46,7 @@ class Detail:
     def seen_by(self, facts: Facts) -> tuple[object, ...] | None:
         """What of this level a subtree with `facts` depends on: two levels with the same
         answer render it alike (None: breadth-first levels, not compared). When all its
-        arrays are whole, only the string limit is."""
+        arrays are whole, only the string limit and `last` are."""
         if self.members is not None:
             return None
         arrays_from, arrays_to, shapes_from, shapes_to, tasks_from, tasks_to = facts.ranges
@@ -54,7 +54,8 @@ class Detail:
         if self.partial_ordinal is not None and arrays_from <= self.partial_ordinal < arrays_to:
             partial = (self.partial, self.partial_ordinal, self.partial_index)
         if facts.max_items <= self.whole_arrays and partial is None:
-            return (self.string_limit,)
+            # Every array whole; without `last`, the new-shape items show what is new in them.
+            return (self.string_limit, self.last)
         return (
             self.string_limit,
             self.extra_items,

@@ -19,6 +19,12 @@ STRING_FLOOR = 0
 """The shortest head a cut string keeps before keys are dropped."""
 
 
+SCHEMA_LOST_RANK = 3
+"""The rank of the first family that may leave a key path out (an item of a new shape)."""
+BREADTH_FIRST_RANK = 5
+"""The rank of the first family that drops members of objects."""
+
+
 class Family(NamedTuple):
     """Levels of detail of one kind, richer as `knob` grows from `low` to `high`."""
 
@@ -54,14 +60,18 @@ def ladder(survey: Survey) -> list[Family]:
     0. first, last, task and new-shape items, plus `t` more items per array (both ends
        inwards), strings cut at about 160 * (t + 1): the whole document at the top. The knob
        is `t` times the number of arrays plus how many of them get one more item;
-    1. first, last, task and new-shape items, strings cut at 160 down to 16;
-    2. the first `k` new-shape items, the last ones found going first;
-    3. the first `k` task items (with a task);
-    4. first and last items, and only the first `m` members breadth-first
-       (`Detail.members`): the root's members before any of theirs, down to all of the root's;
-    5. as 4 with markers that do not name their lines, down to the root's marker.
+    1. first, last, task and new-shape items, strings cut at 160 down to a bare ``…``; between
+       two string limits, more items per array at the lower one;
+    2. the first item, the task items and every new-shape item, each of those by what is new
+       in it (`Detail.last` off: the schema before the values), and `t` more items per array
+       from the front, strings bare;
+    3. as 2 with the first `k` new-shape items only, the last ones found going first;
+    4. the first `k` task items (with a task);
+    5. first items, and only the first `m` members breadth-first (`Detail.members`): the
+       root's members before any of theirs, down to all of the root's;
+    6. as 5 with markers that do not name their lines, down to the root's marker.
 
-    One step of families 0, 2 and 3 adds one item, which can be large: between two steps,
+    One step of families 0, 3 and 4 adds one item, which can be large: between two steps,
     that item is tried less richly (`Detail.partial`), down to its own first members.
     """
     root = survey.root
@@ -73,25 +83,26 @@ def ladder(survey: Survey) -> list[Family]:
     bare = levels.bare
     return [
         Family(0, 0, lambda: levels.top, levels.sampled, levels.between_sampled),
-        Family(1, STRING_FLOOR, lambda: STRING_STEP, levels.cut),
+        Family(1, STRING_FLOOR, lambda: STRING_STEP, levels.cut, levels.between_cut),
+        Family(2, 0, lambda: levels.top, levels.schema_and_items),
         Family(
-            2,
+            3,
             0,
             lambda: survey.shape_items,
             lambda k: Detail(string_limit=STRING_FLOOR, shapes=k, last=False),
             levels.between_shapes,
         ),
         Family(
-            3, 0, lambda: survey.task_items, lambda k: replace(bare, task=k), levels.between_tasks
+            4, 0, lambda: survey.task_items, lambda k: replace(bare, task=k), levels.between_tasks
         ),
         Family(
-            4,
+            BREADTH_FIRST_RANK,
             survey.root_members(),
             lambda: survey.admission_size(root),
             lambda m: replace(bare, members=m),
         ),
         Family(
-            5,
+            BREADTH_FIRST_RANK + 1,
             0,
             lambda: survey.admission_size(root),
             lambda m: replace(bare, members=m, where=False),
@@ -121,6 +132,22 @@ class _Levels:
 
     def cut(self, limit: int) -> Detail:
         return Detail(string_limit=limit)
+
+    def schema_and_items(self, knob: int) -> Detail:
+        """Every array's first item and new shapes (each by what is new in it), and
+        `knob // arrays` more items from the front, strings bare: between whole shapes and
+        the shapes alone."""
+        return replace(self.sampled(knob), string_limit=STRING_FLOOR, last=False)
+
+    def between_cut(self, limit: int) -> list[Family]:
+        """Between string limit `limit` and the next (a step that changes every long string
+        at once, bare ``…`` to a head with its marker): more items per array, the strings as
+        they are at `limit`."""
+        return [
+            Family(
+                1, 0, lambda: self.top, lambda knob: replace(self.sampled(knob), string_limit=limit)
+            )
+        ]
 
     def between_sampled(self, knob: int) -> list[Family]:
         """Knob + 1 adds one item to array `knob % arrays`: that item less richly, else
@@ -179,18 +206,12 @@ class _Levels:
             )
 
         members = Family(
-            4,
+            BREADTH_FIRST_RANK,
             0,
             lambda: self.survey.admission_size(item),
             lambda m: replace(self.bare, members=m),
         )
         return [family._replace(detail=partly(family.detail)) for family in [*richer, members]]
-
-
-BREADTH_FIRST_RANK = 4
-"""The rank of the first family that drops members of objects."""
-SCHEMA_LOST_RANK = 2
-"""The rank of the first family that may leave a key path out (an item of a new shape)."""
 
 
 CLOSE_ENOUGH = 0.97
