@@ -1,7 +1,8 @@
 """Benchmark 3: how long a command takes to start, each figure paired with its baseline in the
 same run.
 
-* ``agents --help`` against ``python -c pass``: difference < 0.3 s.
+* ``agents --help``: median <= 0.5 s (``python -c pass`` shown beside it, the interpreter's own
+  start).
 * ``agents tokens count`` of a small file against a plain tiktoken script that loads the same
   vocabulary the same offline way the adapter does and counts the same file: ratio <= 1.3.
 * ``agents project list`` on an existing SQLite store at the current schema, holding a few
@@ -32,7 +33,7 @@ from benchmarks.timing import median
 from cleveragents.adapters.tokens.offline_encodings import DEFAULT_ENCODING, OFFLINE_ENCODINGS
 
 RUNS = 10
-HELP_TARGET_SECONDS = 0.3
+HELP_TARGET_SECONDS = 0.5
 COUNT_TARGET_RATIO = 1.3
 PROJECT_LIST_TARGET_SECONDS = 0.5
 PYTHON_PASS = (sys.executable, "-c", "pass")
@@ -122,23 +123,21 @@ def help_startup(env: dict[str, str]) -> Result:
     command = (*_agents(), "--help")
     measured, baseline = _interleaved(command, PYTHON_PASS, env)
     measured_median, baseline_median = median(measured.wall), median(baseline.wall)
-    difference = measured_median - baseline_median
     print_line(
-        f"{_medians('agents --help: median', measured)} vs "
-        f"{_medians('python -c pass', baseline)}, difference {difference * 1000:.1f} ms"
+        f"{_medians('agents --help: median', measured)} vs {_medians('python -c pass', baseline)}"
     )
     return Result(
-        name="agents --help (median-baseline)",
-        measured=difference,
+        name="agents --help",
+        measured=measured_median,
         baseline=baseline_median,
         ratio=measured_median / baseline_median,
         unit="s",
-        target=f"difference < {HELP_TARGET_SECONDS:g} s",
-        met=difference < HELP_TARGET_SECONDS,
+        target=f"median <= {HELP_TARGET_SECONDS:g} s",
+        met=measured_median <= HELP_TARGET_SECONDS,
         baseline_label="python -c pass",
         details={
             **_details(command, measured, baseline),
-            "ratio_is": "median(command) / median(python -c pass)",
+            "ratio_is": "median(agents --help) / median(python -c pass)",
         },
     )
 

@@ -96,7 +96,9 @@ def json_copy(document: object, where: str) -> Any:
 
 
 def __getattr__(name: str) -> Any:
-    # The containers' classes, imported with dependency_injector when first named.
+    # The containers' classes, imported with dependency_injector when first named: importing
+    # `wiring` costs some 410 ms of CPU (dependency_injector, asyncio, pydantic, every port),
+    # which `agents tokens count` and `agents project list` never need.
     if name in ("AdaptersContainer", "Container", "ServicesContainer"):
         from cleveragents.container import wiring
 

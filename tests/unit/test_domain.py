@@ -9,36 +9,35 @@ from fractions import Fraction
 import pytest
 from pydantic import ValidationError
 
-from cleveragents.domain import (
-    DEFAULT_SKELETON_RATIO,
+from cleveragents.domain.errors import (
     CleverAgentsError,
     ConflictError,
-    ContextFragment,
-    ContextPolicy,
     DuplicateFragmentError,
     InvalidIdError,
     InvalidInputError,
     InvalidPolicyError,
     InvalidRatioError,
     NotFoundError,
-    Plan,
     PlanNotFoundError,
-    Project,
     ProjectAlreadyExistsError,
     ProjectNotFoundError,
-    SkeletonMetadata,
 )
+from cleveragents.domain.fragment import ContextFragment
 from cleveragents.domain.ids import new_ulid, parse_ulid
+from cleveragents.domain.plan import Plan
 from cleveragents.domain.policy import (
     DEFAULT_CONTEXT_WINDOW,
     DEFAULT_KEEP_RECENT_TOKENS,
     DEFAULT_RESERVE_TOKENS,
     DEFAULT_SUMMARY_TOKENS,
+    ContextPolicy,
     ContextPolicyChanges,
     EffectiveSetting,
     check_window_budget,
 )
-from cleveragents.domain.ratio import ratio_as_decimal, validate_ratio
+from cleveragents.domain.project import Project
+from cleveragents.domain.ratio import DEFAULT_SKELETON_RATIO, ratio_as_decimal, validate_ratio
+from cleveragents.domain.skeleton import SkeletonMetadata
 from cleveragents.domain.validation import build
 
 VALID_ULID = "01HX3Z8Q9V6W2Y4K5M7N8P0R1S"
@@ -517,15 +516,6 @@ def test_error_messages_and_attributes() -> None:
     assert str(duplicate).endswith("choose another fragment_id")
     for error in (missing, plan_missing, exists, duplicate):
         assert "\n" not in str(error)
-
-
-def test_the_domain_package_re_exports_lazily_and_completely() -> None:
-    from cleveragents import domain
-
-    for name in domain.__all__:
-        assert getattr(domain, name) is not None
-    with pytest.raises(AttributeError, match="no attribute 'Nope'"):
-        _ = domain.Nope
 
 
 def test_the_tiered_modes_former_name_still_reads_as_tiered() -> None:
