@@ -18,9 +18,11 @@ cache at the published rates (a request's longest message prefix already sent is
 the cache at 0.1; the rest is written to it at 1.25, as Claude Code marks the end of each
 request for caching), the share of requests whose forwarded messages extend the previous
 request's, and credentials forwarded (the secret scanner run over every distinct message
-sent). Targets: cost at most 0.7x direct summed and never above 1.0x on any session; prefix
-extension in at least 95% of requests; no credential forwarded. The replay needs the corpus
-(``../shared/corpus``) and is skipped without it.
+sent). The corpus sessions hold no credential: each is replayed a second time with generated
+credentials (`tests/secret_recall_set.py`) added to about one tool result in four, counted for
+the credentials only. Targets: cost at most 0.7x direct summed and never above 1.0x on any
+session; prefix extension in at least 95% of requests; no credential forwarded. The replay
+needs the corpus (``../shared/corpus``) and is skipped without it.
 """
 
 from __future__ import annotations
@@ -54,6 +56,7 @@ from cleveragents.domain.transcript import TranscriptFormat
 from cleveragents.proxy.app import Upstreams, build_app
 from cleveragents.proxy.server import bound_socket, serve_forever
 from tests.proxy_upstream import ProviderStandIn
+from tests.secret_recall_set import credentials
 
 CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus" / "transcripts"
 MODEL = "claude-sonnet-4-5"
@@ -292,6 +295,29 @@ class _CacheSimulation:
         return self.tokens[text]
 
 
+def _planted(messages: list[Any], seed: str) -> list[Any]:
+    """The session with a generated credential added to about one tool result in four (the
+    corpus holds none): what a session that printed secrets would have sent."""
+    rng = random.Random(seed)
+    secrets = [credential.text for credential in credentials()]
+    planted: list[Any] = []
+    for message in messages:
+        content = message.get("content")
+        if message.get("role") != "user" or not isinstance(content, list):
+            planted.append(message)
+            continue
+        blocks = []
+        for block in content:
+            if block.get("type") == "tool_result" and rng.random() < 0.25:
+                inner = block.get("content")
+                text = inner if isinstance(inner, str) else json.dumps(inner)
+                blocks.append({**block, "content": f"{text}\n{rng.choice(secrets)}"})
+            else:
+                blocks.append(block)
+        planted.append({**message, "content": blocks})
+    return planted
+
+
 def _requests(messages: list[Any]) -> list[list[Any]]:
     """What Claude Code sent: before each assistant API call, every message before it."""
     return [
@@ -315,34 +341,40 @@ def _replay() -> list[Result]:
         for path in sessions:
             transcript = codec.read(path.read_text(encoding="utf-8"), TranscriptFormat.CLAUDE_CODE)
             document = codec.write_native(transcript, TranscriptFormat.ANTHROPIC)
-            messages = document["messages"] if isinstance(document, dict) else document
-            requests = _requests(list(messages))
-            if not requests:
-                continue
-            engine = proxy_engine(container, ProxySettings())
-            direct = _CacheSimulation(counter, scanner)
-            proxied = _CacheSimulation(counter, scanner)
-            for request in requests:
-                body = json.dumps({"model": MODEL, "max_tokens": 4096, "messages": request})
-                forwarded = engine.requests.forwarded(API, body.encode())
-                direct.send(request)
-                proxied.send(json.loads(forwarded.body)["messages"])
-            rows.append(_row(path.name, len(requests), direct, proxied))
+            messages = list(document["messages"] if isinstance(document, dict) else document)
+            for planted in (False, True):
+                session = _planted(messages, path.name) if planted else messages
+                requests = _requests(session)
+                if not requests:
+                    continue
+                engine = proxy_engine(container, ProxySettings())
+                direct = _CacheSimulation(counter, scanner)
+                proxied = _CacheSimulation(counter, scanner)
+                for request in requests:
+                    body = json.dumps({"model": MODEL, "max_tokens": 4096, "messages": request})
+                    forwarded = engine.requests.forwarded(API, body.encode())
+                    direct.send(request)
+                    proxied.send(json.loads(forwarded.body)["messages"])
+                name = f"{path.name} + planted" if planted else path.name
+                rows.append(_row(name, len(requests), direct, proxied) | {"planted": planted})
+    everything = rows
+    rows = [row for row in everything if not row["planted"]]
     direct_cost = sum(row["direct_cost"] for row in rows)
     proxy_cost = sum(row["proxy_cost"] for row in rows)
     requests_total = sum(row["requests"] for row in rows)
     extended = sum(row["extended"] for row in rows)
     followers = sum(row["requests"] - 1 for row in rows)
-    credentials = sum(row["proxy_credentials"] for row in rows)
+    credentials = sum(row["proxy_credentials"] for row in everything)
+    direct_credentials = sum(row["direct_credentials"] for row in everything)
     worst = max(row["ratio"] for row in rows)
     ratio = proxy_cost / direct_cost if direct_cost else 0.0
     share = extended / followers if followers else 1.0
     print_line(
         f"{'total':<48} {requests_total:>5} requests | cost {ratio:.2f}x direct "
         f"(worst session {worst:.2f}x) | prefix extended {share:.1%} | credentials "
-        f"forwarded {credentials} (direct {sum(r['direct_credentials'] for r in rows)})"
+        f"forwarded {credentials} (direct {direct_credentials}, with the planted ones)"
     )
-    details = {"sessions": rows}
+    details = {"sessions": everything}
     return [
         Result(
             name="proxy replay: simulated cost",
@@ -368,7 +400,7 @@ def _replay() -> list[Result]:
         Result(
             name="proxy replay: credentials forwarded",
             measured=float(credentials),
-            baseline=float(sum(row["direct_credentials"] for row in rows)),
+            baseline=float(direct_credentials),
             ratio=0.0,
             unit="",
             target="0",
