@@ -86,10 +86,13 @@ def _strings(value: object) -> list[str]:
 @pytest.mark.parametrize("shape", ["parsed", "text"])
 def test_no_credential_comes_back_and_what_pairs_items_is_untouched(shape: str) -> None:
     request, secrets = _request()
-    given: object = request if shape == "parsed" else json.dumps(request, indent=2)
-    result = cleveragents.compact(given, format="openai-responses")
+    if shape == "parsed":
+        result: cleveragents.CompactResult[Any] = cleveragents.compact(request)
+        returned = result.messages
+    else:
+        result = cleveragents.compact(json.dumps(request, indent=2), format="openai-responses")
+        returned = json.loads(result.messages)
     assert result.status == "not-needed"
-    returned = result.messages if shape == "parsed" else json.loads(str(result.messages))
     every = _strings(returned)
     leaked = [secret[:12] for secret in secrets if any(secret in text for text in every)]
     assert leaked == []
