@@ -124,6 +124,9 @@ def test_the_tools_are_listed_with_described_parameters_and_nothing_is_opened(
         assert counted == {
             "input_tokens": build_token_counter().count("hello world, hello tokens"),
             "encoding": "cl100k_base",
+            "estimated": False,  # an exact count in the encoding (no model named)
+            "method": "cl100k_base",
+            "model": None,
         }
         other = await call(client, "count_tokens", text="hello world", encoding="o200k_base")
         assert other["input_tokens"] == build_token_counter("o200k_base").count("hello world")
