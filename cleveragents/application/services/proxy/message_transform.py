@@ -120,12 +120,18 @@ class MessageTransformer:
         redacted, redactions = redact_fields({_HOLDER: data}, self._scanner)
         forwarded = redacted[_HOLDER]
         forwarded_text = canonical_json(forwarded)
-        received = self._counter.count(text)
+        forwarded_tokens = self._counter.count(forwarded_text)
+        # Both counts are of the compact JSON (the client's spacing is not the message): a
+        # message the transform left as it was is counted once.
+        changed = bool(stored) or redactions.count > 0
+        received = (
+            self._counter.count(canonical_json(json.loads(text))) if changed else forwarded_tokens
+        )
         transformed = TransformedMessage(
             forwarded,
             forwarded_text,
             received,
-            self._counter.count(forwarded_text) if forwarded_text != text else received,
+            forwarded_tokens,
             credentials + redactions.count,
             stored,
         )

@@ -15,16 +15,18 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from cleveragents.application.services.proxy.message_transform import (
     MessageTransformer,
+    TransformedMessage,
     canonical_json,
 )
 from cleveragents.application.services.proxy.provider_api import ProviderApi
 from cleveragents.application.services.proxy.request_reading import (
     MalformedRequestError,
+    RawValue,
     ReadRequest,
     RecentConversations,
     read_request,
@@ -100,9 +102,7 @@ class ProxyRequests:
     def _forwarded(self, api: ProviderApi, request: ReadRequest) -> ForwardedRequest:
         conversation_field = api.conversation_field
         raw_messages = request.conversation
-        messages = [
-            self._transformer.message(api, raw.text, raw.value) for raw in raw_messages or ()
-        ]
+        messages = [self._message(api, raw) for raw in raw_messages or ()]
         fields = {
             name: self._transformer.field(name, raw.text, raw.value)
             for name, raw in request.fields.items()
@@ -145,6 +145,17 @@ class ProxyRequests:
             compacted=cut.compacted_now,
             client_compaction=client_compaction,
         )
+
+    def _message(self, api: ProviderApi, raw: RawValue) -> TransformedMessage:
+        """A message transformed, or what was made of it when this same text was read in a
+        recent request of the conversation (kept on it, as seen before)."""
+        known = raw.transformed
+        if isinstance(known, tuple) and known[0] is api:  # the same text, read for this API
+            seen: TransformedMessage = known[1]
+            return seen
+        transformed = self._transformer.message(api, raw.text, raw.value)
+        raw.transformed = (api, replace(transformed, first_seen=False))
+        return transformed
 
 
 def conversation_key(api: ProviderApi, request: ReadRequest) -> str:

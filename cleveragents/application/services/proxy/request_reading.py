@@ -30,12 +30,15 @@ class MalformedRequestError(InvalidInputError):
     """The body is not a JSON object."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class RawValue:
-    """A JSON value and the text it was read from."""
+    """A JSON value and the text it was read from. `transformed` is free for the reader's
+    caller to keep what it made of the value: an element taken from a recent conversation is
+    the same object, and brings it along."""
 
     text: str
     value: Any
+    transformed: Any = None
 
 
 @dataclass(frozen=True, slots=True)
