@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     )
     from cleveragents.domain.artifact import ArtifactKind, CompressedArtifact
     from cleveragents.domain.compression_modes import CompressionMode
+    from cleveragents.domain.models import ModelProfile
 
 _TEXT_NAME = "text"
 """The name text is compressed under when none is given."""
@@ -110,19 +111,12 @@ def compress(
     """
     from cleveragents.api.engines import storeless_container
 
-    if model is not None:
-        from cleveragents.container.models import build_model_profiles
+    profile = _model_profile(model)
+    if profile is not None:
         from cleveragents.domain.models import within_margin
 
-        profile = build_model_profiles().profile(model)
         encoding = encoding or profile.encoding.value
         budget = within_margin(budget, profile.margin)
-        labelled = compress(
-            text_or_path, budget, kind=kind, mode=mode, task=task, name=name,
-            workspace=workspace, workdir=workdir, store=store, encoding=encoding,
-        )  # fmt: skip
-        return replace(labelled, estimated=not profile.exact, count_method=profile.count_method)
-
     chosen_mode = compression_mode(mode)
     wanted = artifact_kind(kind)
     if store is not None:
@@ -136,7 +130,7 @@ def compress(
         told: CompressionOutcome = service.compress_text_outcome(
             label, text_or_path, budget, task=task, mode=chosen_mode, kind=wanted
         )
-        return _result(told, budget, chosen_mode)
+        return _labelled(_result(told, budget, chosen_mode), profile)
     if not isinstance(text_or_path, os.PathLike):
         raise InvalidInputError(
             f"compress takes text (a str) or a file (an os.PathLike), not "
@@ -155,7 +149,22 @@ def compress(
         kind=wanted,
     )
     _raise_for_error(outcome, path)
-    return _result(outcome, budget, chosen_mode)
+    return _labelled(_result(outcome, budget, chosen_mode), profile)
+
+
+def _model_profile(model: str | None) -> ModelProfile | None:
+    if model is None:
+        return None
+    from cleveragents.container.models import build_model_profiles
+
+    return build_model_profiles().profile(model)
+
+
+def _labelled(result: CompressResult, profile: ModelProfile | None) -> CompressResult:
+    """The result, saying how its figures relate to the model named (if one was)."""
+    if profile is None:
+        return result
+    return replace(result, estimated=not profile.exact, count_method=profile.count_method)
 
 
 def stored_result(
