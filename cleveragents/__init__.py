@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from cleveragents.api.gate import GateResult, gate
     from cleveragents.api.skeleton import compress_skeleton, make_fragment
     from cleveragents.api.store import Store, open_store
-    from cleveragents.api.tokens import count_tokens
+    from cleveragents.api.tokens import TokenCount, count_tokens
     from cleveragents.application.services.artifact_store.artifact_store import ImportResult
     from cleveragents.application.services.artifact_store.reading import ArtifactSlice
     from cleveragents.application.services.budget.budget_plan import BudgetPlan
@@ -49,6 +49,7 @@ if TYPE_CHECKING:
         OperationalError,
     )
     from cleveragents.domain.fragment import ContextFragment
+    from cleveragents.domain.models import UnknownModelError
     from cleveragents.domain.plan import Decision, Plan
     from cleveragents.domain.policy import ContextPolicy
     from cleveragents.domain.project import Project
@@ -71,6 +72,8 @@ _MODULE_OF = {
     "open_store": "api.store",
     "Store": "api.store",
     "count_tokens": "api.tokens",
+    "TokenCount": "api.tokens",
+    "UnknownModelError": "domain.models",
     "ImportResult": "application.services.artifact_store.artifact_store",
     "ArtifactSlice": "application.services.artifact_store.reading",
     "PlanStatusReport": "application.services.plans.plan_service",
@@ -119,7 +122,9 @@ __all__ = [
     "SkeletonResult",
     "Store",
     "StoredArtifact",
+    "TokenCount",
     "TranscriptFormat",
+    "UnknownModelError",
     "__version__",
     "compact",
     "compress",

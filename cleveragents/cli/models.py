@@ -19,7 +19,8 @@ def models(as_json: JsonFlag = False) -> None:
     The window and cache support come from the locked price catalog, the encoding and output
     limit from a pinned table. Counts for OpenAI models are exact (their tokenizer is public);
     counts for Claude models are estimates, so their budgets keep a safety margin (budget
-    window = window / margin). A model not listed: give --context-window and --encoding.
+    window = window / margin). A model not listed: give its context window and encoding
+    instead.
 
     Example: agents models --json
     """

@@ -53,8 +53,9 @@ def count(
         bool,
         typer.Option(
             "--exact",
-            help="Ask the provider for the count (Claude: Anthropic's count_tokens endpoint; "
-            "sends the content to Anthropic; needs ANTHROPIC_API_KEY and the anthropic SDK).",
+            help="Ask the provider for the count (Claude: Anthropic's token-counting "
+            "endpoint; sends the content to Anthropic; needs ANTHROPIC_API_KEY and the "
+            "anthropic SDK).",
         ),
     ] = False,
     name: Annotated[
@@ -66,13 +67,13 @@ def count(
         ),
     ] = None,
     encoding: Annotated[
-        str | None,
+        str,
         typer.Option(
             "--encoding",
             metavar="NAME",
-            help=f"{ENCODING_HELP} (default: the model's, else cl100k_base).",
+            help=f"{ENCODING_HELP}; with --model, the model's unless another is given.",
         ),
-    ] = None,
+    ] = DEFAULT_ENCODING,
     as_json: Annotated[
         bool, typer.Option("--json", help="Accepted for symmetry: the output is always JSON.")
     ] = False,
@@ -102,7 +103,7 @@ def count(
 
     assert path is not None
     shown = _shown_name(path, name)
-    counter = build_token_counter(encoding or DEFAULT_ENCODING)
+    counter = build_token_counter(encoding)
     with (
         _opened(path) as (stream, size),
         progress_line(f"counting {shown}", total_bytes=size, enabled=not as_json) as progress,
@@ -112,13 +113,14 @@ def count(
 
 
 def _report(
-    path: str | None, messages: str | None, model: str | None, encoding: str | None, *, exact: bool
+    path: str | None, messages: str | None, model: str | None, encoding: str, *, exact: bool
 ) -> dict[str, object]:
     """The count of a text or of what is sent, for a model, with how it was made."""
     from cleveragents.container.models import build_model_profiles, build_request_token_counting
 
     profile = build_model_profiles().profile(model) if model is not None else None
-    chosen = encoding or (profile.encoding.value if profile else str(DEFAULT_ENCODING))
+    # The default encoding gives way to the model's; another one, given, wins.
+    chosen = profile.encoding.value if profile and encoding == DEFAULT_ENCODING else encoding
     counting = build_request_token_counting()
     if messages is not None:
         report = counting.count_messages(

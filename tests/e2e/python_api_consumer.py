@@ -145,7 +145,7 @@ def before_delivery(compacted: CompactResult[list[dict[str, Any]]]) -> None:
 def main(workdir: Path) -> None:
     log = (workdir / "build.log").read_text(encoding="utf-8")
     tokens = cleveragents.count_tokens(log)
-    assert_type(tokens, int)
+    assert_type(tokens, cleveragents.TokenCount)  # an int that says how it was counted
     compacted = without_a_store(workdir, log)
     with_a_store(workdir, log, skeleton())
     before_delivery(compacted)

@@ -81,5 +81,5 @@ def test_mypy_strict_passes_on_the_consumer_and_catches_a_wrong_type(tmp_path: P
     )
     errors = [line for line in completed.stdout.splitlines() if ": error:" in line]
     assert [line.split(":")[0] for line in errors] == ["control.py", "control.py"], completed.stdout
-    assert 'Expression is of type "int", not "str"' in errors[0]
+    assert 'Expression is of type "TokenCount", not "str"' in errors[0]
     assert '"compress" has incompatible type "str"' in errors[1]
