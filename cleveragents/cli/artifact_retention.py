@@ -25,6 +25,7 @@ def hold(
 
     Example: agents artifact hold 01J...   (and later: agents artifact hold 01J... --release)
     """
+    # Here, not at the top: pydantic models: ~130 ms of CPU on `agents --help`.
     from cleveragents.domain.stored_artifact import RetentionClass
 
     retention = RetentionClass.STANDARD if release else RetentionClass.HOLD

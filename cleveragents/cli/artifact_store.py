@@ -4,10 +4,14 @@ store's commands share (`list`, `show`, `preview` and `read` are in artifact_ins
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sys
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+from rich.console import Console
+from rich.progress import Progress
 
 from cleveragents.cli.artifact import STDIN, app
 from cleveragents.cli.artifact_views import artifact_view, preview_view, render_preview
@@ -266,9 +270,6 @@ class _NoProgress:
 
 def _progress(path: str | None, workspace: str) -> Any:
     """A progress bar on stderr for imports of 16 MiB or more (stdout stays clean)."""
-    import contextlib
-    import os
-
     if path is None or path == STDIN or not sys.stderr.isatty():
         return _NoProgress()
     full = os.path.join(workspace, path)
@@ -281,9 +282,6 @@ def _progress(path: str | None, workspace: str) -> Any:
 
     @contextlib.contextmanager
     def bar() -> Any:
-        from rich.console import Console
-        from rich.progress import Progress
-
         with Progress(console=Console(stderr=True), transient=True) as progress:
             task = progress.add_task("importing", total=size)
             yield lambda done: progress.update(task, completed=done)

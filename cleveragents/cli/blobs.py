@@ -7,6 +7,7 @@ import typer
 from cleveragents.cli.command_classes import AgentsTyper
 from cleveragents.cli.output import JsonFlag, emit_json
 from cleveragents.cli.state import state
+from cleveragents.container.blob_store_setup import prepare_blob_store
 
 app = AgentsTyper(
     help="Where the artifact blobs are kept: a folder, or an S3 bucket.", no_args_is_help=True
@@ -24,8 +25,6 @@ def init(ctx: typer.Context, as_json: JsonFlag = False) -> None:
 
     Example: CLEVERAGENTS_BLOB_STORE=s3://my-bucket/agents agents blobs init
     """
-    from cleveragents.container.blob_store_setup import prepare_blob_store
-
     setup = prepare_blob_store(state(ctx).container())
     if as_json:
         emit_json(

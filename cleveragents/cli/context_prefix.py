@@ -12,6 +12,8 @@ from cleveragents.cli.inputs import read_settings_file
 from cleveragents.cli.output import EncodingOption, JsonFlag, emit_json
 from cleveragents.cli.output_files import check_output, report_stream, write_output
 from cleveragents.cli.state import state
+from cleveragents.container import build_container
+from cleveragents.domain.errors import InvalidInputError
 from cleveragents.domain.vocabulary import DEFAULT_ENCODING
 
 if TYPE_CHECKING:
@@ -30,8 +32,6 @@ FileArgument = Annotated[str, typer.Argument(metavar="FILE", help=_FILE_HELP)]
 
 def _build(container: Container, path: str) -> BuiltPrefix:
     """The prefix of the file at `path`; every error names the file."""
-    from cleveragents.domain.errors import InvalidInputError
-
     text = read_settings_file(path, what="prefix files")
     spec = container.prefix_spec_reader().parse(text, source=path)
     try:
@@ -77,8 +77,6 @@ def build(
 
     Example: agents context prefix build prefix.yaml --json
     """
-    from cleveragents.container import build_container
-
     inputs = check_output(out, [file]) if out is not None else frozenset()
     cli_state = state(ctx)
     container = cli_state.container(auto_migrate=project is None)

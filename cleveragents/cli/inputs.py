@@ -68,7 +68,7 @@ def max_transcript_bytes() -> int:
 
 
 def _read(path: str, limit: int, what: str, advice: str) -> bytes:
-    # Imported here: `agents --help` imports this module, and the container is not its cost.
+    # Here, not at the top: the file adapters: ~22 ms of CPU on `agents --help`.
     from cleveragents.container.files import read_bounded
 
     try:

@@ -13,13 +13,14 @@ from collections.abc import Sequence
 
 import typer
 
+from cleveragents.cli.app import app
+from cleveragents.domain.errors import CleverAgentsError, OperationalError
+
 EXIT_USAGE = 2
 EXIT_FAILURE = 1
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    from cleveragents.cli.app import app
-
     command = typer.main.get_command(app)
     try:
         result = command.main(
@@ -42,8 +43,6 @@ def _classify(error: Exception) -> tuple[str, int]:
     if callable(format_message) and isinstance(exit_code, int):
         return str(format_message()), exit_code
     # By base class alone: adapters translate their libraries' errors into the domain's.
-    from cleveragents.domain.errors import CleverAgentsError, OperationalError
-
     if isinstance(error, OperationalError):
         return str(error), EXIT_FAILURE
     if isinstance(error, CleverAgentsError):

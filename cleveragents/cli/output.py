@@ -38,6 +38,7 @@ PIPE_WIDTH = 160
 
 
 def console() -> Console:
+    # Here, not at the top: Rich: ~30 ms of CPU on `agents tokens count`, which prints no table.
     from rich.console import Console
 
     width = None if sys.stdout.isatty() else PIPE_WIDTH
@@ -47,6 +48,7 @@ def console() -> Console:
 def print_table(
     title: str | None, columns: Sequence[str], rows: Sequence[Sequence[object]]
 ) -> None:
+    # Here, not at the top: Rich: see `console`.
     from rich.table import Table
 
     table = Table(title=title, title_justify="left")
@@ -59,6 +61,7 @@ def print_table(
 
 
 def print_fields(title: str, fields: Sequence[tuple[str, object]]) -> None:
+    # Here, not at the top: Rich: see `console`.
     from rich.table import Table
 
     table = Table(title=title, title_justify="left", show_header=False)

@@ -88,6 +88,7 @@ def write_output(out: str, data: bytes, inputs: InputIdentities = frozenset()) -
         sys.stdout.buffer.write(data)
         sys.stdout.buffer.flush()
         return
+    # Here, not at the top: the file adapters: ~22 ms of CPU on `agents --help`.
     from cleveragents.container.files import write_file
 
     write_file(out, data, never_replace=inputs)

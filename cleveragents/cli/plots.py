@@ -27,6 +27,7 @@ def mean_recovery(recovery: dict[str, dict[str, Any]]) -> float | None:
 
 def plot_strategies(rows: list[dict[str, Any]], *, title: str) -> bytes:
     """Tokens after (x) against mean recovery (y), one labelled point per strategy, as PNG."""
+    # Here, not at the top: the optional `plot` extra: absent unless installed.
     import matplotlib
 
     matplotlib.use("Agg")  # files only: no display needed

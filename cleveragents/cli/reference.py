@@ -20,6 +20,7 @@ import typer
 import typer.core
 import typer.main
 
+from cleveragents.cli.app import app as agents_app
 from cleveragents.cli.help_text import mark_kept_lines
 
 if TYPE_CHECKING:
@@ -77,8 +78,6 @@ def _walk(command: Command, name: str, parent: Context | None) -> Iterator[Comma
 def iter_commands(app: typer.Typer | None = None) -> list[CommandHelp]:
     """Every command and sub-command of `app` (default: the `agents` app), depth-first."""
     if app is None:
-        from cleveragents.cli.app import app as agents_app
-
         app = agents_app
     return list(_walk(typer.main.get_command(app), PROG_NAME, None))
 

@@ -14,6 +14,7 @@ from typing import Annotated
 import typer
 
 from cleveragents.cli.output import JsonFlag, emit_json, print_table
+from cleveragents.samples import SAMPLES, path
 
 
 def samples(
@@ -36,8 +37,6 @@ def samples(
 
     Example: agents samples --copy . && agents artifact compress hadoop-mapreduce.log --budget 500
     """
-    from cleveragents.samples import SAMPLES, path
-
     if copy_to is None:
         rows = [(name, path(name).stat().st_size, what) for name, what in SAMPLES.items()]
         if as_json:
@@ -61,8 +60,6 @@ _COLUMNS = ("name", "bytes", "what")
 def _copy(names: list[str], folder: Path) -> list[tuple[Path, int]]:
     """Each sample written into `folder` as a new file, or none: a name already taken there
     (a file, a folder, a symbolic link, even a dangling one) refuses the whole copy."""
-    from cleveragents.samples import path
-
     if folder.exists() and not folder.is_dir():
         raise typer.BadParameter(f"{folder} is not a folder", param_hint="--copy")
     taken = [folder / name for name in names if os.path.lexists(folder / name)]

@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING
 
 import typer
 
+from cleveragents.container import build_container
+
 if TYPE_CHECKING:
     from cleveragents.container import Container
 
@@ -19,8 +21,6 @@ class CliState:
     def container(self, *, auto_migrate: bool = True) -> Container:
         """The container; the first command to ask decides whether the schema auto-upgrades."""
         if self._container is None:
-            from cleveragents.container import build_container
-
             self._container = build_container(self.database_url, auto_migrate=auto_migrate)
         return self._container
 

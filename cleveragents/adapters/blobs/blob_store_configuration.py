@@ -29,6 +29,8 @@ from cleveragents.adapters.blobs.blob_store_locations import (
     parse_blob_store,
 )
 from cleveragents.adapters.blobs.blob_store_record import BlobStoreRecord
+from cleveragents.adapters.blobs.filesystem_blob_storage import FilesystemBlobStorage
+from cleveragents.adapters.blobs.unreachable_blob_storage import UnreachableBlobStorage
 from cleveragents.adapters.persistence.database import sqlite_file_path
 from cleveragents.adapters.persistence.store import SqlStore
 from cleveragents.application.ports.blob_storage import BlobStorage
@@ -66,12 +68,8 @@ def _adapter(
 ) -> BlobStorage:
     if isinstance(location, S3Location):
         return _s3_adapter(location, derived_folder, environ)
-    from cleveragents.adapters.blobs.filesystem_blob_storage import FilesystemBlobStorage
-
     if location == derived_folder.absolute() or location.is_dir():
         return FilesystemBlobStorage(root=location)
-    from cleveragents.adapters.blobs.unreachable_blob_storage import UnreachableBlobStorage
-
     if explicit:
         reason = f"the blob store folder {location} ({BLOB_STORE_ENV}) does not exist"
     else:
@@ -84,6 +82,7 @@ def _adapter(
 
 
 def _s3_adapter(location: S3Location, work_root: Path, environ: Mapping[str, str]) -> BlobStorage:
+    # Here, not at the top: the S3 adapter costs ~20 ms that a store in a folder never needs.
     from cleveragents.adapters.blobs.s3_blob_storage import S3BlobStorage, make_s3_client
 
     client = make_s3_client(environ.get(S3_ENDPOINT_ENV) or None)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from cleveragents.adapters.blobs.filesystem_blob_storage import FilesystemBlobStorage
+from cleveragents.adapters.blobs.unreachable_blob_storage import UnreachableBlobStorage
 from cleveragents.application.ports.blob_storage import BlobStorage, BlobStoreUnavailableError
 
 
@@ -26,14 +28,11 @@ class BlobStoreSetup:
 def prepare_blob_store(storage: BlobStorage) -> BlobStoreSetup:
     """Create the missing bucket of an S3 store; a store this machine cannot reach (a folder
     recorded on another machine) fails with its reason."""
-    from cleveragents.adapters.blobs.unreachable_blob_storage import UnreachableBlobStorage
-
     if isinstance(storage, UnreachableBlobStorage):
         raise BlobStoreUnavailableError(storage.reason)
-    from cleveragents.adapters.blobs.filesystem_blob_storage import FilesystemBlobStorage
-
     if isinstance(storage, FilesystemBlobStorage):  # its folder was made when it was opened
         return BlobStoreSetup(str(storage.root), "folder", created=False, region=None)
+    # Here, not at the top: the S3 adapter costs ~35 ms that a store in a folder never needs.
     from cleveragents.adapters.blobs.s3_blob_storage import S3BlobStorage
     from cleveragents.adapters.blobs.s3_bucket_creation import create_bucket_if_missing, region_of
 

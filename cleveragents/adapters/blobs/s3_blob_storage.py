@@ -54,6 +54,7 @@ def make_s3_client(endpoint_url: str | None) -> Any:
     """A client from boto3's own configuration (credentials, region, ``AWS_*`` variables),
     with `endpoint_url` for an S3-compatible server; failures bounded in time, so that a store
     that cannot be reached says so instead of hanging."""
+    # Here, not at the top: boto3 is the optional `s3` extra.
     import boto3
     from botocore.config import Config
 

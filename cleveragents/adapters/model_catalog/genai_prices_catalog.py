@@ -114,6 +114,7 @@ class GenaiPricesCatalog(ModelCatalog):
                 f"the model catalog's data ({path}) has SHA-256 {digest}, not the pinned "
                 f"{PINNED_DATA_SHA256}: reinstall {PINNED_PACKAGE}=={PINNED_VERSION}"
             )
+        # Here, not at the top: loaded once its file is checked (and ~270 ms).
         try:
             from genai_prices.data import providers
             from genai_prices.data_snapshot import DataSnapshot

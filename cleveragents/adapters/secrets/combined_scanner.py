@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from cleveragents.adapters.secrets.detect_secrets_scanner import DetectSecretsScanner
+from cleveragents.adapters.secrets.pattern_scanner import PatternSecretScanner
 from cleveragents.application.ports.secret_scanner import (
     SecretMatch,
     SecretScan,
@@ -53,9 +55,6 @@ class _CombinedScan(SecretScan):
 def make_secret_scanner(name: str) -> SecretScanner:
     """The scanner named by ``$CLEVERAGENTS_SECRET_SCANNER``: ``builtin`` (the default),
     ``detect-secrets`` (needs the optional package), or ``both``."""
-    from cleveragents.adapters.secrets.detect_secrets_scanner import DetectSecretsScanner
-    from cleveragents.adapters.secrets.pattern_scanner import PatternSecretScanner
-
     if name == "builtin":
         return PatternSecretScanner()
     if name == "detect-secrets":

@@ -22,6 +22,7 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from itertools import accumulate
 from typing import Any
 
@@ -130,8 +131,6 @@ class DiscardedEvents(EventSink):
     """An event sink for dry runs: events are built and dropped."""
 
     def emit(self, kind: str, payload: dict[str, Any]) -> RecordedEvent:
-        from datetime import UTC, datetime
-
         return RecordedEvent(id="dry-run", kind=kind, payload=payload, created_at=datetime.now(UTC))
 
     def recorded(self, kind: str | None = None, limit: int | None = None) -> list[RecordedEvent]:
