@@ -60,7 +60,8 @@ def test_the_python_api_result_is_the_report_with_the_messages() -> None:
     assert ShrunkToolResult is ShrunkResult
     assert result.shrunk_tool_results[0].full_output == "the whole log"  # kept for the caller
     report = result.report()
-    assert list(report) == ["format", *NAMES, "warnings"]
+    assert list(report) == ["format", *NAMES, "estimated", "count_method", "warnings"]
+    assert report["estimated"] is False  # no model named: counts in the encoding, exact
     assert report["summary_omitted"] is None  # the API has always said null for none
     assert report["summary_sections"] == {"goals": 1, "errors": 2}
     assert report["warnings"] == ["w"]
