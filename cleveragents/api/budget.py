@@ -7,6 +7,8 @@ import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from cleveragents.api.engines import storeless_container
+from cleveragents.application.services.budget.budget_planning import BudgetDocuments
 from cleveragents.domain.errors import InvalidInputError
 
 if TYPE_CHECKING:
@@ -50,9 +52,6 @@ def plan_context_budget(
     or given twice, a malformed weights file or an unknown encoding, `NotFoundError` for an
     unknown project. Nothing is recorded.
     """
-    from cleveragents.api.engines import storeless_container
-    from cleveragents.application.services.budget.budget_planning import BudgetDocuments
-
     for name, paths in (("module_docs", module_docs), ("changed", changed)):
         if isinstance(paths, (str, os.PathLike)):  # one path would be read character by character
             raise InvalidInputError(f"{name}= takes a list of paths, not one path")

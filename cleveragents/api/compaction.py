@@ -6,13 +6,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
+from cleveragents.api.engines import storeless_container
 from cleveragents.api.formats import TranscriptFormatName, transcript_format
+from cleveragents.api.models import model_settings
 from cleveragents.application.services.compaction.outcome import (
     CompactionReport,
     CompactionStatus,
 )
 from cleveragents.application.services.compaction.tool_output_shrinking import ShrunkResult
+from cleveragents.container import json_copy
 from cleveragents.domain.errors import InvalidInputError
+from cleveragents.domain.policy import ContextPolicyChanges
+from cleveragents.domain.validation import build
 from cleveragents.domain.vocabulary import DEFAULT_ENCODING
 
 if TYPE_CHECKING:
@@ -172,14 +177,8 @@ def compact(
     same when `model`, `policy` and `project` are None (one the catalog does not know is named
     in `warnings`). An unknown `model` raises `UnknownModelError`.
     """
-    from cleveragents.api.engines import storeless_container
-    from cleveragents.domain.policy import ContextPolicyChanges
-    from cleveragents.domain.validation import build
-
     if project is not None and store is None:
         raise InvalidInputError("project= names a project of a store: give store= as well")
-    from cleveragents.api.models import model_settings
-
     chosen, model_warnings = model_settings(  # model=, or the request's own "model"
         messages,
         model,
@@ -236,8 +235,6 @@ def _unchanged(messages: object) -> object:
     (the shape the result promises, and no object shared with the caller's)."""
     if isinstance(messages, str):
         return messages
-    from cleveragents.container import json_copy
-
     return json_copy(messages, "transcript")
 
 

@@ -7,14 +7,18 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from cleveragents.api.engines import storeless_container
 from cleveragents.api.formats import (
     ArtifactKindName,
     CompressionModeName,
     artifact_kind,
     compression_mode,
 )
+from cleveragents.container.models import build_model_profiles
+from cleveragents.domain.artifact import CompressedArtifact
 from cleveragents.domain.compression_modes import DEFAULT_COMPRESSION_MODE
 from cleveragents.domain.errors import InvalidInputError, NotFoundError
+from cleveragents.domain.models import within_margin
 from cleveragents.domain.vocabulary import DEFAULT_ENCODING
 
 if TYPE_CHECKING:
@@ -58,8 +62,6 @@ class CompressResult:
     def artifact(self) -> CompressedArtifact:
         """The five-field result of ``agents artifact compress`` (artifact_name, raw_tokens,
         compacted_tokens, truncated, content)."""
-        from cleveragents.domain.artifact import CompressedArtifact
-
         return CompressedArtifact(
             artifact_name=self.name,
             raw_tokens=self.raw_tokens,
@@ -109,12 +111,8 @@ def compress(
     the model's own count, and the result says its figures are estimates (`estimated`,
     `count_method`). An unknown model raises `UnknownModelError`.
     """
-    from cleveragents.api.engines import storeless_container
-
     profile = _model_profile(model)
     if profile is not None:
-        from cleveragents.domain.models import within_margin
-
         encoding = encoding or profile.encoding.value
         budget = within_margin(budget, profile.margin)
     chosen_mode = compression_mode(mode)
@@ -155,8 +153,6 @@ def compress(
 def _model_profile(model: str | None) -> ModelProfile | None:
     if model is None:
         return None
-    from cleveragents.container.models import build_model_profiles
-
     return build_model_profiles().profile(model)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import threading
 from typing import TYPE_CHECKING
 
+from cleveragents.container import build_container
 from cleveragents.domain.vocabulary import DEFAULT_ENCODING
 
 if TYPE_CHECKING:
@@ -21,8 +22,6 @@ _lock = threading.Lock()
 
 def storeless_container(encoding: str = DEFAULT_ENCODING) -> Container:
     """The shared container for `encoding` (an unknown one fails when first counted)."""
-    from cleveragents.container import build_container
-
     with _lock:
         if encoding not in _containers:
             _containers[encoding] = build_container(encoding=encoding, auto_migrate=False)

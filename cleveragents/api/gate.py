@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from cleveragents.api.engines import storeless_container
 from cleveragents.api.formats import TranscriptFormatName, transcript_format
 from cleveragents.domain.vocabulary import PLAIN_TEXT
 
@@ -47,8 +48,6 @@ def gate(
     `model` (`provider` when its keys do not say). Nothing is recorded and no database is
     opened. Malformed messages or usage raise `InvalidInputError`.
     """
-    from cleveragents.api.engines import storeless_container
-
     container = storeless_container()
     as_text = format == PLAIN_TEXT
     decision = container.delivery_gate().check(

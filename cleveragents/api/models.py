@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from cleveragents.container.models import build_model_profiles
+
 if TYPE_CHECKING:
     from cleveragents.application.services.counting.model_profiles import ModelSettings
 
@@ -24,8 +26,6 @@ def model_settings(
     """The settings for `model` (an unknown one raises `UnknownModelError`); when None and
     `request_model`, for the ``"model"`` of a request dict the catalog knows (one it does not
     know is named in the warnings, and the defaults apply). Explicit values win."""
-    from cleveragents.container.models import build_model_profiles
-
     profiles = build_model_profiles()
     warnings: tuple[str, ...] = ()
     if model is None and request_model and isinstance(messages, Mapping):

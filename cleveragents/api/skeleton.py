@@ -5,11 +5,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from cleveragents.api.tokens import count_tokens
+from cleveragents.container.factories import skeleton_compressor_service
+from cleveragents.domain.fragment import ContextFragment
+from cleveragents.domain.ids import new_ulid
+from cleveragents.domain.validation import build
 from cleveragents.domain.vocabulary import DEFAULT_ENCODING
 
 if TYPE_CHECKING:
     from cleveragents.application.services.plans.skeleton_compressor import SkeletonResult
-    from cleveragents.domain.fragment import ContextFragment
 
 DEFAULT_RELEVANCE = 0.5
 
@@ -22,8 +26,6 @@ def compress_skeleton(
     is always kept. `result.metadata` is the audit record (ratio, tokens before and after, the
     kept decisions). Raises `InvalidRatioError` (a `ValueError`) for a ratio outside [0, 1]
     and `InvalidInputError` for duplicate fragment ids. Pure: no store, no tokenizer."""
-    from cleveragents.container.factories import skeleton_compressor_service
-
     return skeleton_compressor_service().compress(fragments, ratio)
 
 
@@ -38,11 +40,6 @@ def make_fragment(
     """A context fragment of `content` with a new decision id (a ULID; also the fragment id
     when none is given); its tokens counted with the real tokenizer when `token_count` is
     None. Raises `InvalidInputError` for a relevance outside [0, 1] or a blank id."""
-    from cleveragents.api.tokens import count_tokens
-    from cleveragents.domain.fragment import ContextFragment
-    from cleveragents.domain.ids import new_ulid
-    from cleveragents.domain.validation import build
-
     decision_id = new_ulid()
     return build(
         ContextFragment,

@@ -15,6 +15,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING
 
+from cleveragents.api.compression import stored_result
 from cleveragents.api.formats import (
     ArtifactKindName,
     CompressionModeName,
@@ -23,6 +24,7 @@ from cleveragents.api.formats import (
     compression_mode,
     secret_handling,
 )
+from cleveragents.container import build_container
 from cleveragents.domain.compression_modes import DEFAULT_COMPRESSION_MODE
 from cleveragents.domain.errors import InvalidInputError
 from cleveragents.domain.vocabulary import DEFAULT_ENCODING
@@ -62,8 +64,6 @@ class Store:
 
     def container_for(self, encoding: str | None = None) -> Container:
         """The container of this store counting with `encoding` (default: the store's)."""
-        from cleveragents.container import build_container
-
         wanted = encoding or self.encoding
         with self._lock:
             if self._closed:
@@ -241,8 +241,6 @@ class Store:
         """A stored artifact compressed to `budget` (as `kind`, else the kind told from its
         name and first lines); its markers name it and their line ranges (`read_lines` gives
         them back)."""
-        from cleveragents.api.compression import stored_result
-
         service = self.container_for().artifact_compressor_service()
         chosen = compression_mode(mode)
         stored = self.get(artifact_id)

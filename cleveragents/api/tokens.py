@@ -8,12 +8,14 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from cleveragents.api.formats import TranscriptFormatName, transcript_format
+from cleveragents.application.services.counting.token_count import TokenCountReport
+from cleveragents.container import build_token_counter
+from cleveragents.container.models import build_model_profiles, build_request_token_counting
 from cleveragents.domain.errors import InvalidInputError
 from cleveragents.domain.vocabulary import DEFAULT_ENCODING
 
 if TYPE_CHECKING:
     from cleveragents.application.ports.token_counter import TokenCounter
-    from cleveragents.application.services.counting.token_count import TokenCountReport
     from cleveragents.domain.transcript import TranscriptFormat
 
 __all__ = ["TokenCount", "count_tokens"]
@@ -89,8 +91,6 @@ def count_tokens(
     >>> count_tokens([{"role": "user", "content": "hello world"}], model="gpt-4o").exact
     True
     """
-    from cleveragents.container.models import build_model_profiles, build_request_token_counting
-
     if isinstance(content, str) and model is None and not exact:
         return TokenCount(_plain(content, str(encoding or DEFAULT_ENCODING)))
     profiles = build_model_profiles()
@@ -112,14 +112,10 @@ def count_tokens(
 
 
 def _plain(text: str, encoding: str) -> TokenCountReport:
-    from cleveragents.application.services.counting.token_count import TokenCountReport
-
     return TokenCountReport(_counter(encoding).count(text), True, encoding, encoding)
 
 
 def _counter(encoding: str) -> TokenCounter:
-    from cleveragents.container import build_token_counter
-
     with _lock:
         if encoding not in _counters:
             _counters[encoding] = build_token_counter(encoding)

@@ -17,6 +17,8 @@ from cleveragents.cli.inputs import (
 from cleveragents.cli.models import ModelOption, model_budget
 from cleveragents.cli.output import EncodingOption, emit_json
 from cleveragents.cli.progress import progress_line
+from cleveragents.cli.state import state
+from cleveragents.container import build_container
 from cleveragents.domain.vocabulary import (
     DEFAULT_COMPRESSION_MODE,
     DEFAULT_ENCODING,
@@ -143,9 +145,6 @@ def compress(
 
     Example: cat core.py | agents artifact compress - --name core.py --budget 1500
     """
-    from cleveragents.cli.state import state
-    from cleveragents.container import build_container
-
     _check_source(artifact_path, artifact_id, store, workdir)
     _check_name(artifact_path, name)
     named_kind = artifact_kind(kind.value) if kind is not None else None

@@ -13,8 +13,10 @@ from cleveragents.cli.inputs import read_transcript_file
 from cleveragents.cli.models import ModelOption, count_label, model_settings
 from cleveragents.cli.output import EncodingOption, JsonFlag, console, emit_json, print_table
 from cleveragents.cli.output_files import check_output, report_stream, write_output
+from cleveragents.cli.plots import check_plotting_available, plot_strategies
 from cleveragents.cli.progress import progress_line
 from cleveragents.cli.state import state
+from cleveragents.container import build_container
 from cleveragents.domain.vocabulary import (
     DEFAULT_ENCODING,
     DETECTED_FORMAT,
@@ -178,7 +180,6 @@ def compact(
     from cleveragents.application.services.compaction.transcript_compaction import (
         NoConversationError,
     )
-    from cleveragents.container import build_container
 
     cli_state = state(ctx)
     chosen = model_settings(model, encoding, context_window, reserve_tokens)
@@ -346,7 +347,6 @@ def compare(
     """
     from cleveragents.application.services.compaction.recall import message_workspace
     from cleveragents.application.services.compaction.settings import compaction_settings
-    from cleveragents.cli.plots import check_plotting_available, plot_strategies
 
     if plot is not None:
         check_plotting_available()

@@ -7,6 +7,9 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from cleveragents.cli.output import JsonFlag, emit_json, print_table
+from cleveragents.container.models import build_model_profiles
+from cleveragents.domain.models import within_margin
+from cleveragents.domain.vocabulary import DEFAULT_ENCODING
 
 if TYPE_CHECKING:
     from cleveragents.application.services.counting.model_profiles import ModelSettings
@@ -24,8 +27,6 @@ def models(as_json: JsonFlag = False) -> None:
 
     Example: agents models --json
     """
-    from cleveragents.container.models import build_model_profiles
-
     profiles = build_model_profiles().all()
     rows = [_row(profile) for profile in profiles]
     if as_json:
@@ -81,9 +82,6 @@ def model_settings(
 ) -> ModelSettings:
     """What --model makes of the options beside it: an --encoding other than the default, a
     --context-window and a --reserve-tokens win; an unknown model is one line, exit 2."""
-    from cleveragents.container.models import build_model_profiles
-    from cleveragents.domain.vocabulary import DEFAULT_ENCODING
-
     explicit = encoding if encoding != DEFAULT_ENCODING else None
     return build_model_profiles().settings(
         model, encoding=explicit, context_window=context_window, reserve_tokens=reserve_tokens
@@ -111,8 +109,6 @@ def model_budget(model: str | None, encoding: str, budget: int) -> tuple[str, in
     profile = settings.profile
     if profile is None:
         return encoding, budget
-    from cleveragents.domain.models import within_margin
-
     scaled = within_margin(budget, profile.margin)
     if not profile.exact:
         typer.echo(

@@ -13,6 +13,7 @@ import typer
 from cleveragents.cli.command_classes import AgentsTyper
 from cleveragents.cli.output import JsonFlag, emit_json, print_table
 from cleveragents.cli.state import state
+from cleveragents.container.proxy_engine import proxy_engine, proxy_exchanges
 from cleveragents.domain.errors import InvalidInputError
 
 if TYPE_CHECKING:
@@ -166,7 +167,6 @@ def _app(
     upstreams: Upstreams,
     access_token: str | None,
 ) -> object:
-    from cleveragents.container.proxy_engine import proxy_engine
     from cleveragents.proxy.app import build_app
 
     return build_app(proxy_engine(container, settings), upstreams, access_token=access_token)
@@ -266,8 +266,6 @@ def stats(ctx: typer.Context, as_json: JsonFlag = False) -> None:
 
     Example: agents proxy stats --json
     """
-    from cleveragents.container.proxy_engine import proxy_exchanges
-
     figures = proxy_exchanges(state(ctx).container()).stats()
     if as_json:
         emit_json(figures.as_dict())

@@ -17,6 +17,8 @@ from cleveragents.cli.command_classes import AgentsTyper
 from cleveragents.cli.inputs import check_input_name, read_transcript_file
 from cleveragents.cli.output import ENCODING_HELP, emit_json
 from cleveragents.cli.progress import ProgressLine, progress_line
+from cleveragents.container import build_token_counter
+from cleveragents.container.models import build_model_profiles, build_request_token_counting
 from cleveragents.domain.vocabulary import DEFAULT_ENCODING
 
 app = AgentsTyper(help="Count tokens with the real tokenizer.", no_args_is_help=True)
@@ -99,8 +101,6 @@ def count(
     if messages is not None or model is not None or exact:
         emit_json(_report(path, messages, model, encoding, exact=exact))
         return
-    from cleveragents.container import build_token_counter
-
     assert path is not None
     shown = _shown_name(path, name)
     counter = build_token_counter(encoding)
@@ -116,8 +116,6 @@ def _report(
     path: str | None, messages: str | None, model: str | None, encoding: str, *, exact: bool
 ) -> dict[str, object]:
     """The count of a text or of what is sent, for a model, with how it was made."""
-    from cleveragents.container.models import build_model_profiles, build_request_token_counting
-
     profile = build_model_profiles().profile(model) if model is not None else None
     # The default encoding gives way to the model's; another one, given, wins.
     chosen = profile.encoding.value if profile and encoding == DEFAULT_ENCODING else encoding

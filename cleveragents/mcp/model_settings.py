@@ -6,6 +6,11 @@ from __future__ import annotations
 import threading
 from typing import TYPE_CHECKING
 
+from cleveragents.container import build_container
+from cleveragents.container.models import build_model_profiles
+from cleveragents.domain.errors import CleverAgentsError
+from cleveragents.mcp.engine import refuse
+
 if TYPE_CHECKING:
     from cleveragents.application.services.counting.model_profiles import ModelSettings
     from cleveragents.container import Container
@@ -20,10 +25,6 @@ def model_settings(
 ) -> ModelSettings:
     """The settings for `model` (None: those given, unchanged); the values given win. An
     unknown model (or a catalog that fails its lock) is a tool error of one line."""
-    from cleveragents.container.models import build_model_profiles
-    from cleveragents.domain.errors import CleverAgentsError
-    from cleveragents.mcp.engine import refuse
-
     try:
         return build_model_profiles().settings(
             model, context_window=context_window, reserve_tokens=reserve_tokens
@@ -37,8 +38,6 @@ def container_for(engine: Engine, encoding: str | None) -> Container:
     container = engine.container
     if encoding is None or encoding == container.config.encoding():
         return container
-    from cleveragents.container import build_container
-
     key = (id(container), encoding)
     with _lock:
         if key not in _containers:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from mcp.server.mcpserver import MCPServer
 
+from cleveragents import __version__
 from cleveragents.mcp import (
     artifact_tools,
     budget_tools,
@@ -42,8 +43,6 @@ INSTRUCTIONS = (
 def build_server(container: Container, workspace: str | None = None) -> MCPServer:
     """The server with every tool, each calling its service through `container`; a path a
     tool takes must end inside `workspace` (default: the current directory)."""
-    from cleveragents import __version__
-
     server: MCPServer = MCPServer(
         name="cleveragents",
         instructions=INSTRUCTIONS,
