@@ -13,6 +13,7 @@ from cleveragents.application.services.artifact_compression.artifact_compressor 
     ArtifactCompressorService,
     CompressionOutcome,
 )
+from cleveragents.container import build_token_counter
 from cleveragents.domain.artifact import CompressedArtifact
 from cleveragents.domain.models import within_margin
 from cleveragents.domain.vocabulary import (
@@ -171,8 +172,6 @@ def register(server: MCPServer, engine: Engine) -> None:
 
         def work() -> int:
             if chosen not in counters:
-                from cleveragents.container import build_token_counter
-
                 counters[chosen] = build_token_counter(chosen)
             return counters[chosen].count(text)
 
