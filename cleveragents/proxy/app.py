@@ -79,6 +79,9 @@ MAX_REQUEST_BYTES = 64 << 20
 """A request to a transformed API larger than this is refused (413): the proxy reads it whole
 to transform it, and the providers' own limits are far lower. Other paths stream through."""
 
+INLINE_NEW_CHARACTERS = 16_384
+"""A request with at most this much new message text is transformed on the event loop."""
+
 _METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]
 
 
@@ -166,7 +169,7 @@ async def _forwarded(
         if len(body) > max_request_bytes:
             return _error(api, 413, f"the request is over {max_request_bytes:,} bytes")
         try:
-            forwarded = await anyio.to_thread.run_sync(engine.requests.forwarded, api, body)
+            forwarded = await _transformed(engine, api, body)
         except InvalidProxyRequestError as error:
             return _error(api, 400, str(error))
         except ProxyTransformError as error:
@@ -221,6 +224,17 @@ async def _forwarded(
         if key.decode("latin-1").lower() not in _NOT_RETURNED
     ]
     return response
+
+
+async def _transformed(engine: ProxyEngine, api: ProviderApi, body: bytes) -> ForwardedRequest:
+    """The request transformed: where it stands when little of it is new (a hand-off to a
+    worker thread costs more than such a transform), else in a worker thread, so that other
+    requests' streams keep flowing while it runs."""
+    requests = engine.requests
+    read = requests.read(api, body)
+    if requests.new_text(read) <= INLINE_NEW_CHARACTERS:
+        return requests.forwarded_read(api, read)
+    return await anyio.to_thread.run_sync(requests.forwarded_read, api, read)
 
 
 def _passed_through_body(request: Request) -> bytes | AsyncIterator[bytes]:

@@ -83,10 +83,24 @@ class ProxyRequests:
 
     def forwarded(self, api: ProviderApi, body: bytes) -> ForwardedRequest:
         """`body` (a request of `api`) as it is to be forwarded."""
+        return self.forwarded_read(api, self.read(api, body))
+
+    def read(self, api: ProviderApi, body: bytes) -> ReadRequest:
+        """`body` read; `InvalidProxyRequestError` when it is not the API's JSON object."""
         try:
-            request = read_request(body, api.conversation_field, self._recent)
+            return read_request(body, api.conversation_field, self._recent)
         except MalformedRequestError as error:
             raise InvalidProxyRequestError(f"{api.path}: {error}") from None
+
+    @staticmethod
+    def new_text(request: ReadRequest) -> int:
+        """How many characters of the request's messages this process has not transformed
+        in a recent request of the conversation: the work its transform will take grows with
+        it (a caller may run a small transform where it stands, a large one aside)."""
+        return sum(len(raw.text) for raw in request.conversation or () if raw.transformed is None)
+
+    def forwarded_read(self, api: ProviderApi, request: ReadRequest) -> ForwardedRequest:
+        """A request already read (`read`) as it is to be forwarded."""
         try:
             return self._forwarded(api, request)
         except CleverAgentsError as error:
