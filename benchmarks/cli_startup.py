@@ -204,7 +204,9 @@ def project_list_startup(env: dict[str, str]) -> Result:
 
 
 def run() -> list[Result]:
-    print_section(f"CLI start-up ({RUNS} runs each, medians)")
+    load = ", ".join(f"{figure:.1f}" for figure in os.getloadavg())
+    # Wall-clock times stretch on a busy machine; the CPU times beside them do not as much.
+    print_section(f"CLI start-up ({RUNS} runs each, medians; load average {load})")
     with tempfile.TemporaryDirectory(prefix="cleveragents-bench-cli-") as home:
         env = dict(os.environ, CLEVERAGENTS_HOME=home)
         env.pop("CLEVERAGENTS_DATABASE_URL", None)
