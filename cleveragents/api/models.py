@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
@@ -24,12 +25,14 @@ def model_settings(
     request_model: bool = True,
 ) -> tuple[ModelSettings, tuple[str, ...]]:
     """The settings for `model` (an unknown one raises `UnknownModelError`); when None and
-    `request_model`, for the ``"model"`` of a request dict the catalog knows (one it does not
-    know is named in the warnings, and the defaults apply). Explicit values win."""
+    `request_model`, for the ``"model"`` of a request (a dict, or the text of a JSON object)
+    the catalog knows (one it does not know is named in the warnings, and the defaults apply).
+    Explicit values win."""
     profiles = build_model_profiles()
     warnings: tuple[str, ...] = ()
-    if model is None and request_model and isinstance(messages, Mapping):
-        named = messages.get("model")
+    request = _request(messages) if model is None and request_model else None
+    if request is not None:
+        named = request.get("model")
         if isinstance(named, str) and named:
             if profiles.find(named) is not None:
                 model = named
@@ -37,9 +40,23 @@ def model_settings(
                 shown = named if len(named) <= 80 else named[:77] + "..."
                 warnings = (
                     f"the request's model {shown!r} is not in the model catalog: the default "
-                    f"window and encoding apply (give model=, or context_window= and encoding=)",
+                    "window and encoding apply (name a model, or give the window and the "
+                    "encoding)",
                 )
     settings = profiles.settings(
         model, encoding=encoding, context_window=context_window, reserve_tokens=reserve_tokens
     )
     return settings, warnings
+
+
+def _request(messages: object) -> Mapping[str, object] | None:
+    """`messages` as a request object, when it is one (a dict, or a JSON object's text)."""
+    if isinstance(messages, Mapping):
+        return messages
+    if isinstance(messages, str) and messages.lstrip().startswith("{"):
+        try:
+            document = json.loads(messages)
+        except (ValueError, RecursionError):  # JSONL, or malformed: the reader says so
+            return None
+        return document if isinstance(document, dict) else None
+    return None

@@ -182,14 +182,16 @@ def compact(
     )
 
     cli_state = state(ctx)
-    chosen = model_settings(model, encoding, context_window, reserve_tokens)
+    inputs = check_output(out, [transcript]) if out is not None else frozenset()
+    text = read_transcript_file(transcript)
+    # --model, else the request's own "model" (not over a project's policy).
+    request = None if project else text
+    chosen = model_settings(model, encoding, context_window, reserve_tokens, request=request)
     encoding = chosen.encoding or encoding
     context_window, reserve_tokens = chosen.context_window, chosen.reserve_tokens
     container = cli_state.container()
     if encoding != DEFAULT_ENCODING:
         container = build_container(cli_state.database_url, encoding=encoding)
-    inputs = check_output(out, [transcript]) if out is not None else frozenset()
-    text = read_transcript_file(transcript)
     overrides = _overrides(context_window, reserve_tokens, keep_recent_tokens, summary_tokens)
     with progress_line(f"compacting {transcript}", enabled=not as_json):
         try:

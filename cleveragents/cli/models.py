@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from cleveragents.api.models import model_settings as settings_for
 from cleveragents.cli.output import JsonFlag, emit_json, print_table
 from cleveragents.container.models import build_model_profiles
 from cleveragents.domain.models import within_margin
@@ -78,14 +79,29 @@ ModelOption = Annotated[
 
 
 def model_settings(
-    model: str | None, encoding: str, context_window: int | None, reserve_tokens: int | None
+    model: str | None,
+    encoding: str,
+    context_window: int | None,
+    reserve_tokens: int | None,
+    *,
+    request: str | None = None,
 ) -> ModelSettings:
     """What --model makes of the options beside it: an --encoding other than the default, a
-    --context-window and a --reserve-tokens win; an unknown model is one line, exit 2."""
+    --context-window and a --reserve-tokens win; an unknown model is one line, exit 2. Without
+    --model, a `request`'s own "model" (the text of a JSON request object) is taken when the
+    catalog knows it; one it does not know is a warning on standard error."""
     explicit = encoding if encoding != DEFAULT_ENCODING else None
-    return build_model_profiles().settings(
-        model, encoding=explicit, context_window=context_window, reserve_tokens=reserve_tokens
+    settings, warnings = settings_for(
+        request,
+        model,
+        encoding=explicit,
+        context_window=context_window,
+        reserve_tokens=reserve_tokens,
+        request_model=request is not None,
     )
+    for warning in warnings:
+        typer.echo(f"warning: {warning}", err=True)
+    return settings
 
 
 def count_label(settings: ModelSettings) -> dict[str, Any]:

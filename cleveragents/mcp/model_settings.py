@@ -3,11 +3,12 @@ container that counts with the model's encoding (on the server's own store)."""
 
 from __future__ import annotations
 
+import logging
 import threading
 from typing import TYPE_CHECKING
 
+from cleveragents.api.models import model_settings as settings_for
 from cleveragents.container import build_container
-from cleveragents.container.models import build_model_profiles
 from cleveragents.domain.errors import CleverAgentsError
 from cleveragents.mcp.engine import refuse
 
@@ -18,19 +19,34 @@ if TYPE_CHECKING:
 
 _containers: dict[tuple[int, str], Container] = {}
 _lock = threading.Lock()
+_log = logging.getLogger(__name__)
 
 
 def model_settings(
-    model: str | None, context_window: int | None = None, reserve_tokens: int | None = None
+    model: str | None,
+    context_window: int | None = None,
+    reserve_tokens: int | None = None,
+    *,
+    request: object = None,
 ) -> ModelSettings:
-    """The settings for `model` (None: those given, unchanged); the values given win. An
-    unknown model (or a catalog that fails its lock) is a tool error of one line."""
+    """The settings for `model` (None: those given, unchanged; or, given a `request`, its own
+    "model" when the catalog knows it, else the server's log says it is not known); the values
+    given win. An unknown `model` (or a catalog that fails its lock) is a tool error of one
+    line."""
     try:
-        return build_model_profiles().settings(
-            model, context_window=context_window, reserve_tokens=reserve_tokens
+        settings, warnings = settings_for(
+            request,
+            model,
+            encoding=None,
+            context_window=context_window,
+            reserve_tokens=reserve_tokens,
+            request_model=request is not None,
         )
     except CleverAgentsError as error:
         raise refuse(str(error)) from error
+    for warning in warnings:
+        _log.warning(warning)
+    return settings
 
 
 def container_for(engine: Engine, encoding: str | None) -> Container:

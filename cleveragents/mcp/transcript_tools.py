@@ -172,17 +172,20 @@ def register(server: MCPServer, engine: Engine) -> None:
             raise refuse("give exactly one of transcript (its text) or path (a file)")
         # The schema's bounds are the policy's: these changes are valid; whether together they
         # leave room is the policy's to say.
-        chosen = model_settings(model, context_window, reserve_tokens)
-        context_window, reserve_tokens = chosen.context_window, chosen.reserve_tokens
-        changes = ContextPolicyChanges(
-            context_window=context_window,
-            reserve_tokens=reserve_tokens,
-            keep_recent_tokens=keep_recent_tokens,
-            summary_tokens=summary_tokens,
-        )
+        model_settings(model)  # an unknown model: refused before anything is read
 
         def work() -> CompactedTranscript:
             given = transcript if transcript is not None else _read(engine, path or "")
+            # `model`, else the request's own "model" (not over a project's policy).
+            chosen = model_settings(
+                model, context_window, reserve_tokens, request=None if project else given
+            )
+            changes = ContextPolicyChanges(
+                context_window=chosen.context_window,
+                reserve_tokens=chosen.reserve_tokens,
+                keep_recent_tokens=keep_recent_tokens,
+                summary_tokens=summary_tokens,
+            )
             container = container_for(engine, chosen.encoding)
             compaction = container.transcript_compactor().compact(
                 given,

@@ -42,6 +42,10 @@ def test_models_by_name_over_mcp(tmp_path: Path) -> None:
         )  # fmt: skip
         assert claude["report"]["threshold"] == sonnet.budget_window - sonnet.budget_reserve
 
+        own = await call(client, "compact_transcript", transcript=conversation(30), force=True)
+        # the request's own "model" (claude-sonnet-4-5) when none is given
+        assert own["report"]["threshold"] == sonnet.budget_window - sonnet.budget_reserve
+
         shrunk = await call(
             client, "compress", text=log, name="run.log", budget=400, model="claude-sonnet-4-5"
         )

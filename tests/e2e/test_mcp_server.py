@@ -16,6 +16,7 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.types import CallToolResult, TextContent
 
 from cleveragents.container import build_container, build_token_counter
+from cleveragents.container.models import build_model_profiles
 from cleveragents.domain.event import CONTEXT_COMPACTED
 from cleveragents.domain.policy import ContextPolicyChanges
 from cleveragents.domain.transcript import TranscriptFormat
@@ -317,10 +318,12 @@ def test_compact_a_transcript_with_a_projects_policy(tmp_path: Path) -> None:
             client, "compact_transcript", transcript=document, project="shop", reserve_tokens=1000
         )
         assert wider["report"]["threshold"] == 2000
-        # Without the project, the defaults: nothing to do.
+        # Without the project, nothing to do
         alone = await call(client, "compact_transcript", transcript=document)
         assert alone["report"]["status"] == "not-needed"
-        assert alone["report"]["threshold"] == 200_000 - 16_384
+        # (the request's own model, claude-sonnet-4-5, sets the window: docs/models.md)
+        sonnet = build_model_profiles().profile("claude-sonnet-4-5")
+        assert alone["report"]["threshold"] == sonnet.budget_window - sonnet.budget_reserve
         message = await refused(client, "compact_transcript", transcript=document, project="nope")
         assert "unknown project 'nope'" in message
         # The project's policy can still be made to leave no room: one line, nothing done.

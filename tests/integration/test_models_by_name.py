@@ -291,3 +291,20 @@ def test_context_compact_with_a_model(tmp_path: Path) -> None:
     assert report["threshold"] == profile.budget_window - profile.budget_reserve
     assert report["estimated"] is True
     assert report["model"] == "claude-sonnet-4-5"
+
+
+def test_context_compact_takes_a_request_files_own_model(tmp_path: Path) -> None:
+    known = tmp_path / "request.json"
+    known.write_text(json.dumps({"model": "gpt-4", "messages": _conversation()}))
+    database = f"sqlite:///{tmp_path / 'store.db'}"
+    result = runner.invoke(app, ["--db", database, "context", "compact", str(known), "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["threshold"] == 8_192 - 2_048
+    assert report["model"] == "gpt-4"
+    unknown = tmp_path / "other.json"
+    unknown.write_text(json.dumps({"model": "in-house-7b", "messages": _conversation()}))
+    other = runner.invoke(app, ["--db", database, "context", "compact", str(unknown), "--json"])
+    assert other.exit_code == 0, other.output
+    assert json.loads(other.stdout)["threshold"] == 200_000 - 16_384  # the defaults
+    assert "in-house-7b" in other.stderr
