@@ -136,12 +136,12 @@ def _summary_needed(
     """The plan's first summary that fits with room for the marker of what is omitted, when
     the packed lines lost a line it stands for (a diff's file the packed lines no longer
     name)."""
-    if not plan.summaries:
+    if plan.summaries is None:
         return None
     kept = set(packed.split("\n"))
     if all(lines[position] in kept for position in plan.summarized):
         return None
-    for summary in plan.summaries:
+    for summary in plan.summaries():
         if counter.count(summary) + SUMMARY_ROOM <= budget:
             return summary
     return None

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import TYPE_CHECKING, Protocol
@@ -46,16 +46,16 @@ class LinePlan:
     `templates[i]`, when given, names line i's message template (equal numbers: the same
     message with different variables): a run of dropped lines that all repeat the template
     of the kept line just before them is written as one ``×N`` marker.
-    `summaries`, richest first, are texts that stand for the lines at `summarized` (a diff's
-    list of changed files with their counts, then its paths alone, for the lines that name
-    each file): when the packed lines lose one of those, the first summary that fits is
-    written before them.
+    `summaries`, when given, makes (only when asked: most packings need none) texts, richest
+    first, that stand for the lines at `summarized` (a diff's list of changed files with their
+    counts, then its paths alone, for the lines that name each file): when the packed lines
+    lose one of those, the first summary that fits is written before them.
     """
 
     priorities: Sequence[int]
     short_forms: dict[int, ShortForm] = field(default_factory=dict)
     templates: Sequence[int] | None = None
-    summaries: Sequence[str] = ()
+    summaries: Callable[[], Sequence[str]] | None = None
     summarized: Sequence[int] = ()
 
 

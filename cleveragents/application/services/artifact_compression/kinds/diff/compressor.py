@@ -23,6 +23,7 @@ Reading the diff is `parsing` (where each line stands) and `roles` (what a body 
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
 
 from cleveragents.application.services.artifact_compression.kinds.diff.file_list import file_lists
 from cleveragents.application.services.artifact_compression.kinds.diff.line_plan import _LineRanker
@@ -130,7 +131,7 @@ class DiffCompressor(KindCompressor):
                 priorities.append(ranker.rank(line, kind, starts_file))
             previous = kind
         # When the packed lines lose a file's first line, a list of every file comes first.
-        summaries = file_lists(lines)
+        summaries = partial(file_lists, lines)
         if max(map(len, lines), default=0) <= LONG_LINE_CHARS:
             # No short forms: spares the helper its loop.
             return LinePlan(priorities, summaries=summaries, summarized=named)
