@@ -8,7 +8,8 @@ import threading
 from functools import cache
 from typing import TYPE_CHECKING
 
-from cleveragents.container import factories
+from cleveragents.container import build_token_counter, factories
+from cleveragents.domain.models import Provider
 
 if TYPE_CHECKING:
     from cleveragents.application.ports.provider_token_count import ProviderTokenCount
@@ -17,7 +18,6 @@ if TYPE_CHECKING:
         RequestTokenCounting,
     )
     from cleveragents.application.services.counting.model_profiles import ModelProfiles
-    from cleveragents.domain.models import Provider
 
 _lock = threading.Lock()
 
@@ -44,8 +44,6 @@ _counters: dict[str, TokenCounter] = {}
 
 
 def _counter(encoding: str) -> TokenCounter:
-    from cleveragents.container import build_token_counter
-
     with _lock:
         if encoding not in _counters:
             _counters[encoding] = build_token_counter(encoding)
@@ -53,10 +51,9 @@ def _counter(encoding: str) -> TokenCounter:
 
 
 def _provider_count(provider: Provider) -> ProviderTokenCount | None:
-    from cleveragents.domain.models import Provider
-
     if provider is not Provider.ANTHROPIC:
         return None
+    # Here, not at the top: Anthropic's counting adapter, only for a Claude model's exact count.
     from cleveragents.adapters.tokens.anthropic_count import AnthropicTokenCount
 
     return AnthropicTokenCount()
