@@ -11,7 +11,7 @@ normalised, or is longer than `MAX_LABEL_CHARS` (what the source column holds af
 from __future__ import annotations
 
 from cleveragents.domain.errors import InvalidInputError
-from cleveragents.domain.stored_text import ARTIFACT_SOURCE_LENGTH
+from cleveragents.domain.stored_text import ARTIFACT_SOURCE_LENGTH, refuse_nul
 
 TOOL_OUTPUT_SOURCE = "tool-output:"
 """The prefix of a stored tool output's source; the label follows it."""
@@ -22,6 +22,7 @@ MAX_LABEL_CHARS = ARTIFACT_SOURCE_LENGTH - len(TOOL_OUTPUT_SOURCE)
 
 def normalised_label(label: str) -> str:
     """`label` as it is stored (see the module's docstring), or `InvalidInputError`."""
+    refuse_nul(label, "label")  # the store's own message for a NUL in any stored name
     if any(ord(char) < 32 or ord(char) == 127 for char in label):
         raise InvalidInputError("label holds a control character; give a plain name")
     segments = [part.strip() for part in label.strip().split("/")]
