@@ -11,11 +11,14 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 import cleveragents
 from cleveragents.cli.app import app
 from cleveragents.container.models import build_model_profiles
+from cleveragents.domain.errors import InvalidInputError
 from cleveragents.domain.models import (
     CLAUDE_2026_MARGIN,
     CLAUDE_MARGIN,
@@ -308,3 +311,32 @@ def test_context_compact_takes_a_request_files_own_model(tmp_path: Path) -> None
     assert other.exit_code == 0, other.output
     assert json.loads(other.stdout)["threshold"] == 200_000 - 16_384  # the defaults
     assert "in-house-7b" in other.stderr
+
+
+@given(st.text(max_size=60))
+@settings(max_examples=300, deadline=None)
+def test_any_name_resolves_or_is_unknown_never_raises_otherwise(name: str) -> None:
+    found = model_family(name)
+    if found is not None:
+        assert (
+            name.strip()
+            .lower()
+            .removeprefix(f"{found.provider.value}/")
+            .startswith((found.name, *found.aliases))
+        )
+
+
+def test_a_huge_model_name_is_refused_in_one_short_line() -> None:
+    with pytest.raises(UnknownModelError) as raised:
+        cleveragents.count_tokens("hi", model="x" * 1_000_000)
+    assert len(str(raised.value)) < 400
+
+
+def test_a_hostile_request_model_field_is_ignored_or_refused() -> None:
+    text = json.dumps({"model": "gpt-4o", "messages": _conversation()})
+    assert cleveragents.compact(text).threshold == 128_000 - 16_384  # a request as text
+    not_a_name = {"model": 42, "messages": _conversation()}
+    assert cleveragents.compact(not_a_name).threshold == 200_000 - 16_384
+    deep = '{"model": ' + "[" * 100_000 + "]" * 100_000 + ', "messages": []}'
+    with pytest.raises(InvalidInputError):  # the reader's one line, never a RecursionError
+        cleveragents.compact(deep)
