@@ -218,7 +218,8 @@ def compact(
         else:
             _print_report(report)
             if chosen.profile is not None:
-                console().print(f"counted for {model}: {chosen.profile.count_method}")
+                profile = chosen.profile
+                console().print(f"counted for {profile.name}: {profile.count_method}")
     if report.status == "failed":
         raise typer.Exit(1)
 

@@ -70,6 +70,14 @@ class CompactedTranscript(BaseModel):
         "file), else the parsed document."
     )
     report: CompactionReport
+    model: str | None = Field(
+        default=None, description="The model counted for (given, or the request's own)."
+    )
+    estimated: bool = Field(
+        default=False,
+        description="True when the report's token figures are estimates (a Claude model: no "
+        "public tokenizer; its budget kept a safety margin).",
+    )
 
 
 def register(server: MCPServer, engine: Engine) -> None:
@@ -210,6 +218,8 @@ def register(server: MCPServer, engine: Engine) -> None:
                 format=compaction.format.value,
                 transcript=written,
                 report=CompactionReport.model_validate(compaction.report().as_json()),
+                model=chosen.profile.name if chosen.profile else None,
+                estimated=chosen.profile is not None and not chosen.profile.exact,
             )
 
         return await engine.run(work)

@@ -41,6 +41,9 @@ def test_models_by_name_over_mcp(tmp_path: Path) -> None:
             model="claude-sonnet-4-5", force=True,
         )  # fmt: skip
         assert claude["report"]["threshold"] == sonnet.budget_window - sonnet.budget_reserve
+        assert claude["estimated"] is True
+        assert claude["model"] == "claude-sonnet-4-5"
+        assert compacted["estimated"] is False
 
         own = await call(client, "compact_transcript", transcript=conversation(30), force=True)
         # the request's own "model" (claude-sonnet-4-5) when none is given
