@@ -7,6 +7,10 @@ from collections.abc import Sequence
 
 from cleveragents.application.ports.summarizer import Summarizer
 from cleveragents.application.services.compaction.recall.claude_code import message_workspace
+from cleveragents.application.services.compaction.summary.announced_steps import (
+    step_reached,
+    words_seen,
+)
 from cleveragents.application.services.compaction.summary.extract_progress import (
     FAILING_TEST,
     NOT_CONFIRMED,
@@ -28,6 +32,13 @@ from cleveragents.domain.transcript import Message
 _OPEN_COMMAND = re.compile(rf"^(?:{FAILING_TEST}|{NOT_CONFIRMED}): `(.+?)` -> ")
 # Sections whose items stop being true once the work is done.
 _OPEN_WORK = (SummarySection.UNFINISHED, SummarySection.NEXT_STEPS)
+# Sections of a later summary whose items show an announced step was reached.
+_EVIDENCE = (
+    SummarySection.FILES_MODIFIED,
+    SummarySection.FILES_READ,
+    SummarySection.COMMANDS,
+    SummarySection.COMPLETED,
+)
 # Sections that say where the work stood at the cut: a newer cut's say replaces an older one's.
 _AT_THE_CUT = (SummarySection.CURRENT_WORK, SummarySection.NEXT_STEPS)
 
@@ -69,13 +80,15 @@ def _settled_by(item: str, update: CompactionSummary) -> bool:
 def merge_summaries(base: CompactionSummary, update: CompactionSummary) -> CompactionSummary:
     """`base` then `update`, section by section, each item once; nothing of `base` is dropped
     except unfinished work and next steps that `update` reports completed (or a command it
-    ran again with success, for a failing test or an unconfirmed push), and its current
+    ran again with success, for a failing test or an unconfirmed push, or a file or command
+    it touched that an announced step names), and its current
     work and next steps when `update` names some (where the work stood at the newer cut).
     The latest request is `update`'s when it has one.
 
     An item `base` completed and `update` lists as unfinished again (reopened) is in both
     sections: the history and the current state."""
     done = set(update.items(SummarySection.COMPLETED))
+    evidence = words_seen(item for section in _EVIDENCE for item in update.items(section))
     sections: dict[SummarySection, tuple[str, ...]] = {}
     for section in SummarySection:
         kept = base.items(section)
@@ -85,6 +98,7 @@ def merge_summaries(base: CompactionSummary, update: CompactionSummary) -> Compa
             kept = tuple(item for item in kept if item not in done)
         if section is SummarySection.UNFINISHED:
             kept = tuple(item for item in kept if not _settled_by(item, update))
+            kept = tuple(item for item in kept if not step_reached(item, evidence))
         sections[section] = unique([*kept, *update.items(section)])
     latest = update.latest_request if update.latest_request is not None else base.latest_request
     omitted = {

@@ -5,8 +5,9 @@ and the next steps.
   last work it announced taking up ("Now let's move to X"), the file it last edited and the
   test it last ran, all in the current turn (after the latest request) but the tasks.
 * Unfinished work: open items only, never the request (which the summary quotes anyway):
-  tasks opened or started and not closed, tests whose last run failed and no later run fixed,
-  pushes and deploys whose last attempt was not confirmed.
+  steps the agent announced and never reached (`announced_steps`), tasks opened or started
+  and not closed, tests whose last run failed and no later run fixed, pushes and deploys
+  whose last attempt was not confirmed.
 * Completed work: tasks closed.
 * Next steps: the first task still open, and what the last assistant message said comes next.
 """
@@ -16,6 +17,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from cleveragents.application.services.compaction.summary.announced_steps import (
+    unreached_steps,
+)
 from cleveragents.application.services.compaction.summary.command_resolution import (
     Settlements,
     core_command,
@@ -49,6 +53,7 @@ from cleveragents.application.services.compaction.summary.task_tracking import (
 from cleveragents.domain.transcript import Message
 
 FAILING_TEST = "failing at the cut"
+_ANNOUNCED = "announced: "
 NOT_CONFIRMED = "not confirmed"
 
 # A refused run did not happen by the user's choice: nothing to confirm, nothing to retry.
@@ -75,13 +80,22 @@ def progress(
     tasks = tracked_tasks(activities)
     open_tasks = [task for task in tasks if task.state is not TaskState.DONE]
     first_open = [task.label for task in open_tasks if task.state is TaskState.OPEN][:1]
+    current_work = _current_work(tasks, messages, turn_start + 1, turn_activities)
+    next_steps = unique([*first_open, *announced_next_steps(current_turn)])
+    # Listed first, so the budget (newest items first) ranks the tasks and commands above them.
+    steps = unreached_steps(
+        messages,
+        activities,
+        tasks,
+        listed=[*next_steps, *(item.removeprefix(_ANNOUNCED) for item in current_work)],
+    )
     return Progress(
-        current_work=_current_work(tasks, messages, turn_start + 1, turn_activities),
+        current_work=current_work,
         unfinished=unique(
-            [*(task.label for task in open_tasks), *_open_commands(activities, settled)]
+            [*steps, *(task.label for task in open_tasks), *_open_commands(activities, settled)]
         ),
         completed=unique(task.label for task in tasks if task.state is TaskState.DONE),
-        next_steps=unique([*first_open, *announced_next_steps(current_turn)]),
+        next_steps=next_steps,
     )
 
 
@@ -102,7 +116,7 @@ def _current_work(
     last_change = max((task.changed for task in tasks), default=-1)
     # A task closed or started since the announcement says more than it (it may be done).
     if announced is not None and announced[0] > last_change:
-        found.append(f"announced: {announced[1]}")
+        found.append(_ANNOUNCED + announced[1])
     edited = [
         path
         for activity in turn_activities
