@@ -61,6 +61,10 @@ def _reassemble(
     cut = re.compile(" " + re.escape(prefix) + "rest of " + RANGE + re.escape(suffix) + "$")
     lines = content.split("\n")
     assert lines[-1].startswith("[TRUNCATED"), lines[-1]
+    if lines[0].startswith(prefix) and not gap.fullmatch(lines[0]):
+        # A note in marker syntax first (a diff's list of files) holds no text of the original.
+        end = next(index for index, line in enumerate(lines) if line.endswith(suffix))
+        lines = lines[end + 1 :]
     out = bytearray()
     for line in lines[:-1]:
         found = gap.fullmatch(line.lstrip(" \t")) or cut.search(line)  # source indents them

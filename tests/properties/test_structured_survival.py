@@ -114,8 +114,8 @@ def test_a_diff_names_every_file_whenever_the_list_of_files_fits(files: int, rat
     summaries = file_lists(diff.text.splitlines())
     if any(COUNTER.count(summary) + SUMMARY_ROOM <= budget for summary in summaries):
         assert all(path in content for path in diff.files)
-    if content.startswith("diff: "):  # a summary, when written, comes first and whole
-        assert any(content.startswith(summary + "\n") for summary in summaries)
+    if content.startswith("[… diff: "):  # a summary, when written, comes first, whole
+        assert any(content.startswith(f"[… {summary}]\n") for summary in summaries)
 
 
 @settings(max_examples=25, deadline=None)

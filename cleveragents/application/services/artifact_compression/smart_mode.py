@@ -111,7 +111,7 @@ def _packed_by_rank(
         source_starts=starts,
     )
     packed = pack(request, budget, counted.tokens, counter, run.compressor.marker, run.handles)
-    summary = _summary_needed(plan, lines, packed.content, budget, counter)
+    summary = _summary_needed(plan, lines, packed.content, budget, counter, run.compressor)
     if summary is not None:
         room = budget - counter.count(summary + "\n")
         for _ in range(3):  # the join may count a token more than its parts
@@ -131,17 +131,25 @@ SUMMARY_ROOM = 6
 
 
 def _summary_needed(
-    plan: LinePlan, lines: list[str], packed: str, budget: int, counter: TokenCounter
+    plan: LinePlan,
+    lines: list[str],
+    packed: str,
+    budget: int,
+    counter: TokenCounter,
+    compressor: KindCompressor,
 ) -> str | None:
     """The plan's first summary that fits with room for the marker of what is omitted, when
     the packed lines lost a line it stands for (a diff's file the packed lines no longer
-    name)."""
+    name). It is written as one marker in the compressor's syntax (``[… diff: ...]``): a
+    reader, or a tool putting the original back together, tells it from the artifact's own
+    lines."""
     if plan.summaries is None:
         return None
     kept = set(packed.split("\n"))
     if all(lines[position] in kept for position in plan.summarized):
         return None
     for summary in plan.summaries():
-        if counter.count(summary) + SUMMARY_ROOM <= budget:
-            return summary
+        marked = compressor.marker(summary)
+        if counter.count(marked) + SUMMARY_ROOM <= budget:
+            return marked
     return None
