@@ -24,6 +24,7 @@ from benchmarks import (
     secret_scanning,
     skeleton,
     spawn,
+    speed_targets,
     strategies,
     tokens_stream,
 )
@@ -34,6 +35,7 @@ SUITE: dict[str, Callable[[], list[Result]]] = {
     "spawn": spawn.run,
     "cli": cli_startup.run,
     "artifacts": artifacts.run,
+    "speed": speed_targets.run,
     "survival": artifact_survival.run,
     "secrets": secret_scanning.run,
     "import": artifact_import.run,

@@ -45,12 +45,17 @@ def _tier2(run: CompressionRun, budget: int, counted: RawCount) -> CompressedBod
     if counted.tokens * 2 > budget * 3:
         return None
     try:
-        compressed = run.compressor.tier2(run.text, run.terms)
+        pieces = run.compressor.tier2_pieces(run.text, run.terms)
     except MalformedCompressionError:
         return None
+    compressed = "".join(piece.text for piece in pieces)
     if run.compressor.rewrites_text:  # re-serialised: an escaped credential is decoded
         compressed = run.redact(compressed)
-    tokens = counted.counter.count(compressed)
+        tokens = counted.counter.count(compressed)
+    elif counted.starts is None:
+        tokens = counted.counter.count(compressed)
+    else:  # what the kind copied is counted from the raw text's token starts
+        tokens = counted.counter.count_pieces(pieces, counted.starts)
     return CompressedBody(compressed, False, tokens) if tokens <= budget else None
 
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import TYPE_CHECKING, Protocol
 
-from cleveragents.application.ports.token_counter import TokenCounter
+from cleveragents.application.ports.token_counter import TextPiece, TokenCounter
 from cleveragents.application.services.artifact_compression.task_terms import TaskTerms
 from cleveragents.domain.artifact import ArtifactKind
 
@@ -129,6 +129,12 @@ class KindCompressor(ABC):
     def tier2(self, text: str, terms: TaskTerms) -> str:
         """Tier 2 compressor for this type. Raise `MalformedCompressionError` when the
         result would not be a valid artifact of the type."""
+
+    def tier2_pieces(self, text: str, terms: TaskTerms) -> Sequence[TextPiece]:
+        """`tier2`'s result as pieces whose join is that result; a piece copied unchanged from
+        `text` gives its UTF-8 byte offset there, so the pipeline counts it from the raw
+        text's token starts instead of encoding it again. The default: one new piece."""
+        return [TextPiece(self.tier2(text, terms))]
 
     @abstractmethod
     def line_plan(self, lines: list[str], terms: TaskTerms) -> LinePlan:

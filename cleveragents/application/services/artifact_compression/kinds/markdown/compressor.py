@@ -12,7 +12,10 @@ paragraph. The blocks come from `blocks`: everything but prose is copied as it i
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from itertools import accumulate
 
+from cleveragents.application.ports.token_counter import TextPiece
 from cleveragents.application.services.artifact_compression.kinds.kind_compressor import (
     KindCompressor,
     LinePlan,
@@ -239,11 +242,16 @@ def _condense(prefix: str, text: str, terms: TaskTerms) -> list[str]:
     return lines
 
 
-def _compress(text: str, terms: TaskTerms) -> str:
+def _compress(text: str, terms: TaskTerms) -> list[TextPiece]:
     """Render every block; blank lines only between kept blocks, one at most. The blocks are
-    `scan`'s segments, not `parse`'s blocks, which would cost a tuple of lines each."""
+    `scan`'s segments, not `parse`'s blocks, which would cost a tuple of lines each.
+
+    The result comes in pieces whose join is the text: each stretch copied unchanged from
+    `text` (code, tables, headings, prose that lost nothing, and the line breaks between them
+    where the original has the same) is one piece that says where it was copied from, so the
+    pipeline counts its tokens from the raw text's instead of encoding it again."""
     lines = split_lines(text)
-    out: list[str] = []
+    pieces = _Pieces(lines, _line_offsets(text, lines))
     pending_blank = False
     position = 0  # where the last segment ended: lines before the next one are blank
     for kind, start, end, _, prefix, prose, _ in scan(lines):
@@ -251,15 +259,80 @@ def _compress(text: str, terms: TaskTerms) -> str:
         position = end
         if kind is Kind.PROSE and prose:
             rendered = _condense(prefix, prose, terms)
+            if not rendered:
+                continue
+            if rendered == lines[start:end]:  # nothing was cut: a copy after all
+                pieces.copy(start, end, pending_blank)
+            else:
+                pieces.write(rendered, pending_blank)
         else:
-            rendered = lines[start:end]
-        if not rendered:
-            continue
-        if pending_blank and out:
-            out.append("")
+            pieces.copy(start, end, pending_blank)
         pending_blank = False
-        out.extend(rendered)
-    return "\n".join(out) + ("\n" if text.endswith("\n") else "")
+    return pieces.finished(newline_at_end=text.endswith("\n"))
+
+
+def _line_offsets(text: str, lines: list[str]) -> list[int]:
+    """Where each line starts in `text`, in UTF-8 bytes (the unit of the token starts)."""
+    if text.isascii():
+        lengths: Iterable[int] = map(len, lines)
+    else:
+        lengths = (len(line.encode("utf-8", errors="surrogatepass")) for line in lines)
+    return list(accumulate((length + 1 for length in lengths), initial=0))
+
+
+class _Pieces:
+    """Tier 2's output as it is written: copied runs of lines and new lines, a line break
+    between two blocks and a blank line where one is pending. A copy that follows a copy with
+    exactly the original's line breaks between them extends it: the count of a copy comes
+    from the raw text's token starts only between its own line breaks, so the longer the
+    better."""
+
+    def __init__(self, lines: list[str], offsets: list[int]) -> None:
+        self._lines = lines
+        self._offsets = offsets
+        self._pieces: list[TextPiece] = []
+        self._copy: tuple[int, int] | None = None  # the lines of the copy being extended
+
+    def copy(self, start: int, end: int, blank: bool) -> None:
+        """Lines `start` to `end` of the original, copied."""
+        run = self._copy
+        if run is not None and self._adjacent(run[1], start, blank):
+            self._copy = (run[0], end)
+            return
+        self._flush()
+        self._separate(blank)
+        self._copy = (start, end)
+
+    def write(self, lines: list[str], blank: bool) -> None:
+        """New lines."""
+        self._flush()
+        self._separate(blank)
+        self._pieces.append(TextPiece("\n".join(lines)))
+
+    def finished(self, *, newline_at_end: bool) -> list[TextPiece]:
+        self._flush()
+        if newline_at_end:
+            self._pieces.append(TextPiece("\n"))
+        return self._pieces
+
+    def _adjacent(self, end: int, start: int, blank: bool) -> bool:
+        """Whether the original holds, between a copy that ends at line `end` and one that
+        starts at `start`, exactly the line breaks written between them: one, or two around
+        an empty line (a blank line of spaces is written without its spaces)."""
+        if not blank:
+            return start == end
+        return start == end + 1 and not self._lines[end]
+
+    def _separate(self, blank: bool) -> None:
+        if self._pieces:
+            self._pieces.append(TextPiece("\n\n" if blank else "\n"))
+
+    def _flush(self) -> None:
+        if self._copy is not None:
+            start, end = self._copy
+            copied = "\n".join(self._lines[start:end])
+            self._pieces.append(TextPiece(copied, self._offsets[start]))
+            self._copy = None
 
 
 class MarkdownCompressor(KindCompressor):
@@ -271,6 +344,9 @@ class MarkdownCompressor(KindCompressor):
     rewrites_text = False
 
     def tier2(self, text: str, terms: TaskTerms) -> str:
+        return "".join(piece.text for piece in _compress(text, terms))
+
+    def tier2_pieces(self, text: str, terms: TaskTerms) -> list[TextPiece]:
         return _compress(text, terms)
 
     def line_plan(self, lines: list[str], terms: TaskTerms) -> LinePlan:
