@@ -53,3 +53,14 @@ def todo_write(*items: tuple[str, str]) -> ToolCall:
 
 def summarize(*messages: Message) -> CompactionSummary:
     return DeterministicSummarizer().summarize(messages, None)
+
+
+def edit(path: str, new: str = "changed") -> list[Message]:
+    """An edit of `path` that succeeded."""
+    return step(call("Edit", file_path=path, old_string="before", new_string=new))
+
+
+def plan(*items: str, intro: str = "Here is the plan:") -> Message:
+    """An assistant message writing a numbered plan under `intro`."""
+    lines = [intro, *(f"{number}. {item}" for number, item in enumerate(items, 1))]
+    return assistant("\n".join(lines))

@@ -258,6 +258,8 @@ def _index(index: dict[str, int], text: str, position: int) -> None:
     ``docs/api.md`` and ``api.md``; ``bd close spotter-gqc.4`` closes ``gqc.4``)."""
     for word in _words(text.lower()):
         index[word] = position
+        if word.isdigit():
+            index["#" + word] = position  # `gh issue close 12` closes the step's "#12"
         if len(word) > _TAILED_WORD:
             continue  # a hostile 16 kB "a/a/a/..." would cost its length squared
         for separator in [*_SEPARATOR.finditer(word)][-_TAILS:]:
