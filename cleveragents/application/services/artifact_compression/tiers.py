@@ -52,10 +52,11 @@ def _tier2(run: CompressionRun, budget: int, counted: RawCount) -> CompressedBod
     if run.compressor.rewrites_text:  # re-serialised: an escaped credential is decoded
         compressed = run.redact(compressed)
         tokens = counted.counter.count(compressed)
-    elif counted.starts is None:
-        tokens = counted.counter.count(compressed)
-    else:  # what the kind copied is counted from the raw text's token starts
+    elif counted.starts is not None and any(piece.origin is not None for piece in pieces):
+        # What the kind copied is counted from the raw text's token starts.
         tokens = counted.counter.count_pieces(pieces, counted.starts)
+    else:
+        tokens = counted.counter.count(compressed)
     return CompressedBody(compressed, False, tokens) if tokens <= budget else None
 
 
