@@ -10,8 +10,10 @@ latest request, files modified and unfinished work.
 
 Then the summary itself is checked (`compaction.recall.summary_checks`, rules of their own):
 how many of its decisions are narration (goal 0), how many of its uncertain effects a later
-call had already settled (goal 0), and whether it names the work in progress at the cut (the
-in-progress todo item or tracker task of the folded messages; n/a when the agent tracked none).
+call had already settled (goal 0), whether it names the work in progress at the cut (the
+in-progress todo item or tracker task of the folded messages; n/a when the agent tracked none),
+how many announced steps it lists as not reached and how many of those a later tool call had
+named (goal 0), and the summary's tokens beside its budget (goal: within it).
 
 Claude Code comparison: every session Claude Code compacted itself holds its summary (the user
 message flagged ``isCompactSummary``). For each such session, the facts of the messages that
@@ -30,6 +32,7 @@ from __future__ import annotations
 import os
 import tempfile
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from benchmarks.report import Result, print_line, print_section
@@ -131,7 +134,11 @@ def _compact(
     # The messages after the summary are the recent ones kept as they were (one for one).
     folded = messages[: len(messages) - (len(outcome.messages) - at - 1)] if at is not None else []
     text = outcome.messages[at].text if at is not None else ""
-    checks = check_summary(folded, text)
+    checks = replace(
+        check_summary(folded, text),
+        summary_tokens=container.token_counter().count(text) if text else 0,
+        summary_budget=settings.summary_tokens,
+    )
     return presence(facts, outcome.messages), status, outcome.tokens_after, checks
 
 
@@ -143,7 +150,9 @@ def _checks_line(checks: SummaryChecks) -> str:
     return (
         f"decisions that are narration {len(checks.narration)}/{checks.decisions} | "
         f"uncertain effects settled later {len(checks.settled)}/{checks.uncertain_effects} | "
-        f"work in progress at the cut named: {work}"
+        f"work in progress at the cut named: {work} | "
+        f"announced steps open {checks.steps_open} (reached later {len(checks.steps_reached)})"
+        f" | summary {checks.summary_tokens or 0:,} of {checks.summary_budget or 0:,} tokens"
     )
 
 
@@ -155,11 +164,21 @@ def _checks_details(checks: SummaryChecks) -> dict[str, object]:
         "settled_later": list(checks.settled),
         "work_at_cut": checks.work_at_cut,
         "work_named": checks.work_named,
+        "announced_steps_open": checks.steps_open,
+        "announced_steps_reached_later": list(checks.steps_reached),
+        "summary_tokens": checks.summary_tokens,
+        "summary_budget": checks.summary_budget,
     }
 
 
 def _checks_met(checks: SummaryChecks) -> bool:
-    return not checks.narration and not checks.settled and checks.work_named is not False
+    return (
+        not checks.narration
+        and not checks.settled
+        and not checks.steps_reached
+        and checks.work_named is not False
+        and (checks.summary_tokens or 0) <= (checks.summary_budget or 0)
+    )
 
 
 def _target_result(name: str, report: RecoveryReport, checks: SummaryChecks) -> Result:
@@ -253,6 +272,8 @@ def run() -> list[Result]:
                 print_line(f"    narration: {item[:100]}")
             for item in checks.settled:
                 print_line(f"    settled later: {item[:100]}")
+            for item in checks.steps_reached:
+                print_line(f"    step reached later: {item[:100]}")
             results.append(_target_result(f"recall, {path.name[:40]}", report, checks))
         print_section(
             "recall vs Claude Code's own summary, on the messages it replaced "

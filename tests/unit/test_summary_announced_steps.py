@@ -8,6 +8,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cleveragents.application.services.compaction.recall.summary_checks import (
+    STEP_ITEM,
+    check_summary,
+    is_reached,
+)
 from cleveragents.application.services.compaction.summary import announced_steps
 from cleveragents.application.services.compaction.summary.announced_steps import (
     MAX_STEPS,
@@ -268,3 +273,17 @@ def test_ten_thousand_announcements_cost_one_pass_over_the_evidence(
     assert indexed <= 4 * (len(activities) + len(messages))
     assert len(listed) == MAX_STEPS
     assert all(int(item.split("module_")[1].split(".")[0]) % 2 == 1 for item in listed)
+
+
+def test_the_benchmarks_check_flags_a_listed_step_a_later_call_named() -> None:
+    messages = [
+        user("Go on."),
+        assistant(f"Then I will update docs/api.md. Then I will add `load_config`. {_PAUSE}"),
+        *edit("/w/docs/api.md"),
+    ]
+    assert is_reached(STEP_ITEM + "Then I will update docs/api.md.", messages)
+    assert not is_reached(STEP_ITEM + "Then I will add `load_config`.", messages)
+    # The summary lists only the one not reached, so the check finds nothing to flag.
+    text = render_summary(summarize(*messages, assistant("Paused.")))
+    checks = check_summary(messages, text)
+    assert (checks.steps_open, checks.steps_reached) == (1, ())

@@ -8,6 +8,9 @@ cut is named. Rules of their own, independent of the summarizer's:
 * settled: an uncertain-effects item naming a command (in backquotes) or a target whose last
   call that did not succeed was followed by a success of the same tool on the same target, or
   of the same command with flags appended (``git push`` then ``git push --set-upstream ...``);
+* steps reached: an unfinished item of an announced step (``announced, not reached: <the
+  sentence>``) that names a backquoted name or a file path which a tool call's arguments
+  name at or after the assistant message announcing it;
 * work at the cut: the in-progress item of the last todo list, else the last task a tracker
   run in the shell put in progress (``bd update X --status in_progress``, ``gh issue develop
   N``, ``jira issue move X "In Progress"``) and did not close later; None when the agent
@@ -16,6 +19,7 @@ cut is named. Rules of their own, independent of the summarizer's:
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -40,6 +44,9 @@ _NARRATION = re.compile(
     re.IGNORECASE,
 )
 _BACKTICKED = re.compile(r"`([^`]+)`")
+STEP_ITEM = "announced, not reached: "
+"""How the summary writes an announced step it found open (its format, as the sections are)."""
+_STEP_NAME = re.compile(r"`([^`]+)`|((?:[\w.-]+/)+[\w.-]+|\b[\w-]+\.[a-z]{1,5}\b)")
 _OUTPUT_SHAPING = re.compile(
     r"^cd\s+\S+\s*&&\s*|\s*(?:2>&1|2>\s*/dev/null)|\s*\|\s*(?:tail|head|grep)\b[^|]*$"
 )
@@ -66,6 +73,12 @@ class SummaryChecks:
     work_at_cut: str | None
     work_named: bool | None
     """None when the agent tracked no work in progress."""
+    steps_open: int = 0
+    steps_reached: tuple[str, ...] = ()
+    summary_tokens: int | None = None
+    """The summary message's tokens, and the budget it was written for (set by the caller
+    that counted them)."""
+    summary_budget: int | None = None
 
 
 def check_summary(messages: Sequence[Message], summary_text: str) -> SummaryChecks:
@@ -74,6 +87,8 @@ def check_summary(messages: Sequence[Message], summary_text: str) -> SummaryChec
     decisions = summary.items(SummarySection.DECISIONS) if summary else ()
     uncertain = summary.items(SummarySection.UNCERTAIN_EFFECTS) if summary else ()
     current = " ".join(summary.items(SummarySection.CURRENT_WORK)) if summary else ""
+    unfinished = summary.items(SummarySection.UNFINISHED) if summary else ()
+    steps = [item for item in unfinished if item.startswith(STEP_ITEM)]
     work = work_at_cut(messages)
     return SummaryChecks(
         decisions=len(decisions),
@@ -82,6 +97,8 @@ def check_summary(messages: Sequence[Message], summary_text: str) -> SummaryChec
         settled=tuple(item for item in uncertain if is_settled(item, messages)),
         work_at_cut=work,
         work_named=None if work is None else normalise(work) in normalise(current),
+        steps_open=len(steps),
+        steps_reached=tuple(item for item in steps if is_reached(item, messages)),
     )
 
 
@@ -107,6 +124,26 @@ def is_settled(item: str, messages: Sequence[Message]) -> bool:
             for later in calls[position + 1 :]
         )
     return False
+
+
+def is_reached(item: str, messages: Sequence[Message]) -> bool:
+    """Whether a tool call at or after the message announcing the step of `item` names one of
+    the backquoted names or file paths the step names."""
+    sentence = " ".join(item[len(STEP_ITEM) :].rstrip("\u2026").split())
+    found = [quoted or path.rstrip(".-") for quoted, path in _STEP_NAME.findall(sentence)]
+    names = [name for name in found if name]
+    announced = next(
+        (i for i, m in enumerate(messages) if sentence[:60] in " ".join(m.text.split())), None
+    )
+    if announced is None or not names:
+        return False
+    named = [re.compile(rf"(?<![\w.]){re.escape(name)}(?!\w)") for name in names]
+    return any(
+        pattern.search(json.dumps(call.input, ensure_ascii=False))
+        for message in messages[announced:]
+        for call in message.tool_calls
+        for pattern in named
+    )
 
 
 def work_at_cut(messages: Sequence[Message]) -> str | None:
