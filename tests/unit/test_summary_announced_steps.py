@@ -257,20 +257,21 @@ def test_ten_thousand_announcements_cost_one_pass_over_the_evidence(
     for i in range(0, size, 2):  # every other step is reached, after all of them were announced
         messages.extend(edit(f"/repo/module_{i}.py"))
     messages.append(assistant("Paused."))
-    indexed = 0
-    index = announced_steps._index
+    read = 0
+    words = announced_steps._words
 
-    def counting(*arguments: object) -> None:
-        nonlocal indexed
-        indexed += 1
-        index(*arguments)  # type: ignore[arg-type]
+    def counting(text: str) -> list[str]:
+        nonlocal read
+        read += 1
+        return words(text)
 
-    monkeypatch.setattr(announced_steps, "_index", counting)
+    # Every text is split into words through this one function: steps, calls and statements.
+    monkeypatch.setattr(announced_steps, "_words", counting)
     activities = tool_activities(messages)
     listed = unreached_steps(messages, activities, [])
-    # Each call's texts and each statement are indexed once: a pass per announcement over the
-    # later messages would index 10,000 times as often.
-    assert indexed <= 4 * (len(activities) + len(messages))
+    # Each announcement, call argument and statement is read once or twice: a pass per
+    # announcement over the later messages would read 10,000 times as many.
+    assert read <= 4 * (len(activities) + len(messages))
     assert len(listed) == MAX_STEPS
     assert all(int(item.split("module_")[1].split(".")[0]) % 2 == 1 for item in listed)
 
