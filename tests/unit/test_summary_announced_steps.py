@@ -25,7 +25,7 @@ from cleveragents.application.services.compaction.summary.deterministic_summariz
 )
 from cleveragents.application.services.compaction.summary.extract_outcomes import tool_activities
 from cleveragents.domain.compaction_summary import SummarySection, render_summary
-from cleveragents.domain.transcript import Message
+from cleveragents.domain.transcript import Message, Role, ThinkingBlock
 from tests.generated_sessions import (
     assistant,
     bash,
@@ -288,3 +288,9 @@ def test_the_benchmarks_check_flags_a_listed_step_a_later_call_named() -> None:
     text = render_summary(summarize(*messages, assistant("Paused.")))
     checks = check_summary(messages, text)
     assert (checks.steps_open, checks.steps_reached) == (1, ())
+
+
+def test_a_message_of_thinking_alone_between_an_announcement_and_its_call_is_passed_over() -> None:
+    thinking = Message(role=Role.ASSISTANT, content=(ThinkingBlock(thinking="hmm"),))
+    narrated = [user("Go on."), assistant("Next, I'll update `config_loader`."), thinking]
+    assert _steps(*narrated, *bash("ls")) == []

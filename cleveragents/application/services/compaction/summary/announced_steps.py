@@ -65,7 +65,7 @@ _SEQUENCED = re.compile(
     r"(?P<rest>.+)",
     re.IGNORECASE,
 )
-_PLAN_ITEM = re.compile(r"^\s*(\d{1,2})[.)]\s+(?P<item>\S.*)$")
+_PLAN_ITEM = re.compile(r"^\s*(\d{1,3})[.)]\s+(?P<item>\S.*)$")
 # The line before a numbered list that makes it a plan (work to do, not a report of work done).
 _PLAN_CUE = re.compile(
     r"\b(?:plan|steps?|todo|to do|remaining|next|following|will|going to|I{_A}ll|we{_A}ll"
@@ -228,13 +228,18 @@ def _plan_items(text: str) -> list[str]:
 
 
 def _next_is_a_call(messages: Sequence[Message], index: int) -> bool:
-    following = messages[index + 1] if index + 1 < len(messages) else None
-    return (
-        following is not None
-        and following.role is Role.ASSISTANT
-        and bool(following.tool_calls)
-        and not following.text.strip()
-    )
+    """Whether the assistant's next message, past any holding only thinking, is a tool call
+    without text (Claude Code records a text and the call after it as two messages). Each
+    message is passed over for one announcement at most: the loop stops at any text."""
+    for position in range(index + 1, len(messages)):  # no slice: a copy per message is quadratic
+        following = messages[position]
+        if following.role is not Role.ASSISTANT:
+            return False
+        if following.text.strip():
+            return False
+        if following.tool_calls:
+            return True
+    return False
 
 
 def _words(text: str) -> list[str]:
