@@ -143,8 +143,9 @@ def announced_steps(messages: Sequence[Message]) -> list[Step]:
         if message.role is not Role.ASSISTANT or not message.text.strip():
             continue
         followed_by_call = bool(message.tool_calls) or _next_is_a_call(messages, index)
-        said = [s for s in sentences(message.text) if _is_announcement(s)]
-        last_sentence = (sentences(message.text) or [""])[-1]
+        written = sentences(message.text)
+        said = [sentence for sentence in written if _is_announcement(sentence)]
+        last_sentence = written[-1] if written else ""
         for sentence in said:
             targets = targets_of(sentence)
             if targets:
