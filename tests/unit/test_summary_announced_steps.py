@@ -34,6 +34,7 @@ from tests.generated_sessions import (
     plan,
     step,
     summarize,
+    todo_write,
     user,
 )
 from tests.summary_samples import count
@@ -294,3 +295,13 @@ def test_a_message_of_thinking_alone_between_an_announcement_and_its_call_is_pas
     thinking = Message(role=Role.ASSISTANT, content=(ThinkingBlock(thinking="hmm"),))
     narrated = [user("Go on."), assistant("Next, I'll update `config_loader`."), thinking]
     assert _steps(*narrated, *bash("ls")) == []
+
+
+def test_a_step_a_todo_list_holds_is_listed_once_from_the_list() -> None:
+    summary = summarize(
+        user("Go on."),
+        *step(todo_write(("Update docs/api.md", "pending"), ("Add `load_config`", "completed"))),
+        assistant(f"Then I will update docs/api.md. Next, I'll add `load_config`. {_PAUSE}"),
+        assistant("Paused."),
+    )
+    assert summary.items(S.UNFINISHED) == ("Update docs/api.md",)
