@@ -271,3 +271,58 @@ def test_a_projects_policy_sets_the_window_and_its_store_keeps_the_outputs(
     assert len(stored) == 1
     with pytest.raises(ProjectNotFoundError):
         proxy_engine(container, ProxySettings(project="nowhere"))
+
+
+def _responses_conversation(rng: random.Random, turns: int) -> list[Any]:
+    """The same kind of session as OpenAI Responses input items: messages, function calls and
+    their outputs paired by call_id, a reasoning item before each call."""
+    items: list[Any] = [
+        {"type": "message", "role": "user", "content": "Fix the failing build, please."}
+    ]
+    for turn in range(turns):
+        call = f"call_{turn:04d}"
+        items.append(
+            {"type": "reasoning", "id": f"rs_{turn:04d}", "summary": [], "encrypted_content": "e"}
+        )
+        items.append(
+            {
+                "type": "function_call",
+                "call_id": call,
+                "name": "bash",
+                "arguments": json.dumps({"command": f"make {turn}"}),
+            }
+        )
+        output = _output(rng, rng.randint(8, 12), None)
+        items.append({"type": "function_call_output", "call_id": call, "output": output})
+    return items
+
+
+def test_a_responses_conversation_is_compacted_and_the_cut_sticks(container: Container) -> None:
+    engine = _compacting_engine(container)
+    items = _responses_conversation(random.Random(17), 80)
+    api = ProviderApi.OPENAI_RESPONSES
+    previous: list[str] | None = None
+    compactions = 0
+    extended = 0
+    forwarded = None
+    for count in range(1, len(items) + 1):
+        request = {"model": "gpt-4o", "instructions": SYSTEM, "input": items[:count]}
+        forwarded = engine.requests.forwarded(api, json.dumps(request).encode())
+        sent = json.loads(forwarded.body)
+        assert sent["instructions"] == SYSTEM
+        now = [canonical_json(item) for item in sent["input"]]
+        if forwarded.compacted:
+            compactions += 1
+            assert forwarded.tokens_forwarded <= 5_000
+        elif previous is not None:
+            assert now[: len(previous)] == previous  # the cut sticks: the prefix holds
+            extended += 1
+        previous = now
+    assert forwarded is not None
+    assert compactions >= 2
+    assert extended == len(items) - 1 - compactions
+    # No function call is forwarded without its output, nor an output without its call.
+    sent_items = json.loads(forwarded.body)["input"]
+    calls = {item["call_id"] for item in sent_items if item.get("type") == "function_call"}
+    outputs = {item["call_id"] for item in sent_items if item.get("type") == "function_call_output"}
+    assert calls == outputs

@@ -68,6 +68,8 @@ class ProviderApi(StrEnum):
             return TranscriptFormat.ANTHROPIC
         if self is ProviderApi.OPENAI_CHAT:
             return TranscriptFormat.OPENAI
+        if self is ProviderApi.OPENAI_RESPONSES:
+            return TranscriptFormat.OPENAI_RESPONSES
         return None
 
     def tool_outputs(self, message: JsonObject) -> Iterator[ToolOutputSlot]:

@@ -126,7 +126,7 @@ class StickyCompaction:
         """The conversation's cut for `messages` (transformed), a new one made when what
         would be forwarded does not fit. `prefix` holds the fields sent before the
         conversation, by name, and `prefix_tokens` their tokens."""
-        if api.transcript_format is None:  # Responses: its items are not a transcript here
+        if api.transcript_format is None:  # an API whose conversation is not a transcript
             return CompactedConversation()
         settings = self.settings(api, model)
         cut = self._cut(conversation)
@@ -157,7 +157,8 @@ class StickyCompaction:
         folded: int,
         summary_count: int,
     ) -> CompactionCut | None:
-        document: dict[str, Any] = {"messages": candidate}
+        field = api.conversation_field  # "messages", or the Responses API's "input" items
+        document: dict[str, Any] = {field: candidate}
         # Anthropic's system prompt is a field of its own (OpenAI's is the first message, kept
         # by the compaction and so part of what is stored as the summary's head).
         system = prefix.get("system")
@@ -176,9 +177,16 @@ class StickyCompaction:
             return None
         written = compaction.native()
         assert isinstance(written, dict)
-        messages = written.get("messages", [])
-        summary = tuple(messages[: len(messages) - outcome.kept_messages])
-        kept_from = len(candidate) - outcome.kept_messages  # index in the candidate
+        messages = written.get(field, [])
+        kept = (
+            _kept_items(messages, candidate)
+            if api is ProviderApi.OPENAI_RESPONSES
+            else outcome.kept_messages
+        )
+        if kept <= 0:
+            return None
+        summary = tuple(messages[: len(messages) - kept])
+        kept_from = len(candidate) - kept  # index in the candidate
         if kept_from < summary_count:
             return None  # the cut fell inside the earlier summary: nothing more to fold
         return CompactionCut(
@@ -232,3 +240,18 @@ def _cut_of(payload: dict[str, Any]) -> CompactionCut | None:
     if not isinstance(summary, list):
         return None
     return CompactionCut(conversation, folded, tuple(summary), tokens)
+
+
+def _kept_items(written: list[Any], candidate: list[Any]) -> int:
+    """How many of the candidate's last items the compaction wrote back as they were: the
+    Responses codec counts kept *messages* (a run of items each), while the cut is kept in
+    items. The kept items are written back unchanged, keys in their order, so they are the
+    longest common tail of the two lists (never the whole written list: the summary leads)."""
+    kept = 0
+    while (
+        kept < len(candidate)
+        and kept < len(written) - 1
+        and written[-1 - kept] == candidate[-1 - kept]
+    ):
+        kept += 1
+    return kept
