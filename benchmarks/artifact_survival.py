@@ -174,8 +174,11 @@ class DiffMatters:
         self.defs: list[str] = []
         body: list[str] = []
         python = False
-        for raw in text.splitlines():
+        header_numbers: list[int] = []
+        for number, raw in enumerate(text.splitlines(), start=1):
             line = raw.rstrip("\r")
+            if _DIFF_PATH.match(line) or line.startswith("@@"):
+                header_numbers.append(number)
             if match := _DIFF_PATH.match(line):
                 self.paths.append(match[1])
                 headers.append(line)
@@ -191,7 +194,11 @@ class DiffMatters:
         # Only lines found once stand for themselves (a "+    return x" may be anywhere).
         counts = Counter(body)
         self.body = [line for line in body if counts[line] == 1]
-        self.header_tokens = counter.count("\n".join(headers + self.hunks))
+        # What showing them costs: the lines, and a marker for each gap between them (the
+        # omitted lines between two headers are marked, or they would read as adjacent).
+        self.header_tokens = counter.count("\n".join(headers + self.hunks)) + _markers_cost(
+            header_numbers, len(text.splitlines()), counter, "[… lines 1000-1099]"
+        )
         self.term = self._term(text)
         self.task = f"review the change to {self.term}"
         self.term_lines = term_lines(text, self.term)
@@ -501,6 +508,18 @@ def _docstring_lines(node: ast.AST) -> range:
     return range(0)
 
 
+def _markers_cost(numbers: list[int], total: int, counter: TokenCounter, marker: str) -> int:
+    """The tokens of the omission markers that showing the lines `numbers` (1-based, sorted)
+    of a text of `total` lines takes: one for each gap before, between and after them."""
+    gaps = 0
+    previous = 0
+    for number in numbers:
+        gaps += number > previous + 1
+        previous = number
+    gaps += previous < total
+    return gaps * counter.count(marker)
+
+
 class CodeMatters:
     """Every class and def line of one Python module, nested ones included."""
 
@@ -535,7 +554,9 @@ class CodeMatters:
         ]
         counts = Counter(body)
         self.body = [line for line in body if counts[line] == 1]
-        self.signature_tokens = counter.count("\n".join(self.signatures))
+        self.signature_tokens = counter.count("\n".join(self.signatures)) + _markers_cost(
+            sorted(node.lineno for node in nodes), len(lines), counter, "    # … lines 1000-1099"
+        )
         self.term = self._term(text, nodes)
         self.task = f"how does {self.term} work"
         self.term_lines = term_lines(text, self.term, strip=True)
