@@ -244,7 +244,7 @@ def test_bad_input_is_refused_in_one_line() -> None:
     with pytest.raises(InvalidInputError):
         cleveragents.gate([{"role": "wizard", "content": "x"}])
     with pytest.raises(InvalidInputError, match="format"):
-        cleveragents.gate("x", format="yaml")  # type: ignore[arg-type]
+        cleveragents.gate("x", format="yaml")
     # Named as a transcript, text must be one; as text, a transcript's JSON is only text.
     with pytest.raises(InvalidInputError):
         cleveragents.gate("not json", format="anthropic")

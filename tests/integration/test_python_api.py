@@ -244,7 +244,7 @@ def test_the_policy_and_the_keywords_decide_the_window() -> None:
             "no conversation",
         ),
         (
-            lambda: cleveragents.compact([], format="yaml"),  # type: ignore[call-overload]
+            lambda: cleveragents.compact([], format="yaml"),
             "unknown transcript format 'yaml'",
         ),
         (lambda: cleveragents.compact([], reserve_tokens=-1), "reserve_tokens"),
@@ -342,7 +342,7 @@ def test_compress_refuses_what_it_cannot_compress(tmp_path: Path) -> None:
     with pytest.raises(InvalidInputError, match="budget"):
         cleveragents.compress("text", 0)
     with pytest.raises(InvalidInputError, match="unknown compression mode"):
-        cleveragents.compress("text", 10, mode="fast")  # type: ignore[arg-type]
+        cleveragents.compress("text", 10, mode="fast")
     with pytest.raises(InvalidInputError, match="not bytes"):
         cleveragents.compress(b"text", 10)  # type: ignore[arg-type]
 
