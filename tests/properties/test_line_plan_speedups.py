@@ -271,7 +271,7 @@ BODY_LINE = st.tuples(st.sampled_from(["+", "-", " ", "", "\\", "++", "+-", " -"
 @settings(max_examples=500)
 @given(CODE)
 def test_the_error_pattern_finds_the_lines_the_plain_one_finds(code: str) -> None:
-    assert bool(diff_signatures._ERROR.search(code)) == bool(PLAIN_ERROR.search(code))
+    assert bool(diff_signatures.ERROR_LINE.search(code)) == bool(PLAIN_ERROR.search(code))
 
 
 @settings(max_examples=200)
@@ -280,28 +280,28 @@ def test_the_error_words_of_a_hunk_are_those_of_each_line(lines: list[str], colu
     expected = {
         index
         for index, line in enumerate(lines)
-        if diff_signatures._ERROR_HINT.search(line[columns:].lower())
+        if diff_signatures.ERROR_HINT.search(line[columns:].lower())
     }
     assert diff_line_plan._hinted_lines(lines, 0, len(lines), columns) == expected
 
 
 @settings(max_examples=300)
-@given(CODE, st.sampled_from(sorted(diff_roles._READERS, key=str)))
+@given(CODE, st.sampled_from(sorted(diff_roles.READERS, key=str)))
 def test_a_line_told_plain_by_its_ends_is_plain_to_the_reader(
     code: str, family: str | None
 ) -> None:
-    reader = diff_roles._READERS[family]
+    reader = diff_roles.READERS[family]
     stripped = code.strip()
-    hinted = diff_signatures._ERROR_HINT.search(code.lower()) is not None
+    hinted = diff_signatures.ERROR_HINT.search(code.lower()) is not None
     heads = reader.special_heads
     if not stripped or heads is None or hinted:
         return
-    if stripped[0] not in heads and stripped[-1] != diff_roles._OMITTED_END:
-        role = reader.role(code, stripped, "+", diff_roles._Comments(), hinted)
+    if stripped[0] not in heads and stripped[-1] != diff_roles.OMITTED_END:
+        role = reader.role(code, stripped, "+", diff_roles.Comments(), hinted)
         assert role in (
-            diff_roles._Role.PLAIN,
-            diff_roles._Role.COMMENT,
-            diff_roles._Role.PLACEHOLDER,
+            diff_roles.Role.PLAIN,
+            diff_roles.Role.COMMENT,
+            diff_roles.Role.PLACEHOLDER,
         )
 
 
@@ -310,8 +310,8 @@ def test_a_line_told_plain_by_its_ends_is_plain_to_the_reader(
 @example("    def f(x):")
 @example("async def g():")
 def test_a_declaration_starts_as_its_family_says(code: str) -> None:
-    for family, starts in diff_signatures._DECLARATION_STARTS.items():
-        if diff_signatures._DECLARATIONS[family].match(code):
+    for family, starts in diff_signatures.DECLARATION_STARTS.items():
+        if diff_signatures.DECLARATIONS[family].match(code):
             assert code.strip().startswith(starts)
 
 

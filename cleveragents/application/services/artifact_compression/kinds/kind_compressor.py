@@ -55,7 +55,8 @@ class LinePlan:
     priorities: Sequence[int]
     short_forms: dict[int, ShortForm] = field(default_factory=dict)
     templates: Sequence[int] | None = None
-    summaries: Callable[[], Sequence[str]] | None = None
+    # Made on demand, so two plans of the same lines hold two such makers: not compared.
+    summaries: Callable[[], Sequence[str]] | None = field(default=None, compare=False)
     summarized: Sequence[int] = ()
 
 

@@ -40,10 +40,10 @@ from cleveragents.application.ports.source_skeleton import SourceLines, SourceSk
 # The diff compressor's per-family signature patterns: one definition of what a signature line
 # looks like in each language family, for diffs and for files that do not parse.
 from cleveragents.application.services.artifact_compression.kinds.diff.signatures import (
-    _DECLARATIONS as SIGNATURE_PATTERNS,
+    DECLARATIONS as SIGNATURE_PATTERNS,
 )
 from cleveragents.application.services.artifact_compression.kinds.diff.signatures import (
-    _FAMILY as LANGUAGE_FAMILIES,
+    FAMILY as LANGUAGE_FAMILIES,
 )
 from cleveragents.application.services.artifact_compression.kinds.kind_compressor import (
     KindCompressor,

@@ -26,18 +26,20 @@ from dataclasses import replace
 from functools import partial
 
 from cleveragents.application.services.artifact_compression.kinds.diff.file_list import file_lists
-from cleveragents.application.services.artifact_compression.kinds.diff.line_plan import _LineRanker
+from cleveragents.application.services.artifact_compression.kinds.diff.line_plan import (
+    DiffLineRanker,
+)
 from cleveragents.application.services.artifact_compression.kinds.diff.parsing import (
-    _FILE_STARTS,
-    _Kind,
-    _scan,
-    _segments,
-    _split,
+    FILE_STARTS,
+    DiffLineKind,
+    diff_segments,
+    scan_diff,
+    split_diff,
 )
 from cleveragents.application.services.artifact_compression.kinds.diff.roles import (
-    _Comments,
-    _Role,
-    _role,
+    Comments,
+    Role,
+    line_role,
 )
 from cleveragents.application.services.artifact_compression.kinds.kind_compressor import (
     KindCompressor,
@@ -57,7 +59,7 @@ from cleveragents.domain.languages import (
 
 __all__ = ["DiffCompressor"]
 
-_KEPT_ROLES = frozenset({_Role.NO_NEWLINE, _Role.DECLARATION, _Role.ERROR})
+_KEPT_ROLES = frozenset({Role.NO_NEWLINE, Role.DECLARATION, Role.ERROR})
 
 
 class DiffCompressor(KindCompressor):
@@ -68,7 +70,7 @@ class DiffCompressor(KindCompressor):
     rewrites_text = False
 
     def tier2(self, text: str, terms: TaskTerms) -> str:
-        lines, final_newline = _split(text)
+        lines, final_newline = split_diff(text)
         out: list[str] = []
         run: list[str] = []  # body lines waiting to become one placeholder
         run_language: str | None = None
@@ -92,15 +94,15 @@ class DiffCompressor(KindCompressor):
             run.clear()
 
         for line, (kind, language, role) in zip(lines, _classified(lines), strict=True):
-            if kind is not _Kind.BODY:
-                hunks += kind is _Kind.HUNK_HEADER
+            if kind is not DiffLineKind.BODY:
+                hunks += kind is DiffLineKind.HUNK_HEADER
                 flush()
                 out.append(line)
                 continue
-            if role is _Role.BLANK:
+            if role is Role.BLANK:
                 continue
-            mentioned = role is not _Role.PLACEHOLDER and terms.matches(line[1:])
-            if role is _Role.COMMENT and not mentioned:
+            mentioned = role is not Role.PLACEHOLDER and terms.matches(line[1:])
+            if role is Role.COMMENT and not mentioned:
                 continue
             if role in _KEPT_ROLES or mentioned:
                 flush()
@@ -114,17 +116,17 @@ class DiffCompressor(KindCompressor):
         return "\n".join(out) + ("\n" if final_newline else "")
 
     def line_plan(self, lines: list[str], terms: TaskTerms) -> LinePlan:
-        ranker = _LineRanker(terms)
+        ranker = DiffLineRanker(terms)
         priorities: list[int] = []
-        previous = _Kind.OTHER
+        previous = DiffLineKind.OTHER
         named: list[int] = []  # the lines that start a file's diff, naming it
-        for kind, language, start, end in _segments(lines):
-            if kind is _Kind.BODY:
+        for kind, language, start, end in diff_segments(lines):
+            if kind is DiffLineKind.BODY:
                 ranker.rank_body(lines, start, end, language, priorities)
             else:  # a line of its own
                 line = lines[start]
-                starts_file = kind is _Kind.FILE_HEADER and (
-                    previous is not _Kind.FILE_HEADER or line.startswith(_FILE_STARTS)
+                starts_file = kind is DiffLineKind.FILE_HEADER and (
+                    previous is not DiffLineKind.FILE_HEADER or line.startswith(FILE_STARTS)
                 )
                 if starts_file:
                     named.append(start)
@@ -139,15 +141,15 @@ class DiffCompressor(KindCompressor):
         return replace(plan, summaries=summaries, summarized=named)
 
 
-def _classified(lines: list[str]) -> list[tuple[_Kind, str | None, _Role | None]]:
+def _classified(lines: list[str]) -> list[tuple[DiffLineKind, str | None, Role | None]]:
     """Each line's kind, language and (for body lines) role, as Tier 2 reads them."""
-    comments = _Comments()
-    classified: list[tuple[_Kind, str | None, _Role | None]] = []
-    for line, (kind, language) in zip(lines, _scan(lines), strict=True):
-        if kind is not _Kind.BODY:
-            if kind is not _Kind.OTHER:
+    comments = Comments()
+    classified: list[tuple[DiffLineKind, str | None, Role | None]] = []
+    for line, (kind, language) in zip(lines, scan_diff(lines), strict=True):
+        if kind is not DiffLineKind.BODY:
+            if kind is not DiffLineKind.OTHER:
                 comments.reset()
             classified.append((kind, language, None))
         else:
-            classified.append((kind, language, _role(line, language, comments)))
+            classified.append((kind, language, line_role(line, language, comments)))
     return classified

@@ -13,9 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from cleveragents.application.services.artifact_compression.kinds.diff.parsing import (
-    _FILE_STARTS,
-    _Kind,
-    _segments,
+    FILE_STARTS,
+    DiffLineKind,
+    diff_segments,
 )
 
 
@@ -76,8 +76,8 @@ def _files(lines: list[str]) -> list[_File]:
     files: list[_File] = []
     current: _File | None = None
     headed = False  # the current file's `+++` line or a hunk was seen: a `---` starts the next
-    for kind, _, start, end in _segments(lines):
-        if kind is _Kind.BODY and current is not None:
+    for kind, _, start, end in diff_segments(lines):
+        if kind is DiffLineKind.BODY and current is not None:
             headed = True
             for line in lines[start:end]:
                 marker = line[:1]
@@ -86,10 +86,10 @@ def _files(lines: list[str]) -> list[_File]:
                 elif marker == "-":
                     current.removed += 1
             continue
-        if kind is not _Kind.FILE_HEADER:
+        if kind is not DiffLineKind.FILE_HEADER:
             continue
         line = lines[start].removesuffix("\r")
-        if line.startswith(_FILE_STARTS) or (
+        if line.startswith(FILE_STARTS) or (
             line.startswith("--- ") and (current is None or headed)
         ):
             current = _File(_git_path(line))

@@ -31,17 +31,17 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from cleveragents.application.services.artifact_compression.kinds.diff.parsing import _Kind
+from cleveragents.application.services.artifact_compression.kinds.diff.parsing import DiffLineKind
 from cleveragents.application.services.artifact_compression.kinds.diff.roles import (
-    _OMITTED_END,
-    _READERS,
-    _Comments,
-    _Role,
+    OMITTED_END,
+    READERS,
+    Comments,
+    Role,
 )
 from cleveragents.application.services.artifact_compression.kinds.diff.signatures import (
-    _ERROR_HINT,
-    _ERROR_WORDS,
-    _FAMILY,
+    ERROR_HINT,
+    ERROR_WORDS,
+    FAMILY,
 )
 from cleveragents.application.services.artifact_compression.task_terms import TaskTerms
 
@@ -124,11 +124,11 @@ class _CommitText:
 
 
 @dataclass(slots=True)
-class _LineRanker:
+class DiffLineRanker:
     """Smart mode's rank of each line of a raw diff, in order (module docstring)."""
 
     terms: TaskTerms
-    comments: _Comments = field(default_factory=_Comments)
+    comments: Comments = field(default_factory=Comments)
     commit_text: _CommitText = field(default_factory=_CommitText)
     # The current file.
     deleted: bool = False
@@ -140,14 +140,14 @@ class _LineRanker:
     changes: int = 0  # changed lines seen that were not ranked better than `_OPENING`
     previous: int = _CONTEXT  # the last line's rank
 
-    def rank(self, line: str, kind: _Kind, starts_file: bool) -> int:
+    def rank(self, line: str, kind: DiffLineKind, starts_file: bool) -> int:
         """The rank of a line that is no hunk body line (those: `rank_body`)."""
-        if kind is _Kind.HUNK_HEADER:
+        if kind is DiffLineKind.HUNK_HEADER:
             self._open_hunk(line)
             rank = _NAMES
         else:  # the patterns of headers and commit text read lines without a CRLF's `\r`
             text = line[:-1] if line.endswith("\r") else line
-            if kind is _Kind.FILE_HEADER:
+            if kind is DiffLineKind.FILE_HEADER:
                 rank = self._file_header(text, starts_file)
             else:
                 rank = self.commit_text.rank(text, self.terms)
@@ -183,9 +183,9 @@ class _LineRanker:
     ) -> None:
         """Append the ranks of the body lines `lines[start:end]` of one hunk (module
         docstring), with what stays the same over the hunk looked up once and the words of
-        `_ERROR_WORDS` searched for in the whole hunk at once."""
+        `ERROR_WORDS` searched for in the whole hunk at once."""
         columns = self.columns
-        reader = _READERS[_FAMILY.get(language or "")]
+        reader = READERS[FAMILY.get(language or "")]
         comments = self.comments
         terms = self.terms if self.terms.terms else None
         deleted = self.deleted
@@ -212,20 +212,18 @@ class _LineRanker:
                     heads is not None
                     and not hint
                     and stripped[0] not in heads
-                    and stripped[-1] != _OMITTED_END
+                    and stripped[-1] != OMITTED_END
                 )
-                role = (
-                    _Role.PLAIN if plain else reader.role(code, stripped, markers, comments, hint)
-                )
+                role = Role.PLAIN if plain else reader.role(code, stripped, markers, comments, hint)
                 if "+" in markers or "-" in markers:  # a changed line
-                    if role is _Role.DECLARATION:
+                    if role is Role.DECLARATION:
                         rank = _SHAPE
-                    elif role is _Role.ERROR or (terms is not None and terms.matches(code)):
+                    elif role is Role.ERROR or (terms is not None and terms.matches(code)):
                         rank = _ALERT
                     else:
                         changes += 1
                         rank = _OPENING if changes <= _OPENING_CHANGES else _CHANGE
-                elif role is _Role.DECLARATION or (terms is not None and terms.matches(code)):
+                elif role is Role.DECLARATION or (terms is not None and terms.matches(code)):
                     rank = _CHANGE
                 else:
                     rank = _CONTEXT
@@ -237,15 +235,15 @@ class _LineRanker:
 
 def _hinted_lines(lines: list[str], start: int, end: int, columns: int) -> set[int]:
     """The indexes of the lines of `lines[start:end]` whose code (after `columns` marker
-    columns) holds a word of `_ERROR_WORDS`, lower-cased: the words are searched for in the
+    columns) holds a word of `ERROR_WORDS`, lower-cased: the words are searched for in the
     lines joined, a few scans in all rather than a pattern for each line."""
     joined = "\n".join(lines[start:end])
     lowered = joined.lower()
     if len(lowered) != len(joined):  # a letter's lower case is longer (`İ`): line by line
         every = range(start, end)
-        return {index for index in every if _ERROR_HINT.search(lines[index][columns:].lower())}
+        return {index for index in every if ERROR_HINT.search(lines[index][columns:].lower())}
     found: set[int] = set()
-    for word in _ERROR_WORDS:
+    for word in ERROR_WORDS:
         at = lowered.find(word)
         while at >= 0:
             found.add(at)

@@ -15,7 +15,7 @@ from enum import Enum, auto
 from cleveragents.domain.languages import language_for_path
 
 
-class _Kind(Enum):
+class DiffLineKind(Enum):
     """What a line of a diff is."""
 
     OTHER = auto()  # preamble, commit message, trailer: not part of any file's diff
@@ -24,11 +24,11 @@ class _Kind(Enum):
     BODY = auto()
 
 
-_FILE_STARTS = ("diff --git ", "diff --cc ", "diff --combined ")
+FILE_STARTS = ("diff --git ", "diff --cc ", "diff --combined ")
 _HUNK = re.compile(r"@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@")
 
 
-def _split(text: str) -> tuple[list[str], bool]:
+def split_diff(text: str) -> tuple[list[str], bool]:
     """The lines of `text` (split on ``\\n`` only) and whether it ended with a newline."""
     lines = text.split("\n")
     if text.endswith("\n"):
@@ -46,9 +46,9 @@ def _path_language(header: str) -> str | None:
     return None if path == "/dev/null" else language_for_path(path)
 
 
-def _scan(lines: list[str]) -> Iterator[tuple[_Kind, str | None]]:
-    """Each line's kind and its file's language (see `_segments`)."""
-    for kind, language, start, end in _segments(lines):
+def scan_diff(lines: list[str]) -> Iterator[tuple[DiffLineKind, str | None]]:
+    """Each line's kind and its file's language (see `diff_segments`)."""
+    for kind, language, start, end in diff_segments(lines):
         for _ in range(start, end):
             yield kind, language
 
@@ -56,13 +56,13 @@ def _scan(lines: list[str]) -> Iterator[tuple[_Kind, str | None]]:
 _BODY_MARKERS = frozenset((" ", "+", "-", "\\", ""))  # what a hunk body line starts with
 
 
-def _segments(lines: list[str]) -> Iterator[tuple[_Kind, str | None, int, int]]:
+def diff_segments(lines: list[str]) -> Iterator[tuple[DiffLineKind, str | None, int, int]]:
     """The kind of each line and its file's language, for runs of lines `lines[start:end]`:
     a hunk's body lines are one run, each other line is one. A hunk ends when its header's
     line counts are used up (a combined diff's ``@@@`` header has no counts the pattern reads:
     its hunk ends at the first line that is not a body line)."""
     language: str | None = None
-    state = _Kind.OTHER  # OTHER: outside any file; FILE_HEADER; BODY: inside a hunk
+    state = DiffLineKind.OTHER  # OTHER: outside any file; FILE_HEADER; BODY: inside a hunk
     old_left = new_left = 0
     counted = False
     count = len(lines)
@@ -70,37 +70,37 @@ def _segments(lines: list[str]) -> Iterator[tuple[_Kind, str | None, int, int]]:
     while index < count:
         line = lines[index]
         following = lines[index + 1] if index + 1 < count else ""
-        starts_file = line.startswith(_FILE_STARTS) or (
+        starts_file = line.startswith(FILE_STARTS) or (
             line.startswith("--- ")
             and following.startswith("+++ ")
-            and (state is not _Kind.BODY or not counted)
+            and (state is not DiffLineKind.BODY or not counted)
         )
-        if state is _Kind.BODY and not starts_file and line[:1] in _BODY_MARKERS:
+        if state is DiffLineKind.BODY and not starts_file and line[:1] in _BODY_MARKERS:
             end, old_left, new_left = _body_end(lines, index, old_left, new_left, counted)
             if counted and old_left <= 0 and new_left <= 0:
-                state = _Kind.OTHER
-            yield _Kind.BODY, language, index, end
+                state = DiffLineKind.OTHER
+            yield DiffLineKind.BODY, language, index, end
             index = end
             continue
         if starts_file:
-            state = _Kind.FILE_HEADER
+            state = DiffLineKind.FILE_HEADER
             language = _path_language(line)
-            kind = _Kind.FILE_HEADER
+            kind = DiffLineKind.FILE_HEADER
         elif line.startswith("@@"):
-            state = _Kind.BODY
+            state = DiffLineKind.BODY
             match = _HUNK.match(line)
             counted = match is not None
             if match is not None:
                 old_left = int(match.group(1) or 1)
                 new_left = int(match.group(2) or 1)
-            kind = _Kind.HUNK_HEADER
-        elif state is _Kind.FILE_HEADER:
+            kind = DiffLineKind.HUNK_HEADER
+        elif state is DiffLineKind.FILE_HEADER:
             # `+++ /dev/null` (a deleted file) keeps the language of the `--- a/...` path.
             if line.startswith("--- ") or (line.startswith("+++ ") and _path_language(line)):
                 language = _path_language(line)
-            kind = _Kind.FILE_HEADER
+            kind = DiffLineKind.FILE_HEADER
         else:
-            state = kind = _Kind.OTHER
+            state = kind = DiffLineKind.OTHER
         yield kind, language, index, index + 1
         index += 1
 
@@ -111,7 +111,7 @@ def _body_end(
     """Where the run of hunk body lines that starts with the body line `lines[index]` ends,
     and the line counts left of its hunk then. The run ends at a line that is no body line or
     (in a hunk without counts) starts a file, or after the line that uses the counts up. (A
-    body line cannot start with one of `_FILE_STARTS`.)"""
+    body line cannot start with one of `FILE_STARTS`.)"""
     count = len(lines)
     while True:
         stretch = _uncounted_stretch(lines, index, old_left, new_left) if counted else None

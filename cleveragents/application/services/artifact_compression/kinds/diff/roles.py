@@ -8,17 +8,17 @@ from dataclasses import dataclass, field
 from enum import Enum, auto
 
 from cleveragents.application.services.artifact_compression.kinds.diff.signatures import (
-    _DECLARATION_STARTS,
-    _DECLARATIONS,
-    _ERROR,
-    _ERROR_HINT,
-    _FAMILY,
-    _LINE_COMMENTS,
+    DECLARATION_STARTS,
+    DECLARATIONS,
+    ERROR_HINT,
+    ERROR_LINE,
+    FAMILY,
+    LINE_COMMENTS,
 )
 from cleveragents.domain.languages import IMPLEMENTATION_OMITTED
 
 
-class _Role(Enum):
+class Role(Enum):
     """What the code of a hunk body line is."""
 
     BLANK = auto()
@@ -31,7 +31,7 @@ class _Role(Enum):
 
 
 @dataclass(slots=True)
-class _Comments:
+class Comments:
     """Which side of a hunk (old, new) is inside a ``/* ... */`` block comment."""
 
     inside: list[bool] = field(default_factory=lambda: [False, False])
@@ -41,7 +41,7 @@ class _Comments:
 
     def is_comment(self, marker: str, stripped: str, family: str | None) -> bool:
         """Whether the code is a comment line, updating the block state of its sides."""
-        line_comment = _LINE_COMMENTS.get(family or "")
+        line_comment = LINE_COMMENTS.get(family or "")
         if line_comment is not None:
             return stripped.startswith(line_comment)
         if family is None:
@@ -65,16 +65,16 @@ class _Comments:
         return comment
 
 
-def _role(line: str, language: str | None, comments: _Comments, columns: int = 1) -> _Role:
+def line_role(line: str, language: str | None, comments: Comments, columns: int = 1) -> Role:
     """The role of a hunk body line's code in the language of its file. `columns` is the
     number of marker columns (one per parent: 2 in a combined diff's ``@@@`` hunk)."""
     if line[:1] == "\\":
-        return _Role.NO_NEWLINE
+        return Role.NO_NEWLINE
     code = line[columns:]
     stripped = code.strip()
     if not stripped:
-        return _Role.BLANK
-    return _READERS[_FAMILY.get(language or "")].role(code, stripped, line[:columns], comments)
+        return Role.BLANK
+    return READERS[FAMILY.get(language or "")].role(code, stripped, line[:columns], comments)
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,9 +95,9 @@ class _Reader:
 
     @classmethod
     def of(cls, family: str | None) -> _Reader:
-        line_comment = _LINE_COMMENTS.get(family or "")
-        declaration = _DECLARATIONS.get(family or "")
-        starts = _DECLARATION_STARTS.get(family or "")
+        line_comment = LINE_COMMENTS.get(family or "")
+        declaration = DECLARATIONS.get(family or "")
+        starts = DECLARATION_STARTS.get(family or "")
         heads = frozenset(start[0] for start in starts or ())
         special: frozenset[str] | None = None
         if (family is None or line_comment is not None) and (declaration is None or starts):
@@ -109,28 +109,28 @@ class _Reader:
         code: str,
         stripped: str,
         markers: str,
-        comments: _Comments,
+        comments: Comments,
         hinted: bool | None = None,
-    ) -> _Role:
+    ) -> Role:
         """The role of the code of a hunk body line that is not blank: `stripped` is the code
         without blanks, `markers` the line's marker columns. `hinted`, when known: whether the
         code holds a word of `_ERROR_WORDS` (else it is searched for)."""
         # Each `startswith`/`endswith` is screened by one character, which costs less than
         # the call: most lines are no placeholder, no comment and no declaration.
-        if stripped[-1] == _OMITTED_END and stripped.endswith(IMPLEMENTATION_OMITTED):
-            return _Role.PLACEHOLDER
+        if stripped[-1] == OMITTED_END and stripped.endswith(IMPLEMENTATION_OMITTED):
+            return Role.PLACEHOLDER
         if self.line_comment is not None:
             if stripped[0] == self.line_comment[0] and stripped.startswith(self.line_comment):
-                return _Role.COMMENT
+                return Role.COMMENT
         elif self.family is not None and comments.is_block_comment(_side(markers), stripped):
-            return _Role.COMMENT
+            return Role.COMMENT
         if self._declares(code, stripped):
-            return _Role.DECLARATION
+            return Role.DECLARATION
         if hinted is None:
-            hinted = _ERROR_HINT.search(code.lower()) is not None
-        if hinted and _ERROR.search(code):
-            return _Role.ERROR
-        return _Role.PLAIN
+            hinted = ERROR_HINT.search(code.lower()) is not None
+        if hinted and ERROR_LINE.search(code):
+            return Role.ERROR
+        return Role.PLAIN
 
     def _declares(self, code: str, stripped: str) -> bool:
         if self.declaration is None:
@@ -143,8 +143,8 @@ class _Reader:
         return self.declaration.match(code) is not None
 
 
-_OMITTED_END = IMPLEMENTATION_OMITTED[-1]
-_READERS = {family: _Reader.of(family) for family in (None, *_FAMILY.values())}
+OMITTED_END = IMPLEMENTATION_OMITTED[-1]
+READERS = {family: _Reader.of(family) for family in (None, *FAMILY.values())}
 
 
 def _side(markers: str) -> str:

@@ -14,7 +14,7 @@ _MODIFIERS = (
     r"|partial|synchronized|native|pub(?:\([^)]*+\))?)\s++)*+"
 )
 _DECORATOR = r"\s*+@[\w.]"
-_DECLARATIONS: dict[str, re.Pattern[str]] = {
+DECLARATIONS: dict[str, re.Pattern[str]] = {
     "python": re.compile(r"\s*+(?:async\s++def|def|class)\s|" + _DECORATOR),
     "ruby": re.compile(r"\s*+(?:def|class|module)\s"),
     "shell": re.compile(r"\s*+(?:function\s++[\w.:-]++|[\w.:-]++\s*+\(\s*+\))\s*+(?:[{(]|$)"),
@@ -46,7 +46,7 @@ _DECLARATIONS: dict[str, re.Pattern[str]] = {
     ),
     "lua": re.compile(r"\s*+(?:local\s++)?function\b"),
 }
-_FAMILY = {
+FAMILY = {
     "python": "python",
     "ruby": "ruby",
     "shell": "shell",
@@ -62,7 +62,7 @@ _FAMILY = {
 # Error reporting. Each alternative starts with a letter, `.` or a quote, and checks the word
 # boundary before its first letter looking back: the engine then skips ahead to those
 # characters rather than trying each alternative at every position of the code.
-_ERROR = re.compile(
+ERROR_LINE = re.compile(
     r"r(?<=\br)aises?\b|t(?<=\bt)hrows?\b|p(?<=\bp)anic!?\b|a(?<=\ba)(?:bort\b|ssert\w*+\b)"
     # Error(, ValueError(, Err(, Exception {: Err at the start of a word, or Error or
     # Exception anywhere in one.
@@ -73,21 +73,21 @@ _ERROR = re.compile(
 )
 
 
-# Every alternative of _ERROR contains one of these words: a plain scan for them rules most
+# Every alternative of ERROR_LINE contains one of these words: a plain scan for them rules most
 # lines out at a fraction of the full pattern's cost. It scans the lower-cased code: a
 # case-sensitive alternation of literals is four times faster than an IGNORECASE one.
-_ERROR_WORDS = (
+ERROR_WORDS = (
     *("rais", "throw", "panic", "abort", "assert", "err", "exception", "fail", "fatal"),
     *("critical", "warn"),
 )
-_ERROR_HINT = re.compile("|".join(_ERROR_WORDS))
+ERROR_HINT = re.compile("|".join(ERROR_WORDS))
 # What the code of a declaration starts with, in the families whose patterns start with a word
 # (after blanks): a line that starts otherwise is spared the pattern.
-_DECLARATION_STARTS = {
+DECLARATION_STARTS = {
     "python": ("async", "def", "class", "@"),
     "ruby": ("def", "class", "module"),
     "go": ("func", "type"),
     "lua": ("local", "function"),
 }
 # The line comment of the families whose comments are line comments only (`_Comments`).
-_LINE_COMMENTS = {"python": "#", "ruby": "#", "shell": "#", "sql": "--", "lua": "--"}
+LINE_COMMENTS = {"python": "#", "ruby": "#", "shell": "#", "sql": "--", "lua": "--"}

@@ -43,14 +43,14 @@ import re
 
 from cleveragents.application.ports.token_counter import TokenCounter
 from cleveragents.application.services.artifact_compression.kinds.json.fitter import (
-    _Fitter,
-    _read,
-    _root_marker,
+    Fitter,
+    read_document,
+    root_marker,
 )
 from cleveragents.application.services.artifact_compression.kinds.json.tier2 import (
-    _TIER2,
-    _parse,
-    _render,
+    TIER2,
+    parse_document,
+    render_tier2,
 )
 from cleveragents.application.services.artifact_compression.kinds.kind_compressor import (
     FittedText,
@@ -76,7 +76,7 @@ class JsonCompressor(KindCompressor):
 
     def tier2(self, text: str, terms: TaskTerms) -> str:
         """Keep the layout the author chose: pretty when the input spans lines, else compact."""
-        return _render(_parse(text), _TIER2, terms, pretty="\n" in text)
+        return render_tier2(parse_document(text), TIER2, terms, pretty="\n" in text)
 
     def line_plan(self, lines: list[str], terms: TaskTerms) -> LinePlan:
         """Only for text that is not valid JSON (`fit` gave up): keys are the structure, task
@@ -102,15 +102,15 @@ class JsonCompressor(KindCompressor):
         counter: TokenCounter,
         handles: Handles,
     ) -> FittedText | None:
-        """The richest valid rendering of the document within `budget` (`_Fitter`), with its
+        """The richest valid rendering of the document within `budget` (`Fitter`), with its
         exact count; None when
         `text` is not valid JSON or not even the root's marker fits (the lines are then
         packed). A document too deep to walk level by level gets its root's marker."""
         try:
-            document = _read(text, terms)
+            document = read_document(text, terms)
             if document is None:
                 return None
-            return _Fitter(text, document, budget, counter, handles).fit()
+            return Fitter(text, document, budget, counter, handles).fit()
         except RecursionError:
-            marker = _root_marker(text, budget, counter, handles)
+            marker = root_marker(text, budget, counter, handles)
             return FittedText(marker, counter.count(marker)) if marker is not None else None

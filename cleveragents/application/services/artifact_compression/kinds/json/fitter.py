@@ -1,5 +1,5 @@
 """JSON artifacts, smart mode's fit: the richest level of detail whose rendering fits the budget,
-found by size in characters and confirmed by exact counts (`_Fitter`, `_LayoutSearch`)."""
+found by size in characters and confirmed by exact counts (`Fitter`, `_LayoutSearch`)."""
 
 from __future__ import annotations
 
@@ -28,8 +28,8 @@ from cleveragents.application.services.artifact_compression.kinds.json.positions
 from cleveragents.application.services.artifact_compression.kinds.json.pruner import Pruner
 from cleveragents.application.services.artifact_compression.kinds.json.survey import Survey
 from cleveragents.application.services.artifact_compression.kinds.json.token_ratios import (
-    _LayoutRatios,
-    _sample_ratio,
+    LayoutRatios,
+    sample_ratio,
 )
 from cleveragents.application.services.artifact_compression.kinds.json.writing import (
     ELLIPSIS,
@@ -74,7 +74,7 @@ class _Fitted(NamedTuple):
     claims: list[tuple[int, str]]  # where its markers say omitted members start
 
 
-def _read(text: str, terms: TaskTerms) -> _Document | None:
+def read_document(text: str, terms: TaskTerms) -> _Document | None:
     """The parsed document with its survey and line map; None when it is not valid JSON.
     A valid document nested too deep to survey raises `RecursionError` (its root's marker
     is the answer then, not packed lines)."""
@@ -94,7 +94,7 @@ def _read(text: str, terms: TaskTerms) -> _Document | None:
     return _Document(survey, lines)
 
 
-def _root_marker(text: str, budget: int, counter: TokenCounter, handles: Handles) -> str | None:
+def root_marker(text: str, budget: int, counter: TokenCounter, handles: Handles) -> str | None:
     """For a document too deep to walk level by level: its root as one marker, with the lines
     it spans, or without them, when that fits."""
     try:
@@ -117,7 +117,7 @@ def _root_marker(text: str, budget: int, counter: TokenCounter, handles: Handles
     return None
 
 
-class _Fitter:
+class Fitter:
     """Finds the richest level of detail whose rendering fits the budget.
 
     Levels are compared by size in characters (exact, from the survey, no rendering), and
@@ -141,7 +141,7 @@ class _Fitter:
         self._counter = counter
         self._handles = handles
         self._pretty = "\n" in text.strip()
-        self._ratios = _LayoutRatios(counter, text, pretty=self._pretty)
+        self._ratios = LayoutRatios(counter, text, pretty=self._pretty)
 
     def fit(self) -> FittedText | None:
         pretty = self._pretty
@@ -227,7 +227,7 @@ class _Fitter:
         return isinstance(self._lines, UsualLayout) and indent == 2
 
     def estimate_ratio(self, text: str) -> float:
-        return _sample_ratio(self._counter, text)
+        return sample_ratio(self._counter, text)
 
     def _confirms_layout(self, claims: list[tuple[int, str]]) -> bool:
         """Whether the first omitted member of each run (up to `_CLAIMS_CHECKED`) really
@@ -256,7 +256,7 @@ class _LayoutSearch:
     fits and uses at least `_GOOD_ENOUGH` of the budget, or nothing new lies between what
     fits and what does not."""
 
-    def __init__(self, pruner: Pruner, families: list[Family], fitter: _Fitter) -> None:
+    def __init__(self, pruner: Pruner, families: list[Family], fitter: Fitter) -> None:
         self._pruner = pruner
         self._families = families
         self._fitter = fitter

@@ -24,7 +24,7 @@ class _Limits:
     string_limit: int
 
 
-_TIER2 = _Limits(threshold=10, head=5, tail=2, string_limit=200)
+TIER2 = _Limits(threshold=10, head=5, tail=2, string_limit=200)
 
 
 def _cut_string(value: str, limit: int) -> str:
@@ -87,14 +87,14 @@ class _Transformer:
         return result, matched
 
 
-def _parse(text: str) -> object:
+def parse_document(text: str) -> object:
     try:
         return json.loads(text)
     except (ValueError, RecursionError) as exc:
         raise MalformedCompressionError(f"not valid JSON: {exc}") from exc
 
 
-def _render(value: object, limits: _Limits, terms: TaskTerms, *, pretty: bool) -> str:
+def render_tier2(value: object, limits: _Limits, terms: TaskTerms, *, pretty: bool) -> str:
     """Transform and serialise, then prove the result parses (the design's validation)."""
     try:
         new, _ = _Transformer(limits, terms).transform(value)

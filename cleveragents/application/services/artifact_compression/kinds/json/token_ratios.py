@@ -12,7 +12,7 @@ _MAX_SAMPLE_WINDOWS = 32
 _SAMPLE_CHARS = 2048
 
 
-def _sample_ratio(counter: TokenCounter, text: str) -> float:
+def sample_ratio(counter: TokenCounter, text: str) -> float:
     """Tokens per character of `text`: exact for a short text, else from evenly spread
     windows."""
     if not text:
@@ -22,7 +22,7 @@ def _sample_ratio(counter: TokenCounter, text: str) -> float:
     return _ratio_of(counter, _windows(text, lines=False))
 
 
-class _LayoutRatios:
+class LayoutRatios:
     """Tokens per character of the document written pretty and compact, from windows of the
     input, each counted when first needed: a pretty input's windows are whole lines, whose
     strings are whole, so dropping their whitespace outside strings shows the compact ratio."""
@@ -41,7 +41,7 @@ class _LayoutRatios:
 
     def _measure(self, *, pretty: bool) -> float:
         if not self._pretty_input:
-            return _sample_ratio(self._counter, self._text)
+            return sample_ratio(self._counter, self._text)
         if self._windows is None:
             self._windows = _windows(self._text, lines=True)
         if pretty:

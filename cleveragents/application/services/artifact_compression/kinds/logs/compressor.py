@@ -24,8 +24,8 @@ from cleveragents.application.services.artifact_compression.kinds.logs.line_plan
     LONG_LINE_DEMOTION,
     TAIL_LINES,
     LineRanker,
-    _last_index,
-    _mark_last_occurrences,
+    last_index,
+    mark_last_occurrences,
     short_form,
 )
 from cleveragents.application.services.artifact_compression.kinds.logs.severity import (
@@ -121,7 +121,7 @@ class LogCompressor(KindCompressor):
     def line_plan(self, lines: list[str], terms: TaskTerms) -> LinePlan:
         ranked = LineRanker(terms).rank_batch(list(describe(lines)))
         ranks = [line.rank for line in ranked]
-        _mark_last_occurrences(ranks, ranked)
+        mark_last_occurrences(ranks, ranked)
         for index in range(min(HEAD_LINES, len(lines))):
             ranks[index] = min(ranks[index], FIRST_ROUTINE)
         for index in range(max(len(lines) - TAIL_LINES, 0), len(lines)):
@@ -130,7 +130,7 @@ class LogCompressor(KindCompressor):
         for index in trouble.values():
             ranks[index] = min(ranks[index], LAST_REPEAT)
         for wanted in (attrgetter("error_statement"), attrgetter("levelled_error")):
-            last = _last_index(ranked, wanted)
+            last = last_index(ranked, wanted)
             if last is not None:
                 ranks[last] = LAST_ERROR
         if trouble:  # the last line that mentions trouble, whatever its level

@@ -198,7 +198,7 @@ class LineRanker:
         return _REPEAT[message_class]
 
 
-def _mark_last_occurrences(ranks: list[int], ranked: Sequence[RankedLine]) -> None:
+def mark_last_occurrences(ranks: list[int], ranked: Sequence[RankedLine]) -> None:
     """The last occurrence of each repeated error and warning message ranks before the other
     repeats: the last time a problem showed is as telling as the first."""
     seen: set[int] = set()
@@ -211,7 +211,7 @@ def _mark_last_occurrences(ranks: list[int], ranked: Sequence[RankedLine]) -> No
             ranks[index] = min(ranks[index], LAST_REPEAT)
 
 
-def _last_index(ranked: Sequence[RankedLine], wanted: Callable[[RankedLine], bool]) -> int | None:
+def last_index(ranked: Sequence[RankedLine], wanted: Callable[[RankedLine], bool]) -> int | None:
     for index in range(len(ranked) - 1, -1, -1):
         if wanted(ranked[index]):
             return index
