@@ -92,6 +92,8 @@ from benchmarks.survival_structured import (
     ListedCodeMatters,
     generated_of,
     listed_signatures,
+    reach,
+    signature_costs,
 )
 from cleveragents.application.ports.token_counter import TokenCounter
 from cleveragents.application.services.artifact_compression.artifact_compressor import (
@@ -694,6 +696,8 @@ def measure(
     raw_tokens = counter.count(item.text)
     lines = item.text.splitlines(keepends=True)
     costs = [counter.count(line) for line in lines]
+    signatures = getattr(matters, "signatures", None) if item.kind == "code" else None
+    cheapest = signature_costs(signatures, counter) if signatures else None
     outcomes = []
     for ratio in RATIOS:
         budget = max(int(raw_tokens / ratio), 1)
@@ -716,7 +720,8 @@ def measure(
                     order=_order_held(matters.tiers, scores),
                     generated=item.generated,
                     holds=matters.holds(budget),
-                    extra={"term": matters.term},
+                    extra={"term": matters.term}
+                    | ({"reach": reach(cheapest, budget)} if cheapest else {}),
                 )
             )
     return outcomes

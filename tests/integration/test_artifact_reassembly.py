@@ -61,6 +61,14 @@ def _reassemble(
     cut = re.compile(" " + re.escape(prefix) + "rest of " + RANGE + re.escape(suffix) + "$")
     lines = content.split("\n")
     assert lines[-1].startswith("[TRUNCATED"), lines[-1]
+    outline = re.compile(re.escape(prefix) + r"outline: [^\n]*: " + RANGE + re.escape(suffix))
+    if (whole := outline.fullmatch(lines[0])) is not None:
+        # An outline's one marker names the whole file; its lines are lines of it, in order.
+        assert whole.group(3) == artifact_id
+        original = store.read_lines(artifact_id, int(whole.group(1)), int(whole.group(2)))
+        rest = iter(original.decode("utf-8").split("\n"))
+        assert all(any(line == other for other in rest) for line in lines[1:-1])
+        return original
     if lines[0].startswith(prefix) and not gap.fullmatch(lines[0]):
         # A note in marker syntax first (a diff's list of files) holds no text of the original.
         end = next(index for index, line in enumerate(lines) if line.endswith(suffix))

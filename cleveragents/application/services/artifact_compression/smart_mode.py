@@ -7,6 +7,7 @@ what matters for the type and the task, then context) and packed into the budget
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 from cleveragents.application.ports.token_counter import TokenCounter
@@ -18,6 +19,10 @@ from cleveragents.application.services.artifact_compression.kinds.kind_compresso
     FittedText,
     KindCompressor,
     LinePlan,
+)
+from cleveragents.application.services.artifact_compression.packing.outline import (
+    OutlineInput,
+    outline,
 )
 from cleveragents.application.services.artifact_compression.packing.packer import pack
 from cleveragents.application.services.artifact_compression.packing.request import (
@@ -99,11 +104,12 @@ def _packed_by_rank(
     lines, plan = ranked.lines, ranked.plan
     starts = counted.starts if counted.starts is not None else counter.token_starts(run.text)
     offsets = line_offsets(lines)
+    costs = line_costs_from_starts(offsets, starts)
     request = PackRequest(
         positions=range(len(lines)),
         texts=lines,
         ranks=plan.priorities,
-        costs=line_costs_from_starts(offsets, starts),
+        costs=costs,
         total_lines=len(lines),
         short_forms=plan.short_forms,
         run_ends=repeat_runs(plan.templates) if plan.templates is not None else {},
@@ -111,6 +117,9 @@ def _packed_by_rank(
         source_starts=starts,
     )
     packed = pack(request, budget, counted.tokens, counter, run.compressor.marker, run.handles)
+    outlined = _outline_if_it_keeps_more(run, ranked, costs, packed.content, budget, counted)
+    if outlined is not None:
+        return outlined
     summary = _summary_needed(plan, lines, packed.content, budget, counter, run.compressor)
     if summary is not None:
         room = budget - counter.count(summary + "\n")
@@ -124,6 +133,41 @@ def _packed_by_rank(
                 return CompressedBody(content, True, tokens)
             room -= tokens - budget
     return CompressedBody(packed.content, True, packed.tokens)
+
+
+OUTLINE_GAIN = 1.25
+"""An outline replaces the packed lines only when it holds a quarter more of the lines it is
+for: a marker per gap says where each kept line is, which an outline's one marker does not."""
+
+
+def _outline_if_it_keeps_more(
+    run: CompressionRun,
+    ranked: _Ranked,
+    costs: list[int],
+    packed: str,
+    budget: int,
+    counted: RawCount,
+) -> CompressedBody | None:
+    """The outline of the lines the kind's rule names, when the packed lines lost one of
+    them and the outline holds `OUTLINE_GAIN` times as many (the markers between them cost
+    what lines do)."""
+    rule = run.compressor.outline
+    if rule is None:
+        return None
+    lines, ranks = ranked.lines, ranked.plan.priorities
+    best = [index for index, rank in enumerate(ranks) if rank <= rule.rank]
+    # Counted by text, with repeats: the same `def convert(` begins many methods.
+    in_packed = Counter(packed.split("\n"))
+    packed_best = sum(
+        min(n, in_packed[text]) for text, n in Counter(lines[i] for i in best).items()
+    )
+    if packed_best == len(best):
+        return None
+    given = OutlineInput(lines, ranks, costs, counted.tokens)
+    made = outline(given, rule, budget, counted.counter, run.compressor.marker, run.handles)
+    if made is None or made.kept_best < max(packed_best * OUTLINE_GAIN, packed_best + 1):
+        return None
+    return CompressedBody(made.content, True, made.tokens)
 
 
 SUMMARY_ROOM = 6

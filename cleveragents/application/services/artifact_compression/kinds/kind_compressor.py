@@ -38,6 +38,15 @@ class ShortForm:
 
 
 @dataclass(frozen=True, slots=True)
+class OutlineRule:
+    """The lines a kind lets smart mode write as an outline (see `packing.outline`): those
+    ranked at or below `rank`, called `noun` in the outline's marker (``declarations``)."""
+
+    rank: int
+    noun: str
+
+
+@dataclass(frozen=True, slots=True)
 class LinePlan:
     """How smart mode ranks the lines of an artifact.
 
@@ -125,6 +134,9 @@ class KindCompressor(ABC):
     """Whether `tier2` writes the artifact anew (JSON is re-serialised), so a credential held
     in an escaped form (``AKIA\\u0051...``) may come out decoded: the pipeline redacts it
     again."""
+    outline: OutlineRule | None = None
+    """When set, smart mode writes the lines this rule names as an outline (together, under
+    one marker) whenever that keeps more of them than a marker for every gap does."""
 
     @abstractmethod
     def tier2(self, text: str, terms: TaskTerms) -> str:
