@@ -86,3 +86,29 @@ def test_a_paragraph_condenses_as_when_each_sentence_is_tested(
     text = " ".join(text.split(" "))
     if text.strip() == text and text:  # a paragraph's text, as `blocks` makes it
         assert compressor._condense(prefix, text, terms) == plain_condense(prefix, text, terms)
+
+
+@settings(max_examples=500)
+@given(st.lists(PROSE.map(str.strip), max_size=8))
+def test_sentences_telegraphed_together_come_out_as_each_on_its_own(
+    sentences: list[str],
+) -> None:
+    assert compressor._telegraph_all(sentences) == [
+        compressor._telegraph(sentence) for sentence in sentences
+    ]
+
+
+# Phrases and their pieces, next to what may or may not border a phrase, in any case.
+PHRASE_PARTS = [
+    "in order to", "In Order To", "due to the fact that", "is able to", "are able to",
+    "it is important to note that", "in the event that", "for the purpose of", "it is",
+    "in", "order", "to", "able", "-", "_", "x", "1", " ", "  ", "\t", ".", "\u0130", "\u017f",
+]  # fmt: skip
+PHRASE_TEXT = st.lists(st.sampled_from(PHRASE_PARTS), max_size=20).map("".join)
+
+
+@settings(max_examples=1000)
+@given(st.one_of(PROSE, PHRASE_TEXT))
+def test_phrases_found_in_the_lowered_text_are_the_patterns_matches(text: str) -> None:
+    expected = compressor._PHRASES.sub(compressor._replace_phrase, text)
+    assert compressor._shorten_phrases(text) == expected

@@ -12,7 +12,7 @@ paragraph. The blocks come from `blocks`: everything but prose is copied as it i
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from itertools import accumulate
 
 from cleveragents.application.ports.token_counter import TextPiece
@@ -93,6 +93,9 @@ _EXAMPLE = re.compile(r"(?:for example|for instance|e\.g\.|example:)", re.IGNORE
 # Each starts with a character of its own (a backtick run written "`"`*, not `+), which lets the
 # regex engine skip to them.
 _PROTECTED = re.compile(r"(``*[^`]*`+|\]\([^)]*\)|<[^<>\s]+>|https?://\S+)")
+# The same, where no span runs past a line break: in `_telegraph_all`'s text, a line break
+# separates two sentences (a sentence holds none), and each span stays in its sentence.
+_PROTECTED_IN_LINE = re.compile(r"(``*[^`\n]*`+|\]\([^)\n]*\)|<[^<>\s]+>|https?://\S+)")
 _PHRASE_REPLACEMENTS = {
     "it is important to note that": "",
     "it should be noted that": "",
@@ -117,6 +120,50 @@ _PHRASES = re.compile(
 _PHRASE_PARTS = tuple(max(re.split("[iks]", phrase), key=len) for phrase in _PHRASE_REPLACEMENTS)
 
 
+# The same phrases in lower case, for a text lowered first: matched case-sensitively, some
+# 1.5 times as fast. Only for ASCII text, where lowering keeps every offset and
+# case-insensitive matching ties each letter to its two cases only.
+def _shorten_phrases(text: str) -> str:
+    """`_PHRASES.sub(_replace_phrase, text)`. On ASCII text, where lowering keeps every offset
+    and case-insensitive matching ties each letter to its two cases only, each phrase is found
+    in the lowered text with `str.find` (a pass of the pattern over a whole document costs
+    several times more) and the matches are taken as the pattern takes them: the leftmost
+    first, at one place the first phrase of the list, none overlapping the one before."""
+    if not text.isascii():
+        return _PHRASES.sub(_replace_phrase, text)
+    lowered = text.lower()
+    found: list[tuple[int, int, str]] = []  # start, position in the list, phrase
+    for number, phrase in enumerate(_PHRASE_REPLACEMENTS):
+        at = lowered.find(phrase)
+        while at >= 0:
+            end = at + len(phrase)
+            if not (at and _is_word_or_hyphen(lowered[at - 1])) and not (
+                end < len(lowered) and _is_word_or_hyphen(lowered[end])
+            ):
+                found.append((at, number, phrase))
+            at = lowered.find(phrase, at + 1)
+    if not found:
+        return text
+    found.sort()
+    kept: list[str] = []
+    position = 0
+    for at, _, phrase in found:
+        if at < position:
+            continue  # inside the phrase before, or at its place after a phrase before it
+        kept.append(text[position:at])
+        kept.append(_PHRASE_REPLACEMENTS[phrase])
+        position = at + len(phrase)
+        while position < len(text) and text[position] in " \t":
+            position += 1
+    kept.append(text[position:])
+    return "".join(kept)
+
+
+def _is_word_or_hyphen(character: str) -> bool:
+    """What `_PHRASES` must not find before or after a phrase: a word character or `-`."""
+    return character.isalnum() or character in "_-"
+
+
 def _replace_phrase(match: re.Match[str]) -> str:
     """The short form of a wordy phrase. Case-insensitive matching also takes letters that
     lower-case to another word (the Turkish dotted and dotless i, U+0130 and U+0131, match
@@ -134,11 +181,19 @@ _FILLER = re.compile(
     + r")(?<!rather(?=[ \t]+than\b))[ \t]+"
 )
 _FILLER_START = re.compile(rf"^(?:{_FILLER_WORDS.title()})(?<!Rather(?=[ \t]+than\b))[ \t]+")
+# `_FILLER_START` after an `lstrip`, at the start of each line of a text of sentences joined by
+# line breaks (`_telegraph_all`): the blanks it skips are neither a line break nor a span.
+_FILLER_START_LINES = re.compile(
+    rf"^[^\S\n{chr(0x1F)}]*(?:(?:{_FILLER_WORDS.title()})(?<!Rather(?=[ \t]+than\b))[ \t]+)?",
+    re.MULTILINE,
+)
 _SPACE_BEFORE_PUNCT = re.compile(r"[ \t]+(?=[,;:.!?)])")
 _SPACES = re.compile(r"[ \t]{2,}")
 # Where `_SPACE_BEFORE_PUNCT` can match, but after a tab (tested apart): a pattern that starts
 # with one character is found faster than one that starts with a repeat.
 _SPACE_BEFORE_PUNCT_HINT = re.compile(r" [,;:.!?)]")
+_SPACE_RUN_BEFORE_PUNCT = re.compile(r" +(?=[,;:.!?)])")  # the same two in text without a tab
+_SPACE_RUN = re.compile(r"  +")
 _LINK_PARTS = ("](", "<", "http")  # what every `_PROTECTED` span but code holds
 _PROTECTED_PARTS = ("`", *_LINK_PARTS)
 
@@ -157,13 +212,13 @@ def _telegraph(sentence: str) -> str:
     # the sentence holds: its phrase test is made once.
     phrases = _holds_any(sentence.lower(), _PHRASE_PARTS)
     if not _holds_any(sentence, _PROTECTED_PARTS):
-        prose = _PHRASES.sub(_replace_phrase, sentence) if phrases else sentence
+        prose = _shorten_phrases(sentence) if phrases else sentence
         result = _delete_filler(_FILLER_START.sub("", prose.lstrip()))
     else:
         parts = _split_protected(sentence)  # prose, a span, prose, ...
         pieces = parts[0::2]
         if phrases:
-            pieces = [_PHRASES.sub(_replace_phrase, piece) for piece in pieces]
+            pieces = [_shorten_phrases(piece) for piece in pieces]
         pieces[0] = _FILLER_START.sub("", pieces[0].lstrip())
         if _SPAN in sentence:  # it would be taken for a span: each piece on its own
             parts[0::2] = [_delete_filler(piece) for piece in pieces]
@@ -174,6 +229,29 @@ def _telegraph(sentence: str) -> str:
     if sentence[:1].isupper() and result[:1].islower():
         result = result[0].upper() + result[1:]
     return result
+
+
+def _telegraph_all(sentences: list[str]) -> list[str]:
+    """`_telegraph` of each sentence, each pattern run once over them all: the sentences joined
+    by line breaks, which the patterns take for the ends of a text (none matches across one,
+    and a sentence holds none). A document's thousands of sentences so cost a few passes, not
+    a dozen Python steps each. A sentence holding a line break or the span character is
+    telegraphed on its own."""
+    if not sentences:
+        return []
+    if any(_SPAN in sentence or "\n" in sentence for sentence in sentences):
+        return [_telegraph(sentence) for sentence in sentences]
+    parts = _PROTECTED_IN_LINE.split("\n".join(sentences))  # prose, a span, prose, ...
+    prose = _SPAN.join(parts[0::2])
+    prose = _shorten_phrases(prose)
+    prose = _FILLER_START_LINES.sub("", prose)
+    parts[0::2] = _delete_filler(prose).split(_SPAN)
+    results = [result.strip() for result in "".join(parts).split("\n")]
+    for position, sentence in enumerate(sentences):
+        result = results[position]
+        if sentence[:1].isupper() and result[:1].islower():
+            results[position] = result[0].upper() + result[1:]
+    return results
 
 
 def _split_protected(sentence: str) -> list[str]:
@@ -191,12 +269,15 @@ def _split_protected(sentence: str) -> list[str]:
 
 def _delete_filler(prose: str) -> str:
     """Filler words deleted from `prose`, then the blanks they leave before punctuation and
-    in runs."""
+    in runs. Without a tab, the blanks are spaces, found by patterns that start with one (the
+    engine skips ahead to it) and run only where a substring test says they can match."""
     prose = _FILLER.sub("", prose)
-    if "\t" in prose or _SPACE_BEFORE_PUNCT_HINT.search(prose):
-        prose = _SPACE_BEFORE_PUNCT.sub("", prose)
-    if "\t" in prose or "  " in prose:
-        prose = _SPACES.sub(" ", prose)
+    if "\t" in prose:
+        return _SPACES.sub(" ", _SPACE_BEFORE_PUNCT.sub("", prose))
+    if _SPACE_BEFORE_PUNCT_HINT.search(prose):
+        prose = _SPACE_RUN_BEFORE_PUNCT.sub("", prose)
+    if "  " in prose:
+        prose = _SPACE_RUN.sub(" ", prose)
     return prose
 
 
@@ -217,6 +298,13 @@ def _continuation(prefix: str) -> str:
 def _condense(prefix: str, text: str, terms: TaskTerms) -> list[str]:
     """The prose `text` as its kept, telegraphic sentences, one per line; `prefix` starts the
     first line."""
+    sentences = _chosen_sentences(text, terms)
+    return _condensed_lines(prefix, sentences, _telegraph_all(sentences)) if sentences else []
+
+
+def _chosen_sentences(text: str, terms: TaskTerms) -> list[str]:
+    """The sentences of the prose `text` that Tier 2 keeps, as they are: the first, then each
+    later one that carries something (`_keep_sentence`); none for an example."""
     # An example starts with e or f, in either case (no other character matches them).
     if text[0] in "eEfF" and _EXAMPLE.match(text) and not terms.matches(text):
         return []  # the design's "remove redundant examples"
@@ -224,15 +312,20 @@ def _condense(prefix: str, text: str, terms: TaskTerms) -> list[str]:
     # When the later sentences together hold nothing that keeps one (most paragraphs), they
     # are not split: the first sentence is all that is kept.
     rest = text[first_end:]
-    later = split_sentences(text)[1:] if rest and _keep_sentence(rest, terms) else []
-    first = _telegraph(text[:first_end])
+    if not (rest and _keep_sentence(rest, terms)):
+        return [text[:first_end]]
+    later = split_sentences(text)[1:]
+    return [text[:first_end], *(sentence for sentence in later if _keep_sentence(sentence, terms))]
+
+
+def _condensed_lines(prefix: str, sentences: list[str], shorts: Sequence[str]) -> list[str]:
+    """The lines of a paragraph's kept `sentences`, given their telegraphic `shorts`: one per
+    line, `prefix` before the first, the list marker's width (or `>`) before the others."""
+    first = shorts[0]
     if looks_like_block(first):
-        first = text[:first_end]  # e.g. "The # sign" must not turn into a heading
+        first = sentences[0]  # e.g. "The # sign" must not turn into a heading
     lines = [prefix + first]
-    for sentence in later:
-        if not _keep_sentence(sentence, terms):
-            continue
-        short = _telegraph(sentence)
+    for short in shorts[1:]:
         if not short:
             continue
         if looks_like_block(short):
@@ -246,21 +339,32 @@ def _compress(text: str, terms: TaskTerms) -> list[TextPiece]:
     """Render every block; blank lines only between kept blocks, one at most. The blocks are
     `scan`'s segments, not `parse`'s blocks, which would cost a tuple of lines each.
 
+    The sentences every paragraph keeps are chosen first, and telegraphed all at once
+    (`_telegraph_all`), before the blocks are written.
+
     The result comes in pieces whose join is the text: each stretch copied unchanged from
     `text` (code, tables, headings, prose that lost nothing, and the line breaks between them
     where the original has the same) is one piece that says where it was copied from, so the
     pipeline counts its tokens from the raw text's instead of encoding it again."""
     lines = split_lines(text)
+    segments = list(scan(lines))
+    chosen = [
+        _chosen_sentences(segment[5], terms) if segment[0] is Kind.PROSE and segment[5] else None
+        for segment in segments
+    ]
+    shorts = _telegraph_all([sentence for kept in chosen if kept for sentence in kept])
+    taken = 0  # the shorts of the paragraphs before
     pieces = _Pieces(lines, _line_offsets(text, lines))
     pending_blank = False
     position = 0  # where the last segment ended: lines before the next one are blank
-    for kind, start, end, _, prefix, prose, _ in scan(lines):
+    for (_, start, end, _, prefix, _, _), sentences in zip(segments, chosen, strict=True):
         pending_blank = pending_blank or start > position
         position = end
-        if kind is Kind.PROSE and prose:
-            rendered = _condense(prefix, prose, terms)
-            if not rendered:
+        if sentences is not None:
+            if not sentences:
                 continue
+            rendered = _condensed_lines(prefix, sentences, shorts[taken : taken + len(sentences)])
+            taken += len(sentences)
             if rendered == lines[start:end]:  # nothing was cut: a copy after all
                 pieces.copy(start, end, pending_blank)
             else:
