@@ -49,7 +49,8 @@ class CompressResult:
     name: str
     truncated: bool
     """Something was left out: with `smart`, each run of omitted lines is a marker naming its
-    line range (for a stored artifact, `Store.read_lines` gives it back exactly)."""
+    line range (for a stored artifact, `Store.read_lines` gives it back exactly); a source
+    file at a tight budget is an outline, its one marker naming the whole file's range."""
     notice: str | None = None
     """What the caller should know, e.g. that the store refused the file (a credential)."""
     estimated: bool = False

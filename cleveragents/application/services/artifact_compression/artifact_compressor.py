@@ -9,8 +9,10 @@ counted with the real tokenizer and fits the budget, and `compacted_tokens` is t
 `smart` mode fills the budget by value at any ratio: the artifact whole when it fits; else the
 type's own fit (JSON, which must still parse), or the artifact's own lines packed by the
 type's ranks (structure first, then what matters for the type and the task, then context),
-each run of dropped lines replaced by a marker naming its line range, so nothing is lost: when
-the artifact is in the store, `agents artifact read ID --lines A-B` gives the range back.
+each run of dropped lines replaced by a marker naming its line range (or, for a kind that
+allows it at a tight budget, an outline under one marker naming the whole range), so nothing is
+lost: when the artifact is in the store, `agents artifact read ID --lines A-B` gives the range
+back.
 
 Before anything, credentials in the artifact are redacted (kind named, value never), so a
 judge never sees a key. So is every other field printed: the artifact's name (a tool can write

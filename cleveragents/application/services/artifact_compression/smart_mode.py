@@ -3,7 +3,9 @@
 The type's own fit when it has one (JSON, which must still parse), with what its rendering
 revealed redacted; else the artifact's own lines, ranked by the type (structure first, then
 what matters for the type and the task, then context) and packed into the budget by
-`packing`, each run of dropped lines replaced by a marker naming its line range."""
+`packing`, each run of dropped lines replaced by a marker naming its line range; or, when the
+kind allows it and the markers would cost what its most important lines do (a source file's
+declaration names at a twentieth of it), an outline of those lines under one marker."""
 
 from __future__ import annotations
 
