@@ -32,6 +32,7 @@ from cleveragents.application.services.artifact_compression.kinds.markdown.block
     parse,
     scan,
 )
+from cleveragents.application.services.artifact_compression.task_terms import TaskTerms
 
 # --- markdown -------------------------------------------------------------------------------
 
@@ -275,14 +276,14 @@ def test_the_error_pattern_finds_the_lines_the_plain_one_finds(code: str) -> Non
 
 
 @settings(max_examples=200)
-@given(st.lists(BODY_LINE, min_size=1, max_size=20), st.integers(1, 3))
-def test_the_error_words_of_a_hunk_are_those_of_each_line(lines: list[str], columns: int) -> None:
+@given(st.lists(BODY_LINE.filter(lambda line: line[:1] in diff_parsing._BODY_MARKERS), max_size=20))
+def test_the_error_words_of_a_diff_are_those_of_each_line(lines: list[str]) -> None:
     expected = {
         index
         for index, line in enumerate(lines)
-        if diff_signatures.ERROR_HINT.search(line[columns:].lower())
+        if diff_signatures.ERROR_HINT.search(line[1:].lower())
     }
-    assert diff_line_plan._hinted_lines(lines, 0, len(lines), columns) == expected
+    assert diff_line_plan._Notable.of(lines, TaskTerms()).hinted == expected
 
 
 @settings(max_examples=300)

@@ -31,15 +31,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from cleveragents.application.services.artifact_compression.kinds.diff.hunk_scan import JoinedLines
 from cleveragents.application.services.artifact_compression.kinds.diff.parsing import DiffLineKind
 from cleveragents.application.services.artifact_compression.kinds.diff.roles import (
     OMITTED_END,
     READERS,
     Comments,
+    Reader,
     Role,
 )
 from cleveragents.application.services.artifact_compression.kinds.diff.signatures import (
-    ERROR_HINT,
     ERROR_WORDS,
     FAMILY,
 )
@@ -139,6 +140,7 @@ class DiffLineRanker:
     columns: int = 1
     changes: int = 0  # changed lines seen that were not ranked better than `_OPENING`
     previous: int = _CONTEXT  # the last line's rank
+    _notable: _Notable | None = None  # what the lines of the diff being ranked hold
 
     def rank(self, line: str, kind: DiffLineKind, starts_file: bool) -> int:
         """The rank of a line that is no hunk body line (those: `rank_body`)."""
@@ -182,78 +184,134 @@ class DiffLineRanker:
         self, lines: list[str], start: int, end: int, language: str | None, ranks: list[int]
     ) -> None:
         """Append the ranks of the body lines `lines[start:end]` of one hunk (module
-        docstring), with what stays the same over the hunk looked up once and the words of
-        `ERROR_WORDS` searched for in the whole hunk at once."""
-        columns = self.columns
+        docstring). The lines that may be more than plain (a declaration, an error word, a
+        task term, a block comment's start, ``\\ No newline``) are found in the diff's text at
+        once (`_Notable`) and read one by one, as are the lines inside a block comment; the
+        runs of lines between them are ranked by their markers alone (`_plain_run`)."""
         reader = READERS[FAMILY.get(language or "")]
-        comments = self.comments
-        terms = self.terms if self.terms.terms else None
-        deleted = self.deleted
-        hinted = _hinted_lines(lines, start, end, columns)
-        # What a line must start with to be more than plain: most lines are told plain from
-        # their first and last characters, without a call (this loop runs for each line).
-        heads = reader.special_heads
-        changes = self.changes
-        previous = self.previous
-        append = ranks.append
-        for index in range(start, end):
-            line = lines[index]
-            markers = line[:columns]
-            if markers[:1] == "\\":  # `\ No newline at end of file`: the line before's rank
-                append(previous)
+        inside = self.comments.inside  # the block comment state; `reset` runs between hunks
+        block = reader.block_comments
+        if self._notable is None or self._notable.joined.lines is not lines:
+            self._notable = _Notable.of(lines, self.terms)
+        notable = self._notable
+        if self.columns != 1:  # a combined diff's hunk: every line is read
+            for index in range(start, end):
+                ranks.append(self._read_line(lines[index], reader, None))
+            return
+        hinted = notable.hinted
+        notables = notable.between(reader, start, end)
+        following = 0  # the first of `notables` not behind `index`
+        index = start
+        while index < end:
+            if block and (inside[0] or inside[1]):  # inside a block comment: each line is read
+                ranks.append(self._read_line(lines[index], reader, index in hinted))
+                index += 1
                 continue
-            code = line[columns:]
-            stripped = code.strip()
-            if not stripped:
-                rank = _CONTEXT
-            else:
-                hint = index in hinted
-                plain = (
-                    heads is not None
-                    and not hint
-                    and stripped[0] not in heads
-                    and stripped[-1] != OMITTED_END
-                )
-                role = Role.PLAIN if plain else reader.role(code, stripped, markers, comments, hint)
-                if "+" in markers or "-" in markers:  # a changed line
-                    if role is Role.DECLARATION:
-                        rank = _SHAPE
-                    elif role is Role.ERROR or (terms is not None and terms.matches(code)):
-                        rank = _ALERT
-                    else:
-                        changes += 1
-                        rank = _OPENING if changes <= _OPENING_CHANGES else _CHANGE
-                elif role is Role.DECLARATION or (terms is not None and terms.matches(code)):
-                    rank = _CHANGE
+            while following < len(notables) and notables[following] < index:
+                following += 1
+            stop = notables[following] if following < len(notables) else end
+            if index < stop:
+                self._plain_run(lines, index, stop, ranks)
+                index = stop
+            else:  # a notable line
+                ranks.append(self._read_line(lines[index], reader, index in hinted))
+                index += 1
+
+    def _plain_run(self, lines: list[str], start: int, end: int, ranks: list[int]) -> None:
+        """Append the ranks of `lines[start:end]`, lines of one marker column with no
+        declaration, error word or task term, outside block comments: context and blank lines
+        rank `_CONTEXT`, the first changed ones of the hunk `_OPENING`, the rest `_CHANGE`."""
+        run = [
+            _CONTEXT if line[:1] in _UNCHANGED or len(line) == 1 or line[1:].isspace() else _CHANGE
+            for line in lines[start:end]
+        ]
+        changes = self.changes
+        if changes < _OPENING_CHANGES:
+            for at, rank in enumerate(run):
+                if rank == _CHANGE:
+                    run[at] = _OPENING
+                    changes += 1
+                    if changes == _OPENING_CHANGES:
+                        break
+        self.changes = changes + run.count(_CHANGE)
+        if self.deleted:  # the ranks are below `_NOISE`
+            run = [rank + 1 for rank in run]
+        self.previous = run[-1]
+        ranks.extend(run)
+
+    def _read_line(self, line: str, reader: Reader, hint: bool | None) -> int:
+        """The rank of one body line, read in the language of its file (module docstring);
+        `hint`: whether its code holds a word of `ERROR_WORDS`, when known."""
+        columns = self.columns
+        markers = line[:columns]
+        if markers[:1] == "\\":  # `\ No newline at end of file`: the line before's rank
+            return self.previous
+        code = line[columns:]
+        stripped = code.strip()
+        terms = self.terms
+        if not stripped:
+            rank = _CONTEXT
+        else:
+            # What a line must start with to be more than plain: most lines are told plain
+            # from their first and last characters, without a call.
+            heads = reader.special_heads
+            plain = (
+                heads is not None
+                and hint is False
+                and stripped[0] not in heads
+                and stripped[-1] != OMITTED_END
+            )
+            comments = self.comments
+            role = Role.PLAIN if plain else reader.role(code, stripped, markers, comments, hint)
+            if "+" in markers or "-" in markers:  # a changed line
+                if role is Role.DECLARATION:
+                    rank = _SHAPE
+                elif role is Role.ERROR or terms.matches(code):
+                    rank = _ALERT
                 else:
-                    rank = _CONTEXT
-            previous = min(rank + 1, _NOISE) if deleted else rank
-            append(previous)
-        self.changes = changes
-        self.previous = previous
+                    self.changes += 1
+                    rank = _OPENING if self.changes <= _OPENING_CHANGES else _CHANGE
+            elif role is Role.DECLARATION or terms.matches(code):
+                rank = _CHANGE
+            else:
+                rank = _CONTEXT
+        self.previous = min(rank + 1, _NOISE) if self.deleted else rank
+        return self.previous
 
 
-def _hinted_lines(lines: list[str], start: int, end: int, columns: int) -> set[int]:
-    """The indexes of the lines of `lines[start:end]` whose code (after `columns` marker
-    columns) holds a word of `ERROR_WORDS`, lower-cased: the words are searched for in the
-    lines joined, a few scans in all rather than a pattern for each line."""
-    joined = "\n".join(lines[start:end])
-    lowered = joined.lower()
-    if len(lowered) != len(joined):  # a letter's lower case is longer (`İ`): line by line
-        every = range(start, end)
-        return {index for index in every if ERROR_HINT.search(lines[index][columns:].lower())}
-    found: set[int] = set()
-    for word in ERROR_WORDS:
-        at = lowered.find(word)
-        while at >= 0:
-            found.add(at)
-            at = lowered.find(word, at + 1)
-    # Each hit's line: the lines between one hit and the next are counted, once in all.
-    hinted: set[int] = set()
-    line = at_before = 0
-    for at in sorted(found):
-        line += lowered.count("\n", at_before, at)
-        at_before = at
-        if at - (lowered.rfind("\n", 0, at) + 1) >= columns:  # in the code, not its markers
-            hinted.add(start + line)
-    return hinted
+_UNCHANGED = frozenset((" ", ""))  # the markers of a context line and of an empty line
+
+
+@dataclass(slots=True)
+class _Notable:
+    """The lines of a diff that may be more than plain, found in its joined text once: those
+    whose code holds a word of `ERROR_WORDS` (`hinted`), a task term or ``/*``, and the
+    ``\\ No newline`` lines (`listed`, in order); declarations are found hunk by hunk, in
+    the language of their file (`between`). Read for hunks of one marker column, which
+    cannot start with a letter or ``/``: a word in the line is a word in its code."""
+
+    joined: JoinedLines
+    hinted: set[int]
+    listed: list[int]
+
+    @classmethod
+    def of(cls, lines: list[str], terms: TaskTerms) -> _Notable:
+        joined = JoinedLines(lines)
+        hinted = joined.holding(ERROR_WORDS)
+        notable = hinted | joined.starting("\\")
+        if terms.terms:
+            notable |= joined.holding(terms.terms)
+        if "/*" in joined.text:
+            notable |= joined.holding(("/*",))
+        return cls(joined, hinted, sorted(notable))
+
+    def between(self, reader: Reader, start: int, end: int) -> list[int]:
+        """The notable lines from `start` up to `end` (excluded), in order, with the lines
+        that match the declaration pattern of `reader`'s family."""
+        listed = JoinedLines.between(self.listed, start, end)
+        if reader.declaration_lines is None:
+            return listed
+        declared = self.joined.matching(reader.declaration_lines, start, end)
+        if not declared:
+            return listed
+        return sorted({*listed, *declared})

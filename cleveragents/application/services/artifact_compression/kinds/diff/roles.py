@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass, field
 from enum import Enum, auto
 
+from cleveragents.application.services.artifact_compression.kinds.diff.hunk_scan import line_bound
 from cleveragents.application.services.artifact_compression.kinds.diff.signatures import (
     DECLARATION_STARTS,
     DECLARATIONS,
@@ -78,7 +79,7 @@ def line_role(line: str, language: str | None, comments: Comments, columns: int 
 
 
 @dataclass(frozen=True, slots=True)
-class _Reader:
+class Reader:
     """How the code of one language family (None: an unknown language) is read: its line
     comment (None: ``//`` and ``/* ... */``, or no comments), its declaration pattern and what a
     declaration must start with (None: anything)."""
@@ -92,9 +93,11 @@ class _Reader:
     # when they are known (line comments only, declarations screened by their starts): code
     # that starts otherwise, holds no error word and does not end as a placeholder is PLAIN.
     special_heads: frozenset[str] | None
+    # `declaration` as `hunk_scan.line_bound` makes it: the lines of a joined hunk it matches.
+    declaration_lines: re.Pattern[str] | None
 
     @classmethod
-    def of(cls, family: str | None) -> _Reader:
+    def of(cls, family: str | None) -> Reader:
         line_comment = LINE_COMMENTS.get(family or "")
         declaration = DECLARATIONS.get(family or "")
         starts = DECLARATION_STARTS.get(family or "")
@@ -102,7 +105,14 @@ class _Reader:
         special: frozenset[str] | None = None
         if (family is None or line_comment is not None) and (declaration is None or starts):
             special = heads | {line_comment[0]} if line_comment else heads
-        return cls(family, line_comment, declaration, starts, heads, special)
+        bound = line_bound(declaration) if declaration is not None else None
+        return cls(family, line_comment, declaration, starts, heads, special, bound)
+
+    @property
+    def block_comments(self) -> bool:
+        """Whether the family's comments are ``//`` and ``/* ... */`` (whose state a hunk's
+        lines carry from one to the next)."""
+        return self.family is not None and self.line_comment is None
 
     def role(
         self,
@@ -144,7 +154,7 @@ class _Reader:
 
 
 OMITTED_END = IMPLEMENTATION_OMITTED[-1]
-READERS = {family: _Reader.of(family) for family in (None, *FAMILY.values())}
+READERS = {family: Reader.of(family) for family in (None, *FAMILY.values())}
 
 
 def _side(markers: str) -> str:
