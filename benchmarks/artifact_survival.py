@@ -697,7 +697,7 @@ def measure(
     lines = item.text.splitlines(keepends=True)
     costs = [counter.count(line) for line in lines]
     signatures = getattr(matters, "signatures", None) if item.kind == "code" else None
-    cheapest = signature_costs(signatures, counter) if signatures else None
+    cheapest = signature_costs(signatures, item.text, counter) if signatures else None
     outcomes = []
     for ratio in RATIOS:
         budget = max(int(raw_tokens / ratio), 1)

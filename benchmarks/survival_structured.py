@@ -78,15 +78,22 @@ class ListedCodeMatters:
         }
 
 
-def signature_costs(signatures: Sequence[str], counter: TokenCounter) -> list[int]:
-    """Each distinct signature line's tokens, stripped, with its newline, cheapest first."""
-    return sorted(counter.count(line.strip() + "\n") for line in dict.fromkeys(signatures))
+def signature_costs(signatures: Sequence[str], text: str, counter: TokenCounter) -> list[int]:
+    """Each distinct signature line's tokens as the file writes it (indented), with its
+    newline, cheapest first."""
+    wanted = {line.strip() for line in signatures}
+    as_written: dict[str, str] = {}
+    for line in text.splitlines():
+        key = line.strip()
+        if key in wanted:
+            as_written.setdefault(key, line)
+    return sorted(counter.count(line + "\n") for line in as_written.values())
 
 
 def reach(costs: Sequence[int], budget: int) -> float:
     """The share of the distinct signature lines a budget can hold whole at best: the
-    cheapest first, with no marker and no indentation. Below the target, no output that keeps
-    lines whole can meet it."""
+    cheapest first, as the file writes them, with no marker. Below the target, no output that
+    keeps lines whole can meet it."""
     total = taken = 0
     for cost in costs:
         if total + cost > budget:
