@@ -256,10 +256,16 @@ class _Packer:
     def _render(self, kept: Mapping[int, bool], shorts: Mapping[int, ShortForm]) -> list[TextPiece]:
         """The packed text in pieces: each run of lines kept whole, as copied from the
         artifact (from the byte offset of its first line, when known), and the text around
-        them (markers, short forms, newlines)."""
+        them (markers, short forms, newlines).
+
+        A run's piece holds the newlines around it too, as the artifact does (the last line's
+        only when another line follows it there): the counter then finds the cuts no token
+        crosses at the run's very edges (after the newline before it, before the newline after
+        it), and encodes little more than the markers between runs."""
         request = self.request
         texts = request.texts
         offsets = request.offsets
+        last_line = request.total_lines - 1
         pieces: list[TextPiece] = []
         run: list[str] = []  # the lines kept whole since the last piece of new text
         run_start = 0
@@ -268,9 +274,7 @@ class _Packer:
 
         def new_text(text: str) -> None:
             if run:
-                origin = offsets[run_start] if offsets is not None else None
-                pieces.append(TextPiece("\n".join(run), origin))
-                pieces.append(TextPiece("\n"))
+                pieces.extend(_run_pieces(run, run_start, previous, last_line, offsets, pieces))
                 run.clear()
             elif pieces:
                 pieces.append(TextPiece("\n"))
@@ -281,8 +285,6 @@ class _Packer:
                 new_text(self._gap_text(previous + 1, position - 1, previous))
             if kept[position]:
                 if not run:
-                    if pieces:
-                        pieces.append(TextPiece("\n"))
                     run_start = position
                 run.append(texts[position])
                 kept_tokens += request.costs[position]
@@ -369,6 +371,29 @@ def pack_lines(
         heads_only=heads_only,
     )
     return pack(request, budget, raw_tokens, counter, marker, handles)
+
+
+def _run_pieces(
+    run: list[str],
+    first: int,
+    last: int,
+    last_line: int,
+    offsets: Sequence[int] | None,
+    before: list[TextPiece],
+) -> list[TextPiece]:
+    """The pieces of a run of lines `first`..`last` kept whole, with the newline before it
+    (when text precedes it) and the one after it (new text always follows a run). The
+    newlines go into the copied piece where the artifact has them at the same places: before
+    any line but the first, after any line but the last (whose newline the artifact may
+    lack)."""
+    lead = "\n" if before else ""
+    body = lead + "\n".join(run)
+    if offsets is None:
+        return [TextPiece(body + "\n")]
+    origin = offsets[first] - len(lead)
+    if last < last_line:
+        return [TextPiece(body + "\n", origin)]
+    return [TextPiece(body, origin), TextPiece("\n")]
 
 
 def _markers_only(raw_tokens: int, budget: int, counter: TokenCounter) -> Packed:

@@ -109,6 +109,8 @@ _PREFIX_LEVEL = re.compile(
 _LINE_START_LEVELS = ("fatal:", "error:", "warning:", "warn:", "panic:")  # `fatal: not a git repo`
 # A compiler's level with its code: `error[E0308]: mismatched types`, `warning[unused]: ...`
 _CODED_LEVEL = re.compile(r"(fatal|error|warning|warn)\[[\w-]{1,40}\]:")
+_PREFIX_FIRST = ("<", "I", "W", "E", "F")  # what `_PREFIX_LEVEL` starts with, besides digits
+_CODED_FIRST = ("e", "w", "f")
 _APT_LEVELS = {"E: ": Severity.ERROR, "W: ": Severity.WARNING}
 
 _LEVEL_KEYS = ("level", "lvl", "severity", "loglevel", "levelname", "type", "entrytype")
@@ -161,6 +163,8 @@ _TRACE_LINE = re.compile(
     r"|(?:During handling of the above exception, another exception occurred"
     r"|The above exception was the direct cause of the following exception):"
 )
+_BLANKS = (" ", "\t")
+_EXCEPTION_FIRST = ("_", "$", " ", "\t")  # besides letters: what an exception line starts with
 _CAUSE = re.compile(r"[ \t]*+(?:Caused by|Suppressed): ")
 _EXCEPTION_LINE = re.compile(  # `ValueError: msg`, `java.io.IOException`, `KeyboardInterrupt`
     r"[ \t]*+(?:Exception in thread "
@@ -189,7 +193,8 @@ def _prefix_level(line: str) -> Severity | None:
 
 def _level(line: str) -> Severity:
     """The severity named by the leftmost level token of `line`, or OTHER."""
-    if line[:1] in ("<", "I", "W", "E", "F") or line[:1].isdigit() or line[1:2] == "/":
+    first = line[:1]
+    if first in _PREFIX_FIRST or first.isdigit() or line[1:2] == "/":
         prefixed = _prefix_level(line)
         if prefixed is not None:
             return prefixed
@@ -197,7 +202,7 @@ def _level(line: str) -> Severity:
             return _APT_LEVELS[line[:3]]
     if line.startswith(_LINE_START_LEVELS):
         return _WORD_SEVERITY[line[: line.index(":")]]
-    if line[:1] in ("e", "w", "f") and (coded := _CODED_LEVEL.match(line)):
+    if first in _CODED_FIRST and (coded := _CODED_LEVEL.match(line)):
         return _WORD_SEVERITY[coded.group(1)]
     for match in _LEVEL.finditer(line):
         word = match.group(match.lastindex) if match.lastindex else match.group()
@@ -223,19 +228,7 @@ def line_severity(line: str) -> Severity:
     Fast on the routine majority: one regex finds the level; the trace patterns run only on
     lines whose first character allows them, and the failure words only after a substring test.
     """
-    first = line[:1]
-    if (first in (" ", "\t") or line.startswith(_TRACE_STARTS)) and _TRACE_LINE.match(line):
-        return Severity.ERROR
-    severity = _level(line)
-    if severity <= Severity.ERROR:
-        return severity
-    if (first.isalpha() or first in ("_", "$", " ", "\t")) and _EXCEPTION_LINE.match(line):
-        return Severity.ERROR
-    if _is_traceback_start(line):
-        return Severity.ERROR
-    if severity is Severity.OTHER and _reports_failure(line):
-        return Severity.WARNING
-    return severity
+    return _on_its_own(line, line[:1], _is_traceback_start(line))[0]
 
 
 def is_important(line: str) -> bool:
@@ -264,18 +257,26 @@ class LogLine(NamedTuple):
     kind: LineKind
 
 
-def _kind(line: str, severity: Severity) -> LineKind:
-    if severity > Severity.ERROR:
-        return LineKind.ENTRY
-    first = line[:1]
-    if first in (" ", "\t") or line.startswith(_TRACE_STARTS) or _is_traceback_start(line):
-        if _CAUSE.match(line):
-            return LineKind.EXCEPTION
-        if _TRACE_LINE.match(line) or _is_traceback_start(line):
-            return LineKind.DETAIL
-    if _level(line) > Severity.ERROR and _EXCEPTION_LINE.match(line):
-        return LineKind.EXCEPTION
-    return LineKind.ENTRY
+def _on_its_own(line: str, first: str, opens_traceback: bool) -> tuple[Severity, LineKind]:
+    """A line's severity and kind on its own (no traceback state), `first` its first character.
+
+    Each pattern runs at most once, and the kind follows from what found the severity: a trace
+    line (`_TRACE_LINE`, which only a line starting with a blank or a `_TRACE_STARTS` word can
+    match, and which holds `_CAUSE`) is an exception when it is a cause, else a detail; a
+    traceback's header is a detail; an error by its exception line alone is an exception;
+    every other line is an entry."""
+    if (first in _BLANKS or line.startswith(_TRACE_STARTS)) and _TRACE_LINE.match(line):
+        return Severity.ERROR, LineKind.EXCEPTION if _CAUSE.match(line) else LineKind.DETAIL
+    severity = _level(line)
+    if severity <= Severity.ERROR:
+        return severity, LineKind.DETAIL if opens_traceback else LineKind.ENTRY
+    if (first.isalpha() or first in _EXCEPTION_FIRST) and _EXCEPTION_LINE.match(line):
+        return Severity.ERROR, LineKind.DETAIL if opens_traceback else LineKind.EXCEPTION
+    if opens_traceback:
+        return Severity.ERROR, LineKind.DETAIL
+    if severity is Severity.OTHER and _reports_failure(line):
+        return Severity.WARNING, LineKind.ENTRY
+    return severity, LineKind.ENTRY
 
 
 def describe(lines: Iterable[str]) -> Iterator[LogLine]:
@@ -288,19 +289,21 @@ def describe(lines: Iterable[str]) -> Iterator[LogLine]:
     in_traceback = False
     pending: LogLine | None = None
     for line in lines:
-        severity = line_severity(line)
-        kind = _kind(line, severity)
+        first = line[:1]
+        blank_first = first in _BLANKS
+        opens_traceback = "Traceback" in line and line.rstrip().endswith(_TRACEBACK)
+        severity, kind = _on_its_own(line, first, opens_traceback)
         if in_traceback:
-            in_traceback = line[:1] in (" ", "\t")
+            in_traceback = blank_first
             if in_traceback:
-                severity, kind = Severity.ERROR, max(kind, LineKind.DETAIL)
+                severity, kind = Severity.ERROR, LineKind.DETAIL
             elif line.strip():  # the exception line that ends the traceback
                 severity = min(severity, Severity.ERROR)
                 kind = LineKind.EXCEPTION if kind is LineKind.ENTRY else kind
-        if _is_traceback_start(line):
+        if opens_traceback:
             in_traceback = True
         if pending is not None:
-            if pending.severity > Severity.ERROR and _FRAME.match(line):
+            if blank_first and pending.severity > Severity.ERROR and _FRAME.match(line):
                 unlevelled = _level(pending.text) > Severity.WARNING
                 pending = LogLine(
                     pending.text,
