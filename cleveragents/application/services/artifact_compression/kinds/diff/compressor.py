@@ -120,7 +120,8 @@ class DiffCompressor(KindCompressor):
         priorities: list[int] = []
         previous = DiffLineKind.OTHER
         named: list[int] = []  # the lines that start a file's diff, naming it
-        for kind, language, start, end in diff_segments(lines):
+        segments = list(diff_segments(lines))  # read again by the file list, when it is needed
+        for kind, language, start, end in segments:
             if kind is DiffLineKind.BODY:
                 ranker.rank_body(lines, start, end, language, priorities)
             else:  # a line of its own
@@ -133,7 +134,7 @@ class DiffCompressor(KindCompressor):
                 priorities.append(ranker.rank(line, kind, starts_file))
             previous = kind
         # When the packed lines lose a file's first line, a list of every file comes first.
-        summaries = partial(file_lists, lines)
+        summaries = partial(file_lists, lines, segments)
         if max(map(len, lines), default=0) <= LONG_LINE_CHARS:
             # No short forms: spares the helper its loop.
             return LinePlan(priorities, summaries=summaries, summarized=named)

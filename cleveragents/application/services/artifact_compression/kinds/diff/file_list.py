@@ -10,7 +10,9 @@ rename).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from operator import itemgetter
 
 from cleveragents.application.services.artifact_compression.kinds.diff.parsing import (
     FILE_STARTS,
@@ -42,11 +44,15 @@ class _File:
         return f" {name} | {change}{notes}"
 
 
-def file_lists(lines: list[str]) -> tuple[str, ...]:
+Segments = Iterable[tuple[DiffLineKind, str | None, int, int]]
+"""What `diff_segments` gives for the lines, when the caller has it already."""
+
+
+def file_lists(lines: list[str], segments: Segments | None = None) -> tuple[str, ...]:
     """The summaries smart mode may write first, richest first: the list with each file's
     counts (`file_list`), then the paths alone on one line, for a budget too small for the
     counts; none for a text that is no diff."""
-    files = _files(lines)
+    files = _files(lines, segments)
     if not files:
         return ()
     paths = ", ".join(f.name() for f in files)
@@ -71,20 +77,20 @@ def _listed(files: list[_File]) -> list[str]:
     return [title, *(f.line() for f in files)]
 
 
-def _files(lines: list[str]) -> list[_File]:
+_MARKER = itemgetter(slice(0, 1))  # a line's first character, or "" for an empty line
+
+
+def _files(lines: list[str], segments: Segments | None = None) -> list[_File]:
     """Every file of the diff, in order, with what its headers and hunks say of it."""
     files: list[_File] = []
     current: _File | None = None
     headed = False  # the current file's `+++` line or a hunk was seen: a `---` starts the next
-    for kind, _, start, end in diff_segments(lines):
+    for kind, _, start, end in diff_segments(lines) if segments is None else segments:
         if kind is DiffLineKind.BODY and current is not None:
             headed = True
-            for line in lines[start:end]:
-                marker = line[:1]
-                if marker == "+":
-                    current.added += 1
-                elif marker == "-":
-                    current.removed += 1
+            markers = list(map(_MARKER, lines[start:end]))
+            current.added += markers.count("+")
+            current.removed += markers.count("-")
             continue
         if kind is not DiffLineKind.FILE_HEADER:
             continue

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from operator import itemgetter
 
 from cleveragents.application.services.artifact_compression.kinds.diff.hunk_scan import JoinedLines
 from cleveragents.application.services.artifact_compression.kinds.diff.parsing import DiffLineKind
@@ -221,10 +222,10 @@ class DiffLineRanker:
         """Append the ranks of `lines[start:end]`, lines of one marker column with no
         declaration, error word or task term, outside block comments: context and blank lines
         rank `_CONTEXT`, the first changed ones of the hunk `_OPENING`, the rest `_CHANGE`."""
-        run = [
-            _CONTEXT if line[:1] in _UNCHANGED or len(line) == 1 or line[1:].isspace() else _CHANGE
-            for line in lines[start:end]
-        ]
+        run = list(map(_PLAIN_RANKS.__getitem__, map(_MARKER, lines[start:end])))
+        if self._notable is not None:
+            for index in JoinedLines.between(self._notable.blank_changes, start, end):
+                run[index - start] = _CONTEXT
         changes = self.changes
         if changes < _OPENING_CHANGES:
             for at, rank in enumerate(run):
@@ -279,7 +280,11 @@ class DiffLineRanker:
         return self.previous
 
 
-_UNCHANGED = frozenset((" ", ""))  # the markers of a context line and of an empty line
+_MARKER = itemgetter(slice(0, 1))  # a line's first character, or "" for an empty line
+# A plain line's rank by its marker (a changed one: when it is not blank, and not one of the
+# first of its hunk); an empty line is a blank context line.
+_PLAIN_RANKS = {" ": _CONTEXT, "": _CONTEXT, "+": _CHANGE, "-": _CHANGE}
+_BLANK_CHANGE = re.compile(r"\n[+-][^\S\n]*+$", re.MULTILINE)
 
 
 @dataclass(slots=True)
@@ -293,6 +298,7 @@ class _Notable:
     joined: JoinedLines
     hinted: set[int]
     listed: list[int]
+    blank_changes: list[int]  # the lines of one marker column, ``+`` or ``-``, and blanks
 
     @classmethod
     def of(cls, lines: list[str], terms: TaskTerms) -> _Notable:
@@ -303,7 +309,8 @@ class _Notable:
             notable |= joined.holding(terms.terms)
         if "/*" in joined.text:
             notable |= joined.holding(("/*",))
-        return cls(joined, hinted, sorted(notable))
+        blank_changes = joined.matching(_BLANK_CHANGE, 0, len(lines))
+        return cls(joined, hinted, sorted(notable), blank_changes)
 
     def between(self, reader: Reader, start: int, end: int) -> list[int]:
         """The notable lines from `start` up to `end` (excluded), in order, with the lines
