@@ -31,7 +31,7 @@ from cleveragents.application.services.artifact_compression.kinds.markdown.line_
 )
 from cleveragents.application.services.artifact_compression.kinds.markdown.sentences import (
     first_sentence_end,
-    split_sentences,
+    sentence_spans,
 )
 from cleveragents.application.services.artifact_compression.task_terms import TaskTerms
 from cleveragents.domain.artifact import ArtifactKind
@@ -181,11 +181,12 @@ _FILLER = re.compile(
     + r")(?<!rather(?=[ \t]+than\b))[ \t]+"
 )
 _FILLER_START = re.compile(rf"^(?:{_FILLER_WORDS.title()})(?<!Rather(?=[ \t]+than\b))[ \t]+")
-# `_FILLER_START` after an `lstrip`, at the start of each line of a text of sentences joined by
-# line breaks (`_telegraph_all`): the blanks it skips are neither a line break nor a span.
-_FILLER_START_LINES = re.compile(
-    rf"^[^\S\n{chr(0x1F)}]*(?:(?:{_FILLER_WORDS.title()})(?<!Rather(?=[ \t]+than\b))[ \t]+)?",
-    re.MULTILINE,
+# `_FILLER_START` after an `lstrip`, after each line break of a text of sentences joined by line
+# breaks (`_telegraph_all`): the blanks it skips are neither a line break nor a span. Blanks
+# left at the start of a sentence are stripped with its end; a pattern that starts with the
+# line break lets the engine skip ahead to it.
+_FILLER_AFTER_BREAK = re.compile(
+    rf"\n[^\S\n{chr(0x1F)}]*(?:{_FILLER_WORDS.title()})(?<!Rather(?=[ \t]+than\b))[ \t]+"
 )
 _SPACE_BEFORE_PUNCT = re.compile(r"[ \t]+(?=[,;:.!?)])")
 _SPACES = re.compile(r"[ \t]{2,}")
@@ -244,7 +245,7 @@ def _telegraph_all(sentences: list[str]) -> list[str]:
     parts = _PROTECTED_IN_LINE.split("\n".join(sentences))  # prose, a span, prose, ...
     prose = _SPAN.join(parts[0::2])
     prose = _shorten_phrases(prose)
-    prose = _FILLER_START_LINES.sub("", prose)
+    prose = _FILLER_AFTER_BREAK.sub("\n", "\n" + prose)[1:]
     parts[0::2] = _delete_filler(prose).split(_SPAN)
     results = [result.strip() for result in "".join(parts).split("\n")]
     for position, sentence in enumerate(sentences):
@@ -314,8 +315,12 @@ def _chosen_sentences(text: str, terms: TaskTerms) -> list[str]:
     rest = text[first_end:]
     if not (rest and _keep_sentence(rest, terms)):
         return [text[:first_end]]
-    later = split_sentences(text)[1:]
-    return [text[:first_end], *(sentence for sentence in later if _keep_sentence(sentence, terms))]
+    # The later sentences are split from where the second starts (after the blanks that end
+    # the first), not from the start again.
+    following = len(text) - len(rest.lstrip(" \t"))
+    later = sentence_spans(text, start=following)
+    kept = (text[start:end] for start, end in later)
+    return [text[:first_end], *(sentence for sentence in kept if _keep_sentence(sentence, terms))]
 
 
 def _condensed_lines(prefix: str, sentences: list[str], shorts: Sequence[str]) -> list[str]:
@@ -325,13 +330,14 @@ def _condensed_lines(prefix: str, sentences: list[str], shorts: Sequence[str]) -
     if looks_like_block(first):
         first = sentences[0]  # e.g. "The # sign" must not turn into a heading
     lines = [prefix + first]
+    continuation = _continuation(prefix) if prefix and len(shorts) > 1 else ""
     for short in shorts[1:]:
         if not short:
             continue
         if looks_like_block(short):
             lines[-1] += " " + short  # on a line of its own it would start another block
         else:
-            lines.append(_continuation(prefix) + short)
+            lines.append(continuation + short)
     return lines
 
 

@@ -25,7 +25,7 @@ _ABBREVIATIONS = frozenset({"e.g", "i.e", "etc", "vs", "cf", "mr", "mrs", "dr", 
 
 
 def sentence_spans(
-    text: str, *, refined: bool = False, limit: int | None = None
+    text: str, *, refined: bool = False, limit: int | None = None, start: int = 0
 ) -> list[tuple[int, int]]:
     """`(start, end)` of each sentence of `text`, in order, without the whitespace between
     them; never split inside inline code nor after a common abbreviation or an initial.
@@ -33,10 +33,11 @@ def sentence_spans(
     `refined` also ends a sentence after a footnote reference (`done.[^note] Next`), before
     closing emphasis (`**Bold.** Next`), and after a one-digit number (`between 5 and 8.
     This`), which the first splitter took for an initial. Tier 2 keeps the first splitter: its
-    output is documented and measured. With `limit`, only the first `limit` sentences."""
+    output is documented and measured. With `limit`, only the first `limit` sentences. With
+    `start`, the sentences from there: it must be where one starts (0, or after the end of one
+    found here), outside inline code."""
     spans: list[tuple[int, int]] = []
-    start = 0
-    for end, following in _sentence_ends(text, refined):
+    for end, following in _sentence_ends(text, refined, start):
         spans.append((start, end))
         start = following
         if len(spans) == limit:
@@ -54,10 +55,11 @@ def first_sentence_end(text: str, *, refined: bool = True) -> int:
     return len(text)
 
 
-def _sentence_ends(text: str, refined: bool) -> Iterator[tuple[int, int]]:
-    """Where each sentence of `text` but the last ends, and where the next one starts."""
+def _sentence_ends(text: str, refined: bool, start: int = 0) -> Iterator[tuple[int, int]]:
+    """Where each sentence of `text` after `start` but the last ends, and where the next one
+    starts."""
     open_ticks = 0
-    for match in _boundaries(text, refined).finditer(text):
+    for match in _boundaries(text, refined).finditer(text, start):
         token = match.group()
         if token[0] == "`":
             if open_ticks == 0:
