@@ -395,13 +395,14 @@ class _Pieces:
     between two blocks and a blank line where one is pending. A copy that follows a copy with
     exactly the original's line breaks between them extends it: the count of a copy comes
     from the raw text's token starts only between its own line breaks, so the longer the
-    better."""
+    better. New text between two copies is one piece (it is encoded as one run anyway)."""
 
     def __init__(self, lines: list[str], offsets: list[int]) -> None:
         self._lines = lines
         self._offsets = offsets
         self._pieces: list[TextPiece] = []
         self._copy: tuple[int, int] | None = None  # the lines of the copy being extended
+        self._written: list[str] = []  # the new text since the last copy
 
     def copy(self, start: int, end: int, blank: bool) -> None:
         """Lines `start` to `end` of the original, copied."""
@@ -409,20 +410,22 @@ class _Pieces:
         if run is not None and self._adjacent(run[1], start, blank):
             self._copy = (run[0], end)
             return
-        self._flush()
+        self._flush_copy()
         self._separate(blank)
+        self._flush_written()
         self._copy = (start, end)
 
     def write(self, lines: list[str], blank: bool) -> None:
         """New lines."""
-        self._flush()
+        self._flush_copy()
         self._separate(blank)
-        self._pieces.append(TextPiece("\n".join(lines)))
+        self._written.append("\n".join(lines))
 
     def finished(self, *, newline_at_end: bool) -> list[TextPiece]:
-        self._flush()
+        self._flush_copy()
         if newline_at_end:
-            self._pieces.append(TextPiece("\n"))
+            self._written.append("\n")
+        self._flush_written()
         return self._pieces
 
     def _adjacent(self, end: int, start: int, blank: bool) -> bool:
@@ -434,15 +437,20 @@ class _Pieces:
         return start == end + 1 and not self._lines[end]
 
     def _separate(self, blank: bool) -> None:
-        if self._pieces:
-            self._pieces.append(TextPiece("\n\n" if blank else "\n"))
+        if self._pieces or self._written:
+            self._written.append("\n\n" if blank else "\n")
 
-    def _flush(self) -> None:
+    def _flush_copy(self) -> None:
         if self._copy is not None:
             start, end = self._copy
             copied = "\n".join(self._lines[start:end])
             self._pieces.append(TextPiece(copied, self._offsets[start]))
             self._copy = None
+
+    def _flush_written(self) -> None:
+        if self._written:
+            self._pieces.append(TextPiece("".join(self._written)))
+            self._written = []
 
 
 class MarkdownCompressor(KindCompressor):
