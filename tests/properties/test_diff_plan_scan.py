@@ -63,10 +63,12 @@ def test_a_line_bound_declaration_pattern_finds_the_lines_the_pattern_matches(
     joined = JoinedLines(lines)
     for family, pattern in DECLARATIONS.items():
         expected = [index for index, (_, code) in enumerate(marked) if pattern.match(code)]
-        found = joined.matching(line_bound(pattern), 0, len(lines))
+        found = joined.matching(line_bound(pattern))
         assert found == expected, family
-        if len(lines) > 2:  # a stretch of the lines
-            assert joined.matching(line_bound(pattern), 1, len(lines) - 1) == [
+        if len(lines) > 2:  # a stretch of the lines, its places counted on from the first
+            start = joined.place(1)
+            end = joined.place(len(lines) - 1, start)
+            assert joined.matching(line_bound(pattern), start, end) == [
                 index for index in expected if 1 <= index < len(lines) - 1
             ]
 
@@ -84,9 +86,9 @@ def test_the_lines_holding_a_word_are_found_in_the_joined_text(
         index for index, line in enumerate(lines) if any(word in line.lower() for word in words)
     }
     assert JoinedLines(lines).holding(tuple(words)) == expected
-    assert JoinedLines(lines).starting("+") == {
+    assert JoinedLines(lines).starting("+") == [
         index for index, line in enumerate(lines) if line.startswith("+")
-    }
+    ]
 
 
 # --- whole diffs, against a line-by-line ranking ----------------------------------------------

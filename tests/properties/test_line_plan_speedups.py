@@ -283,7 +283,7 @@ def test_the_error_words_of_a_diff_are_those_of_each_line(lines: list[str]) -> N
         for index, line in enumerate(lines)
         if diff_signatures.ERROR_HINT.search(line[1:].lower())
     }
-    assert diff_line_plan._Notable.of(lines, TaskTerms()).hinted == expected
+    assert diff_line_plan._Notable.of(lines, TaskTerms(), []).hinted == expected
 
 
 @settings(max_examples=300)

@@ -121,6 +121,7 @@ class DiffCompressor(KindCompressor):
         previous = DiffLineKind.OTHER
         named: list[int] = []  # the lines that start a file's diff, naming it
         segments = list(diff_segments(lines))  # read again by the file list, when it is needed
+        ranker.scan(lines, segments)
         for kind, language, start, end in segments:
             if kind is DiffLineKind.BODY:
                 ranker.rank_body(lines, start, end, language, priorities)

@@ -10,13 +10,13 @@ rename).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from operator import itemgetter
 
 from cleveragents.application.services.artifact_compression.kinds.diff.parsing import (
     FILE_STARTS,
     DiffLineKind,
+    Segments,
     diff_segments,
 )
 
@@ -42,10 +42,6 @@ class _File:
         said = [*self.notes, *([self.similarity] if self.similarity else [])]
         notes = f" ({', '.join(said)})" if said else ""
         return f" {name} | {change}{notes}"
-
-
-Segments = Iterable[tuple[DiffLineKind, str | None, int, int]]
-"""What `diff_segments` gives for the lines, when the caller has it already."""
 
 
 def file_lists(lines: list[str], segments: Segments | None = None) -> tuple[str, ...]:

@@ -14,8 +14,7 @@ than the newline, the characters a negated class takes are any but the newline.
 from __future__ import annotations
 
 import re
-from bisect import bisect_left, bisect_right
-from itertools import accumulate
+from bisect import bisect_left
 
 _NEWLINE_FREE_ESCAPES = frozenset("wdSbB\\.()[]{}|*+?$^-/'\"!#&~,:;<=>@`%")
 
@@ -71,58 +70,77 @@ def _class_end(source: str, start: int) -> int:
 
 
 class JoinedLines:
-    """A diff's lines joined once (`text`: a newline before each line), and where each line
-    starts in it, to find which lines hold what."""
+    """A diff's lines joined once (`text`: a newline before each line), to find which lines
+    hold what. A place in the text is known as a line index and the offset of the newline
+    before that line (`Place`); the finders count lines on from one."""
 
     def __init__(self, lines: list[str]) -> None:
         self.lines = lines
         self.text = "\n" + "\n".join(lines)
-        # `starts[i]`: the offset of the newline before line i; one more entry, the text's end.
-        # (The running sum of each line's length plus its newline, in C.)
-        self.starts = list(accumulate(map((1).__add__, map(len, lines)), initial=0))
         self._lowered: str | None = None
 
-    def line_at(self, offset: int) -> int:
-        """The index of the line `offset` falls in (the newline before a line belongs to it)."""
-        return bisect_right(self.starts, offset) - 1
+    def place(self, index: int, known: Place = (0, 0)) -> Place:
+        """Line `index` and the offset of the newline before it (`len(text)` after the last
+        line), counted on from the earlier place `known`."""
+        line, at = known
+        return index, at + (index - line) + sum(map(len, self.lines[line:index]))
+
+    def _line_indexes(
+        self, offsets: list[int], known: Place = (0, 0), text: str | None = None
+    ) -> list[int]:
+        """The index of the line each offset (ascending, after `known`, none on a newline) of
+        `text` (`self.text`, or its lower case: the same lines) falls in."""
+        counted = self.text if text is None else text
+        line, before = known[0] - 1, known[1]  # the newline at `before` is counted
+        indexes: list[int] = []
+        for at in offsets:
+            line += counted.count("\n", before, at)
+            before = at
+            indexes.append(line)
+        return indexes
 
     def holding(self, words: tuple[str, ...]) -> set[int]:
-        """The indexes of the lines that hold one of `words` (lower case), lower-cased."""
+        """The indexes of the lines that hold one of `words` (lower case, no newline),
+        lower-cased. (The text is lower-cased whole: a letter's lower case may be longer, as
+        ``İ``'s is, but it holds no newline, so the lines are the same.)"""
         if self._lowered is None:
             self._lowered = self.text.lower()
         lowered = self._lowered
-        if len(lowered) != len(self.text):  # a letter's lower case is longer (`İ`): by line
-            return {
-                index
-                for index, line in enumerate(self.lines)
-                if any(word in line.lower() for word in words)
-            }
-        found: set[int] = set()
+        offsets: list[int] = []
         for word in words:
             at = lowered.find(word)
             while at >= 0:
-                line = self.line_at(at)
-                found.add(line)
-                at = lowered.find(word, self.starts[line + 1])  # on from the next line
-        return found
+                offsets.append(at)
+                line_end = lowered.find("\n", at)
+                if line_end < 0:
+                    break
+                at = lowered.find(word, line_end)  # on from the next line
+        return set(self._line_indexes(sorted(offsets), text=lowered))
 
-    def starting(self, prefix: str) -> set[int]:
-        """The indexes of the lines that start with `prefix`."""
+    def starting(self, prefix: str) -> list[int]:
+        """The indexes of the lines that start with `prefix` (no newline), in order."""
         needle = "\n" + prefix
-        found: set[int] = set()
+        offsets: list[int] = []
         at = self.text.find(needle)
         while at >= 0:
-            found.add(self.line_at(at))
+            offsets.append(at + 1)
             at = self.text.find(needle, at + 1)
-        return found
+        return self._line_indexes(offsets)
 
-    def matching(self, bound: re.Pattern[str], start: int, end: int) -> list[int]:
-        """The indexes, in order, of the lines of `start`..`end - 1` where a pattern made by
-        `line_bound` matches."""
-        text_start, text_end = self.starts[start], self.starts[end]
-        return [self.line_at(m.start()) for m in bound.finditer(self.text, text_start, text_end)]
+    def matching(
+        self, bound: re.Pattern[str], start: Place = (0, 0), end: Place | None = None
+    ) -> list[int]:
+        """The indexes, in order, of the lines from `start` up to `end` (the end of the text
+        when None) where a pattern made by `line_bound` matches."""
+        stop = len(self.text) if end is None else end[1]
+        offsets = [match.start() + 1 for match in bound.finditer(self.text, start[1], stop)]
+        return self._line_indexes(offsets, start)
 
     @staticmethod
     def between(indexes: list[int], start: int, end: int) -> list[int]:
         """The part of the sorted `indexes` from `start` up to `end` (excluded)."""
         return indexes[bisect_left(indexes, start) : bisect_left(indexes, end)]
+
+
+Place = tuple[int, int]
+"""A line index and the offset in `JoinedLines.text` of the newline before that line."""

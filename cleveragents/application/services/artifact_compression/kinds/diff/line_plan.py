@@ -33,7 +33,11 @@ from dataclasses import dataclass, field
 from operator import itemgetter
 
 from cleveragents.application.services.artifact_compression.kinds.diff.hunk_scan import JoinedLines
-from cleveragents.application.services.artifact_compression.kinds.diff.parsing import DiffLineKind
+from cleveragents.application.services.artifact_compression.kinds.diff.parsing import (
+    DiffLineKind,
+    Segments,
+    diff_segments,
+)
 from cleveragents.application.services.artifact_compression.kinds.diff.roles import (
     OMITTED_END,
     READERS,
@@ -181,6 +185,11 @@ class DiffLineRanker:
             return _SHAPE  # the paths again, after `diff --git` named them
         return _NAMES
 
+    def scan(self, lines: list[str], segments: Segments) -> None:
+        """Find the lines of the diff `lines` that may be more than plain, once (`_Notable`),
+        from its `segments` (what `diff_segments` gives), before its hunks are ranked."""
+        self._notable = _Notable.of(lines, self.terms, segments)
+
     def rank_body(
         self, lines: list[str], start: int, end: int, language: str | None, ranks: list[int]
     ) -> None:
@@ -192,31 +201,30 @@ class DiffLineRanker:
         reader = READERS[FAMILY.get(language or "")]
         inside = self.comments.inside  # the block comment state; `reset` runs between hunks
         block = reader.block_comments
-        if self._notable is None or self._notable.joined.lines is not lines:
-            self._notable = _Notable.of(lines, self.terms)
+        if self._notable is None or self._notable.lines is not lines:
+            self.scan(lines, diff_segments(lines))
+        assert self._notable is not None  # for mypy: `scan` set it
         notable = self._notable
         if self.columns != 1:  # a combined diff's hunk: every line is read
-            for index in range(start, end):
-                ranks.append(self._read_line(lines[index], reader, None))
+            self._read_lines(lines, start, end, end, reader, None, ranks)
             return
         hinted = notable.hinted
-        notables = notable.between(reader, start, end)
+        notables = notable.between(start, end)
         following = 0  # the first of `notables` not behind `index`
         index = start
         while index < end:
-            if block and (inside[0] or inside[1]):  # inside a block comment: each line is read
-                ranks.append(self._read_line(lines[index], reader, index in hinted))
-                index += 1
-                continue
             while following < len(notables) and notables[following] < index:
                 following += 1
             stop = notables[following] if following < len(notables) else end
-            if index < stop:
+            if index < stop and not (block and (inside[0] or inside[1])):
                 self._plain_run(lines, index, stop, ranks)
                 index = stop
-            else:  # a notable line
-                ranks.append(self._read_line(lines[index], reader, index in hinted))
-                index += 1
+            else:  # notable lines in a row, and the lines after while a block comment is open
+                through = index + 1
+                while following + 1 < len(notables) and notables[following + 1] == through:
+                    following += 1
+                    through += 1
+                index = self._read_lines(lines, index, through, end, reader, hinted, ranks)
 
     def _plain_run(self, lines: list[str], start: int, end: int, ranks: list[int]) -> None:
         """Append the ranks of `lines[start:end]`, lines of one marker column with no
@@ -240,44 +248,77 @@ class DiffLineRanker:
         self.previous = run[-1]
         ranks.extend(run)
 
-    def _read_line(self, line: str, reader: Reader, hint: bool | None) -> int:
-        """The rank of one body line, read in the language of its file (module docstring);
-        `hint`: whether its code holds a word of `ERROR_WORDS`, when known."""
+    def _read_lines(
+        self,
+        lines: list[str],
+        start: int,
+        through: int,
+        end: int,
+        reader: Reader,
+        hinted: set[int] | None,
+        ranks: list[int],
+    ) -> int:
+        """Append the ranks of body lines read one by one in the language of their file
+        (module docstring): `lines[start:through]`, then each next one up to `end` while a
+        block comment is open. `hinted`: the lines whose code holds a word of `ERROR_WORDS`
+        (None: unknown, each line's code is searched). Returns the index after the last line
+        read."""
         columns = self.columns
-        markers = line[:columns]
-        if markers[:1] == "\\":  # `\ No newline at end of file`: the line before's rank
-            return self.previous
-        code = line[columns:]
-        stripped = code.strip()
+        comments = self.comments
+        inside = comments.inside
+        block = reader.block_comments
+        # What a line must start with to be more than plain: most lines are told plain from
+        # their first and last characters, without a call.
+        heads = reader.special_heads
         terms = self.terms
-        if not stripped:
-            rank = _CONTEXT
-        else:
-            # What a line must start with to be more than plain: most lines are told plain
-            # from their first and last characters, without a call.
-            heads = reader.special_heads
-            plain = (
-                heads is not None
-                and hint is False
-                and stripped[0] not in heads
-                and stripped[-1] != OMITTED_END
-            )
-            comments = self.comments
-            role = Role.PLAIN if plain else reader.role(code, stripped, markers, comments, hint)
-            if "+" in markers or "-" in markers:  # a changed line
-                if role is Role.DECLARATION:
-                    rank = _SHAPE
-                elif role is Role.ERROR or terms.matches(code):
-                    rank = _ALERT
-                else:
-                    self.changes += 1
-                    rank = _OPENING if self.changes <= _OPENING_CHANGES else _CHANGE
-            elif role is Role.DECLARATION or terms.matches(code):
-                rank = _CHANGE
+        deleted = self.deleted
+        changes = self.changes
+        previous = self.previous
+        append = ranks.append
+        index = start
+        while True:
+            line = lines[index]
+            markers = line[:columns]
+            if markers[:1] == "\\":  # `\ No newline at end of file`: the line before's rank
+                append(previous)
             else:
-                rank = _CONTEXT
-        self.previous = min(rank + 1, _NOISE) if self.deleted else rank
-        return self.previous
+                code = line[columns:]
+                stripped = code.strip()
+                if not stripped:
+                    rank = _CONTEXT
+                else:
+                    hint = None if hinted is None else index in hinted
+                    plain = (
+                        heads is not None
+                        and hint is False
+                        and stripped[0] not in heads
+                        and stripped[-1] != OMITTED_END
+                    )
+                    role = (
+                        Role.PLAIN
+                        if plain
+                        else reader.role(code, stripped, markers, comments, hint)
+                    )
+                    if "+" in markers or "-" in markers:  # a changed line
+                        if role is Role.DECLARATION:
+                            rank = _SHAPE
+                        elif role is Role.ERROR or terms.matches(code):
+                            rank = _ALERT
+                        else:
+                            changes += 1
+                            rank = _OPENING if changes <= _OPENING_CHANGES else _CHANGE
+                    elif role is Role.DECLARATION or terms.matches(code):
+                        rank = _CHANGE
+                    else:
+                        rank = _CONTEXT
+                previous = min(rank + 1, _NOISE) if deleted else rank
+                append(previous)
+            index += 1
+            if index == end or (index >= through and not (block and (inside[0] or inside[1]))):
+                break
+        self.changes = changes
+        self.previous = previous
+        return index
 
 
 _MARKER = itemgetter(slice(0, 1))  # a line's first character, or "" for an empty line
@@ -290,35 +331,56 @@ _BLANK_CHANGE = re.compile(r"\n[+-][^\S\n]*+$", re.MULTILINE)
 @dataclass(slots=True)
 class _Notable:
     """The lines of a diff that may be more than plain, found in its joined text once: those
-    whose code holds a word of `ERROR_WORDS` (`hinted`), a task term or ``/*``, and the
-    ``\\ No newline`` lines (`listed`, in order); declarations are found hunk by hunk, in
-    the language of their file (`between`). Read for hunks of one marker column, which
-    cannot start with a letter or ``/``: a word in the line is a word in its code."""
+    whose code holds a word of `ERROR_WORDS` (`hinted`), and with them (`listed`, in order)
+    the lines naming a task term, holding ``/*`` or matching the declaration pattern of their
+    file's language, and the ``\\ No newline`` lines. Read for hunks of one marker column,
+    whose lines cannot start with a letter or ``/``: a word in the line is in its code."""
 
-    joined: JoinedLines
     hinted: set[int]
     listed: list[int]
     blank_changes: list[int]  # the lines of one marker column, ``+`` or ``-``, and blanks
+    lines: list[str]  # the lines read
 
     @classmethod
-    def of(cls, lines: list[str], terms: TaskTerms) -> _Notable:
+    def of(cls, lines: list[str], terms: TaskTerms, segments: Segments) -> _Notable:
         joined = JoinedLines(lines)
         hinted = joined.holding(ERROR_WORDS)
-        notable = hinted | joined.starting("\\")
+        notable = hinted | set(joined.starting("\\"))
         if terms.terms:
             notable |= joined.holding(terms.terms)
         if "/*" in joined.text:
             notable |= joined.holding(("/*",))
-        blank_changes = joined.matching(_BLANK_CHANGE, 0, len(lines))
-        return cls(joined, hinted, sorted(notable), blank_changes)
+        notable.update(_declarations(joined, segments))
+        blank_changes = joined.matching(_BLANK_CHANGE)
+        return cls(hinted, sorted(notable), blank_changes, lines)
 
-    def between(self, reader: Reader, start: int, end: int) -> list[int]:
-        """The notable lines from `start` up to `end` (excluded), in order, with the lines
-        that match the declaration pattern of `reader`'s family."""
-        listed = JoinedLines.between(self.listed, start, end)
-        if reader.declaration_lines is None:
-            return listed
-        declared = self.joined.matching(reader.declaration_lines, start, end)
-        if not declared:
-            return listed
-        return sorted({*listed, *declared})
+    def between(self, start: int, end: int) -> list[int]:
+        """The notable lines from `start` up to `end` (excluded), in order."""
+        return JoinedLines.between(self.listed, start, end)
+
+
+def _declarations(joined: JoinedLines, segments: Segments) -> list[int]:
+    """The body lines that match the declaration pattern of their file's language: each run
+    of hunks in one family of languages (the headers between them with it) is searched at
+    once; a hit in a header line is never asked for."""
+    spans: list[list[int]] = []  # [start, end] line indexes of a run of hunks
+    patterns: list[re.Pattern[str]] = []  # the line-bound declaration pattern of each run
+    for kind, language, start, end in segments:
+        if kind is not DiffLineKind.BODY:
+            continue
+        pattern = READERS[FAMILY.get(language or "")].declaration_lines
+        if pattern is None:
+            continue
+        if patterns and patterns[-1] is pattern:
+            spans[-1][1] = end
+        else:
+            patterns.append(pattern)
+            spans.append([start, end])
+    found: list[int] = []
+    place = (0, 0)
+    for pattern, (start, end) in zip(patterns, spans, strict=True):
+        place = joined.place(start, place)
+        stop = joined.place(end, place)
+        found += joined.matching(pattern, place, stop)
+        place = stop
+    return found

@@ -9,7 +9,7 @@ preamble, a commit message, the trailer) is kept as is. One pass, constant work 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from enum import Enum, auto
 
 from cleveragents.domain.languages import language_for_path
@@ -23,6 +23,9 @@ class DiffLineKind(Enum):
     HUNK_HEADER = auto()
     BODY = auto()
 
+
+Segments = Iterable[tuple[DiffLineKind, str | None, int, int]]
+"""What `diff_segments` gives: runs of lines `start:end` of one kind, with their language."""
 
 FILE_STARTS = ("diff --git ", "diff --cc ", "diff --combined ")
 _HUNK = re.compile(r"@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@")
