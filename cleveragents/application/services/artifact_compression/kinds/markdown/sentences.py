@@ -57,9 +57,59 @@ def first_sentence_end(text: str, *, refined: bool = True) -> int:
 
 def _sentence_ends(text: str, refined: bool, start: int = 0) -> Iterator[tuple[int, int]]:
     """Where each sentence of `text` after `start` but the last ends, and where the next one
-    starts."""
+    starts.
+
+    Inline code opens at a run of backticks and closes at the next run of the same length;
+    unclosed, it runs to the end. Nothing inside it ends a sentence, and no match of the
+    pattern inside it can hold a backtick (a footnote reference can: then each match is
+    looked at), so the closing run is found with `str.find`, past the code in one step."""
+    boundaries = _boundaries(text, refined)
+    if refined and "[^" in text:
+        yield from _sentence_ends_stepwise(text, boundaries, refined, start)
+        return
+    position = start
+    while (match := boundaries.search(text, position)) is not None:
+        token = match.group()
+        position = match.end()
+        if token[0] == "`":
+            position = _closing_run(text, position, len(token))
+            if position < 0:
+                return  # unclosed: code to the end
+            continue
+        at = match.start()
+        if token[0] == "." and _may_abbreviate(text, at) and _abbreviates(text, at, refined):
+            continue
+        yield at + len(token.rstrip()), position
+
+
+def _closing_run(text: str, position: int, length: int) -> int:
+    """Where the first run of exactly `length` backticks at or after `position` ends (every
+    run found from its first backtick: `position` follows a whole run), or -1."""
+    ticks = "`" * length
+    at = text.find(ticks, position)
+    while at >= 0:
+        end = at + length
+        if text[end : end + 1] != "`":
+            return end
+        while text[end : end + 1] == "`":
+            end += 1  # a longer run: past it whole
+        at = text.find(ticks, end)
+    return -1
+
+
+def _abbreviates(text: str, at: int, refined: bool) -> bool:
+    """Whether the word before the `.` at `at` is an initial or a common abbreviation."""
+    word = text[text.rfind(" ", 0, at) + 1 : at].lstrip("(\"'[")
+    initial = len(word) == 1 and not (refined and word.isdigit())
+    return initial or word.lower() in _ABBREVIATIONS
+
+
+def _sentence_ends_stepwise(
+    text: str, boundaries: re.Pattern[str], refined: bool, start: int
+) -> Iterator[tuple[int, int]]:
+    """`_sentence_ends`, each backtick run and each match inside inline code looked at."""
     open_ticks = 0
-    for match in _boundaries(text, refined).finditer(text, start):
+    for match in boundaries.finditer(text, start):
         token = match.group()
         if token[0] == "`":
             if open_ticks == 0:
@@ -70,11 +120,8 @@ def _sentence_ends(text: str, refined: bool, start: int = 0) -> Iterator[tuple[i
         if open_ticks:
             continue
         at = match.start()
-        if token[0] == "." and _may_abbreviate(text, at):
-            word = text[text.rfind(" ", 0, at) + 1 : at].lstrip("(\"'[")
-            initial = len(word) == 1 and not (refined and word.isdigit())
-            if initial or word.lower() in _ABBREVIATIONS:
-                continue  # an initial or an abbreviation, not the end of a sentence
+        if token[0] == "." and _may_abbreviate(text, at) and _abbreviates(text, at, refined):
+            continue
         yield at + len(token.rstrip()), match.end()
 
 
