@@ -270,7 +270,7 @@ class DiffLineRanker:
         # What a line must start with to be more than plain: most lines are told plain from
         # their first and last characters, without a call.
         heads = reader.special_heads
-        terms = self.terms
+        terms = self.terms if self.terms.terms else None
         deleted = self.deleted
         changes = self.changes
         previous = self.previous
@@ -302,12 +302,12 @@ class DiffLineRanker:
                     if "+" in markers or "-" in markers:  # a changed line
                         if role is Role.DECLARATION:
                             rank = _SHAPE
-                        elif role is Role.ERROR or terms.matches(code):
+                        elif role is Role.ERROR or (terms is not None and terms.matches(code)):
                             rank = _ALERT
                         else:
                             changes += 1
                             rank = _OPENING if changes <= _OPENING_CHANGES else _CHANGE
-                    elif role is Role.DECLARATION or terms.matches(code):
+                    elif role is Role.DECLARATION or (terms is not None and terms.matches(code)):
                         rank = _CHANGE
                     else:
                         rank = _CONTEXT
