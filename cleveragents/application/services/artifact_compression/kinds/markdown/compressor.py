@@ -190,11 +190,8 @@ _FILLER_AFTER_BREAK = re.compile(
 )
 _SPACE_BEFORE_PUNCT = re.compile(r"[ \t]+(?=[,;:.!?)])")
 _SPACES = re.compile(r"[ \t]{2,}")
-# Where `_SPACE_BEFORE_PUNCT` can match, but after a tab (tested apart): a pattern that starts
-# with one character is found faster than one that starts with a repeat.
-_SPACE_BEFORE_PUNCT_HINT = re.compile(r" [,;:.!?)]")
-_SPACE_RUN_BEFORE_PUNCT = re.compile(r" +(?=[,;:.!?)])")  # the same two in text without a tab
-_SPACE_RUN = re.compile(r"  +")
+_SPACE_RUN = re.compile(r"  +")  # `_SPACES` in text without a tab
+_CLOSING_MARKS = ",;:.!?)"  # what `_SPACE_BEFORE_PUNCT` deletes blanks before
 _LINK_PARTS = ("](", "<", "http")  # what every `_PROTECTED` span but code holds
 _PROTECTED_PARTS = ("`", *_LINK_PARTS)
 
@@ -275,10 +272,14 @@ def _delete_filler(prose: str) -> str:
     prose = _FILLER.sub("", prose)
     if "\t" in prose:
         return _SPACES.sub(" ", _SPACE_BEFORE_PUNCT.sub("", prose))
-    if _SPACE_BEFORE_PUNCT_HINT.search(prose):
-        prose = _SPACE_RUN_BEFORE_PUNCT.sub("", prose)
+    # Without a tab: runs of spaces made one first, then a space before punctuation deleted
+    # with `str.replace` (the same result as deleting each run before punctuation first: no
+    # deletion puts a space before punctuation, each run being one space by then).
     if "  " in prose:
         prose = _SPACE_RUN.sub(" ", prose)
+    for mark in _CLOSING_MARKS:
+        if " " + mark in prose:
+            prose = prose.replace(" " + mark, mark)
     return prose
 
 
