@@ -355,10 +355,10 @@ def test_documents_with_many_items_use_most_of_the_budget(
     budget = max(300, int(COUNTER.count(text) * share))
     out = fit(text, budget)
     if not is_whole(out, text):
-        # 85% is the aim (the survival benchmark's budget-use row); strings of rare characters
-        # cost several tokens a character, and shrinking one to "…" can leave a gap no level
-        # refills: a generated case of those used 77%. Held here at 75% until the fitter fills it.
-        assert COUNTER.count(out) >= 0.75 * budget
+        # Strings of rare characters cost several tokens a character: the search sizes the
+        # levels between one that fits and one that is over at the rate between them, and
+        # room a compact rendering leaves opens its outer containers.
+        assert COUNTER.count(out) >= 0.85 * budget
 
 
 def test_a_layout_that_only_has_the_usual_number_of_lines_is_found_out() -> None:

@@ -16,6 +16,9 @@ from cleveragents.application.services.artifact_compression.kinds.json.ladder im
     ladder,
     richest,
 )
+from cleveragents.application.services.artifact_compression.kinds.json.layered import (
+    fill_with_layout,
+)
 from cleveragents.application.services.artifact_compression.kinds.json.line_maps import (
     LineMap,
     Positions,
@@ -72,6 +75,7 @@ class _Fitted(NamedTuple):
     tokens: int
     choice: Choice
     claims: list[tuple[int, str]]  # where its markers say omitted members start
+    value: object  # the pruned document it renders
 
 
 def read_document(text: str, terms: TaskTerms) -> _Document | None:
@@ -159,6 +163,13 @@ class Fitter:
             # pretty-printed: compact may keep more.
             compact = self._search(pretty=False)
             if compact is not None and (found is None or self._better(compact, found)):
+                if compact.tokens < _GOOD_ENOUGH * self._budget:
+                    # The room the compact rendering leaves opens its outer containers.
+                    filled = fill_with_layout(
+                        compact.value, compact.tokens, self._budget, self._counter.count
+                    )
+                    if filled is not None:
+                        return FittedText(*filled)
                 found = compact
         return FittedText(found.text, found.tokens) if found is not None else None
 
@@ -175,7 +186,8 @@ class Fitter:
 
     def _whole_compact(self) -> FittedText | None:
         """A pretty document that fits once its whitespace is gone, whole: rendered and
-        counted only when the estimate from the compacted samples fits."""
+        counted only when the estimate from the compacted samples fits; with room left, its
+        outer containers pretty (`fill_with_layout`)."""
         root = self._survey.root
         if not isinstance(root, dict | list):
             return None
@@ -186,7 +198,14 @@ class Fitter:
             return None
         text = render(root, pretty=False)
         tokens = self._counter.count(text)
-        return FittedText(text, tokens) if tokens <= self._budget else None
+        if tokens > self._budget:
+            return None
+        if tokens < _GOOD_ENOUGH * self._budget:
+            # Everything is shown and room is left: open the outer containers with it.
+            filled = fill_with_layout(root, tokens, self._budget, self._counter.count)
+            if filled is not None:
+                return FittedText(*filled)
+        return FittedText(text, tokens)
 
     def _search(self, *, pretty: bool) -> _Fitted | None:
         found = self._search_with(self._lines, pretty=pretty)
@@ -261,10 +280,13 @@ class _LayoutSearch:
         self._families = families
         self._fitter = fitter
         self._sizes: dict[Detail, int] = {}
+        self._over: dict[Detail, float] = {}  # levels measured only as over this size
         self._ratio = fitter.ratio(pretty=pruner.pretty)
         self._best: _Fitted | None = None
         self._fits_below = 0  # characters: a candidate this long fitted; look for longer
+        self._fits_tokens = 0  # its tokens
         self._over_from = float("inf")  # characters: a candidate this long was over
+        self._over_tokens = 0  # its tokens
         self._counted: set[Detail] = set()
         self._sampled: set[Detail] = set()
         self._stretched = False
@@ -276,7 +298,8 @@ class _LayoutSearch:
             if choice is None:
                 return self._best
             self._pruner.claims = []
-            text = render(self._pruner.build(choice.detail).value, pretty=self._pruner.pretty)
+            value = self._pruner.build(choice.detail).value
+            text = render(value, pretty=self._pruner.pretty)
             claims, self._pruner.claims = self._pruner.claims, None
             if self._estimate_is_off(choice, text):
                 continue
@@ -285,19 +308,29 @@ class _LayoutSearch:
             self._ratio = tokens / max(len(text), 1)
             if tokens <= budget:
                 if self._best is None or tokens > self._best.tokens:
-                    self._best = _Fitted(text, tokens, choice, claims)
+                    self._best = _Fitted(text, tokens, choice, claims, value)
                 if tokens >= _GOOD_ENOUGH * budget:
                     return self._best
-                self._fits_below = max(self._fits_below, len(text))
-            else:
-                self._over_from = min(self._over_from, len(text))
+                if len(text) > self._fits_below:
+                    self._fits_below, self._fits_tokens = len(text), tokens
+            elif len(text) < self._over_from:
+                self._over_from, self._over_tokens = len(text), tokens
             if self._best is not None and len(self._counted) >= _MAX_COUNTS:
                 return self._best
 
-    def _measure(self, detail: Detail) -> int:
+    def _measure(self, detail: Detail, cap: float) -> int:
+        """The level's size, exact up to `cap` (else a size over it), measured once."""
         size = self._sizes.get(detail)
-        if size is None:
-            size = self._sizes[detail] = self._pruner.measure(detail)
+        if size is not None:
+            return size
+        over = self._over.get(detail)
+        if over is not None and over >= cap:
+            return int(min(over, cap)) + 1
+        size = self._pruner.measure(detail, cap)
+        if size > cap:
+            self._over[detail] = cap
+        else:
+            self._sizes[detail] = size
         return size
 
     def _next_choice(self) -> Choice | None:
@@ -306,14 +339,27 @@ class _LayoutSearch:
         if self._fits_below + 1 > self._over_from - 1:
             return None
         budget = self._fitter.budget
-        aimed = budget * _AIM / self._ratio
-        limit = min(max(aimed, self._fits_below + 1), self._over_from - 1)
+        limit = min(max(self._chars_for(budget * _AIM), self._fits_below + 1), self._over_from - 1)
         choice = richest(self._families, self._measure, limit)
         if choice.detail in self._counted and not self._stretched:
             self._stretched = True
-            limit = min(budget / self._ratio, self._over_from - 1)
+            limit = min(self._chars_for(budget), self._over_from - 1)
             choice = richest(self._families, self._measure, limit)
         return None if choice.detail in self._counted else choice
+
+    def _chars_for(self, tokens: float) -> float:
+        """The size in characters a candidate of `tokens` tokens is estimated to have: at the
+        latest ratio of tokens to characters, or, between the longest candidate that fitted
+        and the shortest that was over, at the rate between them when that says longer (what
+        the richer one adds can cost far fewer tokens a character than the whole: the
+        shorter one's strings of rare characters cut, say). The longer estimate is tried:
+        its count, over or not, narrows the search."""
+        by_ratio = tokens / self._ratio
+        fitted, over = self._fits_below, self._over_from
+        if fitted and over != float("inf") and self._over_tokens > self._fits_tokens:
+            rate = (self._over_tokens - self._fits_tokens) / (over - fitted)
+            return max(by_ratio, fitted + (tokens - self._fits_tokens) / rate)
+        return by_ratio
 
     def _estimate_is_off(self, choice: Choice, text: str) -> bool:
         """Whether a long candidate, estimated from samples of its own text, is surely over

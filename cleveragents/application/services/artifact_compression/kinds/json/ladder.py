@@ -218,9 +218,15 @@ CLOSE_ENOUGH = 0.97
 """A level this close to the size limit ends the search of a family's knob."""
 SEARCH_STEPS = 16
 """At most this many measurements search one family's knob."""
+OVER_CAP = 4
+"""A level is measured only up to this many times the size limit: past it, the size only
+says that the level is over, and a level ten times too large is not walked whole."""
+
+Measure = Callable[[Detail, float], int]
+"""The size of a level in characters, exact up to the cap given, else some size over it."""
 
 
-def richest(families: list[Family], measure: Callable[[Detail], int], limit: float) -> Choice:
+def richest(families: list[Family], measure: Measure, limit: float) -> Choice:
     """The richest level whose size (`measure`, characters) is at most `limit`: the first
     family whose poorest level fits, then a search of its knob (sizes grow with the knob,
     near enough; the caller counts the result anyway), then the levels between that knob and
@@ -246,20 +252,21 @@ def richest(families: list[Family], measure: Callable[[Detail], int], limit: flo
         return choice
     last = families[-1]
     detail = last.detail(last.low)
-    return Choice(last.rank, last.low, detail, measure(detail))
+    return Choice(last.rank, last.low, detail, measure(detail, float("inf")))
 
 
-def _richest_in(family: Family, measure: Callable[[Detail], int], limit: float) -> Choice | None:
+def _richest_in(family: Family, measure: Measure, limit: float) -> Choice | None:
     """The largest knob of `family` whose level fits `limit` (or is within `CLOSE_ENOUGH` of
     it, or the best after `SEARCH_STEPS` measurements: sizes can jump, and the levels between
     knobs fill what is left): interpolating between the sizes known to fit and not to fit,
     every other step halving instead, so a few measurements do where a plain halving takes
     twenty."""
     low, high = family.low, family.high()
-    low_chars = measure(family.detail(low))
+    low_chars = measure(family.detail(low), limit)
     if low_chars > limit:
         return None
-    high_chars = measure(family.detail(high)) if high > low else low_chars
+    cap = limit * OVER_CAP
+    high_chars = measure(family.detail(high), cap) if high > low else low_chars
     if high_chars <= limit:
         return Choice(family.rank, high, family.detail(high), high_chars)
     halve = False
@@ -272,7 +279,7 @@ def _richest_in(family: Family, measure: Callable[[Detail], int], limit: float) 
             share = (limit - low_chars) / (high_chars - low_chars)
             middle = min(max(low + int(share * (high - low)), low + 1), high - 1)
         halve = not halve
-        chars = measure(family.detail(middle))
+        chars = measure(family.detail(middle), cap)
         if chars <= limit:
             low, low_chars = middle, chars
         else:

@@ -41,6 +41,10 @@ from cleveragents.application.services.artifact_compression.kinds.json.writing i
 from cleveragents.application.services.artifact_compression.kinds.kind_compressor import Handles
 
 
+class _OverCapError(Exception):
+    """A measurement passed its cap: the level is larger, by how much is not needed."""
+
+
 class Built(NamedTuple):
     """A pruned document and the exact length of its rendering."""
 
@@ -62,6 +66,10 @@ class Pruner:
         self.sizes = RenderedSizes(survey, pretty=pretty)
         self._measuring = False
         self._measured: dict[object, int] = {}
+        self._cap = float("inf")
+        self._spent = 0
+        """While measuring: a lower bound of the size, the members measured so far of every
+        container being measured (what a container adds around its members only grows it)."""
         self.claims: list[tuple[int, str]] | None = None
         """When a list: (line, first character) of the first omitted member of each run, for
         checking a line map that was inferred from the layout."""
@@ -73,15 +81,28 @@ class Pruner:
         value, chars = self._node(self.survey.root, 0, self.lines.root_line, detail)
         return Built(value, chars)
 
-    def measure(self, detail: Detail) -> int:
-        """The length of `build(detail)`'s rendering, without its value. A subtree has the
-        same size at every level that agrees on what it depends on (`Detail.seen_by`), so
-        levels that differ in one array measure again only the containers around it."""
+    def measure(self, detail: Detail, cap: float = float("inf")) -> int:
+        """The length of `build(detail)`'s rendering, without its value; when it is over `cap`,
+        some length over `cap` (the walk stops there: a level far too large costs what the
+        cap lets it). A subtree has the same size at every level that agrees on what it
+        depends on (`Detail.seen_by`), so levels that differ in one array measure again only
+        the containers around it."""
         self._measuring = True
+        self._cap = cap
+        self._spent = 0
         try:
             return self.build(detail).chars
+        except _OverCapError:
+            return int(min(self._spent, cap + 1))
         finally:
             self._measuring = False
+            self._cap = float("inf")
+
+    def _spend(self, base: int, chars: int) -> None:
+        """While measuring: the container that started at `base` has `chars` so far."""
+        self._spent = base + chars
+        if self._spent > self._cap:
+            raise _OverCapError
 
     def _memo_key(self, facts: Facts, value: object, depth: int, detail: Detail) -> object:
         if not self._measuring:
@@ -158,17 +179,20 @@ class Pruner:
         result: list[object] = []
         chars = 0
         previous = -1
+        base = self._spent
         for first, last in kept:
             if first > previous + 1:
                 chars += self._omitted(result, value, previous + 1, first - 1, depth, line)
             if whole_items:
                 result.extend(value[first : last + 1])
                 chars += self.sizes.run_chars(value, first, last, depth + 1)
+                self._spend(base, chars)
             else:
                 for index in range(first, last + 1):
                     chars += self._append_item(
                         result, value, index, depth, line, detail, partial, novel
                     )
+                    self._spend(base, chars)
             previous = last
         if previous < count - 1:
             chars += self._omitted(result, value, previous + 1, count - 1, depth, line)
@@ -324,6 +348,7 @@ class Pruner:
         result: dict[str, object] = {}
         chars = 0
         separator = 2 if self.pretty else 1
+        base = self._spent
         for index in kept:
             key, item = members[index]
             if index in whole:
@@ -332,6 +357,7 @@ class Pruner:
                 child_line = self._child_line(value, line, index, item, detail)
                 result[key], item_chars = self._node(item, depth + 1, child_line, detail)
             chars += self.survey.key_length(key) + separator + item_chars
+            self._spend(base, chars)
         if marker is not None:
             marker_key = ELLIPSIS
             while marker_key in result:
@@ -366,11 +392,14 @@ class Pruner:
             key, item = plan.members[index]
             cut = cut_string(str(item), limit or 0)
             chars += self.survey.key_length(key) + separator + len(encode_string(cut))
+        base = self._spent
+        self._spend(base, chars)
         for index in plan.containers:
             key, item = plan.members[index]
             child_line = self._child_line(value, line, index, item, detail)
             chars += self.survey.key_length(key) + separator
             chars += self._node(item, depth + 1, child_line, detail)[1]
+            self._spend(base, chars)
         return self.sizes.container_chars(chars, len(value), depth)
 
     def _claim(self, container: list[object] | dict[str, object], line: int, index: int) -> None:

@@ -26,11 +26,20 @@ from cleveragents.application.services.artifact_compression.kinds.json.facts imp
     encode_string,
     scalar_text,
 )
+from cleveragents.application.services.artifact_compression.kinds.json.signatures import (
+    Signature,
+    scalar_run_chars,
+    signature_chars,
+    signature_of,
+)
 from cleveragents.application.services.artifact_compression.task_terms import TaskTerms
 
 _OBJECT, _ARRAY, _STRING, _NUMBER, _BOOL, _NULL = range(6)
 _KINDS = 8  # a shape is `path * _KINDS + kind`
 _ITEM = None  # the pseudo key of an array's items in a path
+_SIGNED_FROM = 8
+"""Objects of this many members or more are sized by their signature when it repeats (for
+fewer, building the signature costs more than walking the members)."""
 
 
 def _mention_test(terms: TaskTerms) -> Callable[[str], bool]:
@@ -81,6 +90,7 @@ class Survey:
         self._key_lengths: dict[str, int] = {}
         self._key_matches: dict[str, bool] = {}
         self._orders: dict[int, tuple[dict[int, int], int]] = {}
+        self._signatures: dict[tuple[object, ...], Signature | None] = {}
         self.shape_places: dict[int, tuple[int, int]] = {}
         """Where each new-shape item is, by rank: (its array's ordinal, its index)."""
         self.task_places: dict[int, tuple[int, int]] = {}
@@ -180,13 +190,13 @@ class Survey:
         return hit
 
     def _visit(self, value: dict[str, object] | list[object], path: int) -> Facts:
-        arrays, shapes, tasks = self.arrays, self.shape_items, self.task_items
         facts = self._object(value, path) if isinstance(value, dict) else self._array(value, path)
-        facts = facts._replace(
-            ranges=(arrays, self.arrays, shapes, self.shape_items, tasks, self.task_items)
-        )
         self.facts[id(value)] = facts
         return facts
+
+    def _ranges(self, arrays: int, shapes: int, tasks: int) -> tuple[int, int, int, int, int, int]:
+        """`Facts.ranges` of a subtree whose walk started at these counts and ends now."""
+        return (arrays, self.arrays, shapes, self.shape_items, tasks, self.task_items)
 
     # The two loops below run once per member of the whole document: scalars are handled
     # inline, with local names, because a call per scalar would double the survey's time.
@@ -194,7 +204,60 @@ class Survey:
     def _object(self, value: dict[str, object], path: int) -> Facts:
         count = len(value)
         if not count:
-            return Facts(2, 2, 0, 0, 0, 0, False)
+            return Facts(2, 2, 0, 0, 0, 0, False, ranges=self._ranges(*self._counts()))
+        if self.terms or count < _SIGNED_FROM:  # a task: each member may mention it
+            return self._new_object(value, path)
+        signature_key = (path, tuple(value), tuple(map(type, value.values())))
+        if signature_key not in self._signatures:
+            self._signatures[signature_key] = signature_of(
+                value, signature_key[2], self.key_length, lambda key: self._path(path, key)
+            )
+            return self._new_object(value, path)
+        signature = self._signatures[signature_key]
+        if signature is None:
+            return self._new_object(value, path)
+        return self._known_object(value, signature)
+
+    def _counts(self) -> tuple[int, int, int]:
+        return self.arrays, self.shape_items, self.task_items
+
+    def _known_object(self, value: dict[str, object], signature: Signature) -> Facts:
+        """An object of a signature met before (no task): its scalars add no shape, so only
+        their sizes are taken, and its containers are walked."""
+        start = self._counts()
+        count = len(value)
+        seen, key_lengths = self._seen, self._key_lengths
+        compact, longest = signature_chars(signature, value)
+        widened = newlines = items = 0
+        keys = count
+        new: list[int] = []
+        for index, key, member_path in signature.containers:
+            seen_before = len(seen)
+            facts = self._visit(value[key], member_path)  # type: ignore[arg-type]
+            compact += key_lengths[key] + facts.compact
+            widened += facts.pretty + 2 * facts.newlines - facts.compact
+            newlines += facts.newlines
+            items = max(items, facts.max_items)
+            longest = max(longest, facts.max_string)
+            keys = max(keys, facts.max_keys)
+            if len(seen) > seen_before:
+                new.append(index)
+        return Facts(
+            compact=compact + 2 * count + 1,
+            pretty=compact + widened + 6 * count + 2,
+            newlines=newlines + count + 1,
+            max_items=items,
+            max_string=longest,
+            max_keys=keys,
+            matched=False,
+            ranges=self._ranges(*start),
+            new_members=None if len(new) == count else tuple(new),
+        )
+
+    def _new_object(self, value: dict[str, object], path: int) -> Facts:
+        """An object walked member by member: the first of its signature, or with a task."""
+        start = self._counts()
+        count = len(value)
         paths, seen, key_lengths = self._paths, self._seen, self._key_lengths
         mentions = self._mentions if self.terms else None
         compact = widened = newlines = items = longest = 0
@@ -240,13 +303,18 @@ class Survey:
             max_keys=keys,
             matched=bool(task),
             task_items=tuple(task),
+            ranges=self._ranges(*start),
             new_members=None if len(new) == count else tuple(new),
         )
 
     def _array(self, value: list[object], path: int) -> Facts:
         count = len(value)
         if not count:
-            return Facts(2, 2, 0, 0, 0, 0, False)
+            return Facts(2, 2, 0, 0, 0, 0, False, ranges=self._ranges(*self._counts()))
+        types = set(map(type, value))
+        if not self.terms and dict not in types and list not in types:
+            return self._scalar_array(value, path, types)
+        start = self._counts()
         item_path = self._path(path, _ITEM)
         ordinal = self._number(value)
         seen = self._seen
@@ -306,6 +374,51 @@ class Survey:
             task_ranks=tuple(rank for _, rank in task),
             ordinal=ordinal,
             inner_items=items,
+            ranges=self._ranges(*start),
+        )
+
+    def _scalar_array(self, value: list[object], path: int, types: set[type]) -> Facts:
+        """An array of scalars alone (no task): the first item of each kind of value not seen
+        at its path before is a new shape, and the sizes are summed in C."""
+        start = self._counts()
+        count = len(value)
+        item_path = self._path(path, _ITEM)
+        ordinal = self._number(value)
+        firsts: dict[int, int] = {}  # kind: the index of its first item
+        if len(types) == 1:
+            (only,) = types
+            firsts[_KIND_OF.get(only, _kind(value[0]))] = 0
+        else:
+            listed = list(map(type, value))
+            for kind_type in types:
+                kind = _KIND_OF.get(kind_type)
+                if kind is None:
+                    kind = _kind(value[listed.index(kind_type)])
+                index = listed.index(kind_type)
+                firsts[kind] = min(firsts.get(kind, index), index)
+        shapes: list[tuple[int, int]] = []
+        seen = self._seen
+        for index, kind in sorted((index, kind) for kind, index in firsts.items()):
+            shape = item_path * _KINDS + kind
+            if shape not in seen:
+                seen.add(shape)
+                if index > 0:
+                    shapes.append((index, self.shape_items))
+                    self.shape_items += 1
+        self._place(ordinal, shapes, [])
+        compact, longest = scalar_run_chars(value, types)
+        return Facts(
+            compact=compact + count + 1,
+            pretty=compact + 4 * count + 2,
+            newlines=count + 1,
+            max_items=count,
+            max_string=longest,
+            max_keys=0,
+            matched=False,
+            shape_items=tuple(index for index, _ in shapes),
+            shape_ranks=tuple(rank for _, rank in shapes),
+            ordinal=ordinal,
+            ranges=self._ranges(*start),
         )
 
     def _number(self, value: list[object]) -> int:
