@@ -5,7 +5,8 @@ starts, ``\\ No newline``) in the joined text at once and ranks the lines betwee
 their markers alone (`kinds/diff/hunk_scan.py`, `line_plan.py`). These tests hold that shortcut
 to the plain reading: each declaration pattern made line-bound finds the lines the pattern
 matches one by one, a word search in the joined text finds the lines that hold the word, and
-the ranks of generated diffs are those of a line-by-line ranking with `line_role`.
+the ranks of generated diffs are those of a line-by-line ranking with `line_role`. Tier 2's
+pieces copy the diff where they say they do, and count as the text they join to.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from cleveragents.adapters.tokens.tiktoken_counter import TiktokenCounter
 from cleveragents.application.services.artifact_compression.kinds.diff.compressor import (
     DiffCompressor,
 )
@@ -211,3 +213,25 @@ def test_the_ranks_of_a_diff_are_those_of_reading_each_line(text: str, task: str
     terms = TaskTerms.from_task(task)
     plan = DiffCompressor().line_plan(lines, terms)
     assert plan.priorities == line_by_line(lines, terms)
+
+
+@settings(max_examples=150, deadline=None)
+@given(diffs(), st.booleans(), st.booleans(), st.sampled_from([None, "fix parse_args"]))
+def test_tier2_in_pieces_copies_the_diff_and_counts_as_its_text(
+    text: str, crlf: bool, final_newline: bool, task: str | None
+) -> None:
+    if crlf:
+        text = text.replace("\n", "\r\n")
+    text += "\n" if final_newline else ""
+    terms = TaskTerms.from_task(task)
+    compressor = DiffCompressor()
+    pieces = compressor.tier2_pieces(text, terms)
+    joined = "".join(piece.text for piece in pieces)
+    assert joined == compressor.tier2(text, terms)
+    raw = text.encode("utf-8")
+    for piece in pieces:
+        if piece.origin is not None:
+            copied = piece.text.encode("utf-8")
+            assert raw[piece.origin : piece.origin + len(copied)] == copied
+    counter = TiktokenCounter()
+    assert counter.count_pieces(pieces, counter.token_starts(text)) == counter.count(joined)

@@ -22,9 +22,12 @@ Reading the diff is `parsing` (where each line stands) and `roles` (what a body 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
 from functools import partial
+from itertools import accumulate
 
+from cleveragents.application.ports.token_counter import TextPiece
 from cleveragents.application.services.artifact_compression.kinds.diff.file_list import file_lists
 from cleveragents.application.services.artifact_compression.kinds.diff.line_plan import (
     DiffLineRanker,
@@ -71,49 +74,16 @@ class DiffCompressor(KindCompressor):
 
     def tier2(self, text: str, terms: TaskTerms) -> str:
         lines, final_newline = split_diff(text)
-        out: list[str] = []
-        run: list[str] = []  # body lines waiting to become one placeholder
-        run_language: str | None = None
-        hunks = 0
+        kept = _tier2_lines(lines, terms)
+        written = (entry if isinstance(entry, str) else lines[entry] for entry in kept)
+        return "\n".join(written) + ("\n" if final_newline else "")
 
-        def flush() -> None:
-            if not run:
-                return
-            markers = {line[:1] for line in run}
-            marker = markers.pop() if len(markers) == 1 and markers <= {"+", "-"} else " "
-            first = run[0]
-            code = first[1:]
-            indent = code[: len(code) - len(code.lstrip(" \t"))]
-            comment = line_comment(run_language)
-            eol = "\r" if first.endswith("\r") else ""
-            placeholder = f"{marker}{indent}{comment} {IMPLEMENTATION_OMITTED}{eol}"
-            if len(placeholder) < sum(len(line) + 1 for line in run) - 1:
-                out.append(placeholder)
-            else:  # a short run (`}`, `return x`) says more, in fewer characters, than its summary
-                out.extend(run)
-            run.clear()
-
-        for line, (kind, language, role) in zip(lines, _classified(lines), strict=True):
-            if kind is not DiffLineKind.BODY:
-                hunks += kind is DiffLineKind.HUNK_HEADER
-                flush()
-                out.append(line)
-                continue
-            if role is Role.BLANK:
-                continue
-            mentioned = role is not Role.PLACEHOLDER and terms.matches(line[1:])
-            if role is Role.COMMENT and not mentioned:
-                continue
-            if role in _KEPT_ROLES or mentioned:
-                flush()
-                out.append(line)
-            else:
-                run.append(line)
-                run_language = language
-        flush()
-        if hunks and not any(line.startswith("@@") for line in out):
-            raise MalformedCompressionError("the compressed diff lost every hunk header")
-        return "\n".join(out) + ("\n" if final_newline else "")
+    def tier2_pieces(self, text: str, terms: TaskTerms) -> list[TextPiece]:
+        """Tier 2 as pieces: each run of the diff's lines kept in a row is one piece copied
+        from the diff (counted from its token starts), each placeholder a piece of its own."""
+        lines, final_newline = split_diff(text)
+        kept = _tier2_lines(lines, terms)
+        return _pieces(text, lines, kept, final_newline)
 
     def line_plan(self, lines: list[str], terms: TaskTerms) -> LinePlan:
         ranker = DiffLineRanker(terms)
@@ -155,3 +125,89 @@ def _classified(lines: list[str]) -> list[tuple[DiffLineKind, str | None, Role |
         else:
             classified.append((kind, language, line_role(line, language, comments)))
     return classified
+
+
+def _tier2_lines(lines: list[str], terms: TaskTerms) -> list[int | str]:
+    """What Tier 2 writes, line by line: the index of a line of the diff it keeps, or a
+    placeholder that stands for a run of body lines."""
+    out: list[int | str] = []
+    run: list[int] = []  # body lines waiting to become one placeholder
+    run_language: str | None = None
+    hunks = 0
+
+    def flush() -> None:
+        if not run:
+            return
+        markers = {lines[index][:1] for index in run}
+        marker = markers.pop() if len(markers) == 1 and markers <= {"+", "-"} else " "
+        first = lines[run[0]]
+        code = first[1:]
+        indent = code[: len(code) - len(code.lstrip(" \t"))]
+        comment = line_comment(run_language)
+        eol = "\r" if first.endswith("\r") else ""
+        placeholder = f"{marker}{indent}{comment} {IMPLEMENTATION_OMITTED}{eol}"
+        if len(placeholder) < sum(len(lines[index]) + 1 for index in run) - 1:
+            out.append(placeholder)
+        else:  # a short run (`}`, `return x`) says more, in fewer characters, than its summary
+            out.extend(run)
+        run.clear()
+
+    for index, (kind, language, role) in enumerate(_classified(lines)):
+        if kind is not DiffLineKind.BODY:
+            hunks += kind is DiffLineKind.HUNK_HEADER
+            flush()
+            out.append(index)
+            continue
+        if role is Role.BLANK:
+            continue
+        line = lines[index]
+        mentioned = role is not Role.PLACEHOLDER and terms.matches(line[1:])
+        if role is Role.COMMENT and not mentioned:
+            continue
+        if role in _KEPT_ROLES or mentioned:
+            flush()
+            out.append(index)
+        else:
+            run.append(index)
+            run_language = language
+    flush()
+    if hunks and not any(isinstance(entry, int) and lines[entry].startswith("@@") for entry in out):
+        raise MalformedCompressionError("the compressed diff lost every hunk header")
+    return out
+
+
+def _pieces(
+    text: str, lines: list[str], kept: list[int | str], final_newline: bool
+) -> list[TextPiece]:
+    """Tier 2's text (`kept` joined by newlines, a newline at the end when the diff has one)
+    in pieces: each run of lines that follow each other in the diff is copied with the
+    newline after it (which the diff holds too), from the UTF-8 byte offset of its first
+    line; each placeholder is new text."""
+    starts = _byte_starts(text, lines)
+    pieces: list[TextPiece] = []
+    last = len(kept) - 1
+    at = 0
+    while at <= last:
+        entry = kept[at]
+        if isinstance(entry, str):
+            ending = "\n" if at < last or final_newline else ""
+            pieces.append(TextPiece(entry + ending))
+            at += 1
+            continue
+        first = end = at  # the run kept[first:end + 1] of lines in a row
+        while end < last and kept[end + 1] == entry + (end + 1 - first):
+            end += 1
+        ending = "\n" if end < last or final_newline else ""
+        copied = "\n".join(lines[entry : entry + end - first + 1]) + ending
+        pieces.append(TextPiece(copied, starts[entry]))
+        at = end + 1
+    return pieces
+
+
+def _byte_starts(text: str, lines: list[str]) -> list[int]:
+    """The UTF-8 byte offset of each line of `text` (split on newlines)."""
+    if text.isascii():
+        lengths: Iterable[int] = map(len, lines)
+    else:
+        lengths = (len(line.encode("utf-8")) for line in lines)
+    return list(accumulate(map((1).__add__, lengths), initial=0))
