@@ -33,8 +33,10 @@ or ``no timeout``), which counts as a warning: a syslog without levels keeps its
 compiler's coded level at a line's start (``error[E0308]: ...``) is a level like ``error:``.
 
 `line_severity` and `is_important` look at one line; `classify` and `describe` add the little
-state that tracebacks need (which frames follow which header), streaming, with one line of look-
-ahead. Everything is one pass with precompiled, backtracking-safe patterns.
+state that tracebacks need (which frames follow which header), streaming, reading a batch of
+lines ahead. Everything is one pass with precompiled, backtracking-safe patterns, and a line's
+own severity is worked out once for all the lines equal to it but for their digits (a message
+repeated with other numbers), where no rule reads a digit's value.
 """
 
 from __future__ import annotations
@@ -42,7 +44,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from enum import IntEnum
+from itertools import islice
 from typing import NamedTuple
+
+from cleveragents.application.services.artifact_compression.kinds.logs.digits import DIGITS_AS_ONE
 
 __all__ = [
     "LineKind",
@@ -279,8 +284,46 @@ def _on_its_own(line: str, first: str, opens_traceback: bool) -> tuple[Severity,
     return severity, LineKind.ENTRY
 
 
+# What makes a line's severity depend on its digits' values, not only on where they stand:
+# a syslog priority (`<34>`), a numeric level after a level key (bunyan's `"level":50`), and a
+# count before a failure word (`0 failed` reports none, `3 failed` does). A line whose key
+# (every digit a 1, `digits.digits_as_one`) holds none of them has the severity and kind of
+# any other line with that key: every other rule reads digits as a class.
+_DIGIT_VALUES = re.compile(  # on the lower-cased key; each alternative starts with a literal
+    "|".join(rf'{key}[" ]?[=:][ \t]*+"?1' for key in _LEVEL_KEYS)
+    + r"|1 (?<![\w.]..)(?:fail|fatal|invalid|denied|refused|err|exception|critical|time"
+    r"|traceback|panic|abort|segfault|oom|killed)"
+)
+
+
+def _digit_values_matter(key: str) -> bool:
+    """Whether the lines with digits-as-one `key` may differ in severity (see `_DIGIT_VALUES`)."""
+    return key.startswith("<") or _DIGIT_VALUES.search(key.lower()) is not None
+
+
+SEEN_LIMIT = 16_384
+SEEN_KEY_CHARS = 1_000
+"""Keys remembered by one `describe` pass: this many, none longer than this (memory stays
+bounded, some 16 MB at worst, whatever the log)."""
+_UNSEEN: tuple[Severity, LineKind] = (Severity.OTHER, LineKind.ENTRY)
+
+
+KEY_BATCH_LINES = 4096
+
+
+def _with_keys(lines: Iterable[str]) -> Iterator[tuple[str, str]]:
+    """Each line with its digits-as-one key, the keys made a batch of lines at once (one
+    `str.translate` of a line costs about what it does of thousands joined)."""
+    iterator = iter(lines)
+    while batch := list(islice(iterator, KEY_BATCH_LINES)):
+        keys = "\n".join(batch).translate(DIGITS_AS_ONE).split("\n")
+        if len(keys) != len(batch):  # a line held a newline of its own
+            keys = [line.translate(DIGITS_AS_ONE) for line in batch]
+        yield from zip(batch, keys, strict=True)
+
+
 def describe(lines: Iterable[str]) -> Iterator[LogLine]:
-    """Each line with its severity and kind, in order, streaming (one line of look-ahead).
+    """Each line with its severity and kind, in order, streaming (`KEY_BATCH_LINES` ahead).
 
     On top of `line_severity`: every line of a Python traceback (its indented frames and source
     lines, and the exception line that ends it) is an ERROR, and so is the line right above a
@@ -288,11 +331,21 @@ def describe(lines: Iterable[str]) -> Iterator[LogLine]:
     """
     in_traceback = False
     pending: LogLine | None = None
-    for line in lines:
+    # A line on its own, by its digits-as-one key (see `_DIGIT_VALUES`); None: by the line.
+    seen: dict[str, tuple[Severity, LineKind] | None] = {}
+    for line, key in _with_keys(lines):
         first = line[:1]
         blank_first = first in _BLANKS
         opens_traceback = "Traceback" in line and line.rstrip().endswith(_TRACEBACK)
-        severity, kind = _on_its_own(line, first, opens_traceback)
+        known = seen.get(key, _UNSEEN)
+        if known is None:
+            severity, kind = _on_its_own(line, first, opens_traceback)
+        else:
+            if known is _UNSEEN:
+                known = _on_its_own(line, first, opens_traceback)
+                if len(seen) < SEEN_LIMIT and len(key) <= SEEN_KEY_CHARS:
+                    seen[key] = None if _digit_values_matter(key) else known
+            severity, kind = known
         if in_traceback:
             in_traceback = blank_first
             if in_traceback:

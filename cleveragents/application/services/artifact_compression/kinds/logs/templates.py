@@ -32,6 +32,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from cleveragents.application.services.artifact_compression.kinds.logs.digits import (
+    digits_as_one,
+)
+
 __all__ = ["TemplateIndex", "template_ids", "template_of"]
 
 WILDCARD = "<*>"
@@ -139,22 +143,21 @@ def template_of(line: str) -> str:
     return _mask(line)
 
 
-# Every digit as a 1: lines that differ only in their digits (a timestamp, a counter) mask
-# alike, since masking treats digits as one class and masks every one of them, except where it
-# reads a 0 (the `0x` of a hex value), which such a key would lose.
-_DIGITS_AS_ONE = str.maketrans("0123456789", "1111111111")
+# Lines that differ only in their digits (a timestamp, a counter) mask alike: masking treats
+# digits as one class and masks every one of them, except where it reads a 0 (the `0x` of a
+# hex value), which a key of 1s would lose.
 _HEX_PREFIXES = ("0x", "0X")
 
 
 def masked_lines(lines: Sequence[str]) -> list[str]:
     """`template_of` of every line. The lines are masked in one call over their joined text
     (the regex engine's loop, not Python's), and each distinct line once: lines equal but for
-    their digits (`_DIGITS_AS_ONE`) share their masked form, so a log whose lines repeat a few
+    their digits (`digits_as_one`) share their masked form, so a log whose lines repeat a few
     hundred messages with other numbers masks a fraction of its text."""
     if not lines:
         return []
     joined = "\n".join(lines)
-    keys = joined.translate(_DIGITS_AS_ONE).split("\n")
+    keys = digits_as_one(joined).split("\n")
     if len(keys) != len(lines):
         return [_mask(line) for line in lines]  # a line held a newline of its own
     if _HEX_PREFIXES[0] in joined or _HEX_PREFIXES[1] in joined:
