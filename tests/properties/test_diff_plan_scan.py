@@ -29,8 +29,10 @@ from cleveragents.application.services.artifact_compression.kinds.diff.parsing i
     FILE_STARTS,
     DiffLineKind,
     diff_segments,
+    scan_diff,
 )
 from cleveragents.application.services.artifact_compression.kinds.diff.roles import (
+    Comments,
     Role,
     line_role,
 )
@@ -38,7 +40,7 @@ from cleveragents.application.services.artifact_compression.kinds.diff.signature
     DECLARATIONS,
 )
 from cleveragents.application.services.artifact_compression.task_terms import TaskTerms
-from cleveragents.domain.languages import IMPLEMENTATION_OMITTED
+from cleveragents.domain.languages import IMPLEMENTATION_OMITTED, line_comment
 
 CODE_BITS = st.sampled_from(
     [
@@ -235,3 +237,56 @@ def test_tier2_in_pieces_copies_the_diff_and_counts_as_its_text(
             assert raw[piece.origin : piece.origin + len(copied)] == copied
     counter = TiktokenCounter()
     assert counter.count_pieces(pieces, counter.token_starts(text)) == counter.count(joined)
+
+
+def tier2_line_by_line(text: str, terms: TaskTerms) -> str:
+    """Tier 2 as the module docstring of `compressor` says it, each body line read on its own
+    with `line_role` (a run of body lines becomes a placeholder when that is shorter)."""
+    lines = text.split("\n")
+    final_newline = text.endswith("\n")
+    if final_newline:
+        lines.pop()
+    out: list[str] = []
+    run: list[str] = []
+    language_of_run: list[str | None] = [None]
+    comments = Comments()
+
+    def flush() -> None:
+        if not run:
+            return
+        markers = {line[:1] for line in run}
+        marker = markers.pop() if len(markers) == 1 and markers <= {"+", "-"} else " "
+        code = run[0][1:]
+        indent = code[: len(code) - len(code.lstrip(" \t"))]
+        eol = "\r" if run[0].endswith("\r") else ""
+        comment = line_comment(language_of_run[0])
+        placeholder = f"{marker}{indent}{comment} {IMPLEMENTATION_OMITTED}{eol}"
+        out.extend([placeholder] if len(placeholder) < len("\n".join(run)) else run)
+        run.clear()
+
+    for line, (kind, language) in zip(lines, scan_diff(lines), strict=True):
+        if kind is not DiffLineKind.BODY:
+            if kind is not DiffLineKind.OTHER:
+                comments.reset()
+            flush()
+            out.append(line)
+            continue
+        role = line_role(line, language, comments)
+        mentioned = role is not Role.PLACEHOLDER and terms.matches(line[1:])
+        if role is Role.BLANK or (role is Role.COMMENT and not mentioned):
+            continue
+        if role in (Role.NO_NEWLINE, Role.DECLARATION, Role.ERROR) or mentioned:
+            flush()
+            out.append(line)
+        else:
+            run.append(line)
+            language_of_run[0] = language
+    flush()
+    return "\n".join(out) + ("\n" if final_newline else "")
+
+
+@settings(max_examples=300, deadline=None)
+@given(diffs(), st.sampled_from([None, "fix parse_args", "the store"]))
+def test_tier2_is_what_reading_each_line_gives(text: str, task: str | None) -> None:
+    terms = TaskTerms.from_task(task)
+    assert DiffCompressor().tier2(text, terms) == tier2_line_by_line(text, terms)

@@ -22,27 +22,36 @@ Reading the diff is `parsing` (where each line stands) and `roles` (what a body 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from functools import partial
 from itertools import accumulate
+from operator import itemgetter
 
 from cleveragents.application.ports.token_counter import TextPiece
 from cleveragents.application.services.artifact_compression.kinds.diff.file_list import file_lists
+from cleveragents.application.services.artifact_compression.kinds.diff.hunk_scan import JoinedLines
 from cleveragents.application.services.artifact_compression.kinds.diff.line_plan import (
     DiffLineRanker,
+    matches_by_family,
 )
 from cleveragents.application.services.artifact_compression.kinds.diff.parsing import (
     FILE_STARTS,
     DiffLineKind,
+    Segments,
     diff_segments,
-    scan_diff,
     split_diff,
 )
 from cleveragents.application.services.artifact_compression.kinds.diff.roles import (
+    READERS,
     Comments,
     Role,
     line_role,
+)
+from cleveragents.application.services.artifact_compression.kinds.diff.signatures import (
+    ERROR_WORDS,
+    FAMILY,
 )
 from cleveragents.application.services.artifact_compression.kinds.kind_compressor import (
     KindCompressor,
@@ -113,67 +122,115 @@ class DiffCompressor(KindCompressor):
         return replace(plan, summaries=summaries, summarized=named)
 
 
-def _classified(lines: list[str]) -> list[tuple[DiffLineKind, str | None, Role | None]]:
-    """Each line's kind, language and (for body lines) role, as Tier 2 reads them."""
-    comments = Comments()
-    classified: list[tuple[DiffLineKind, str | None, Role | None]] = []
-    for line, (kind, language) in zip(lines, scan_diff(lines), strict=True):
-        if kind is not DiffLineKind.BODY:
-            if kind is not DiffLineKind.OTHER:
-                comments.reset()
-            classified.append((kind, language, None))
-        else:
-            classified.append((kind, language, line_role(line, language, comments)))
-    return classified
-
-
 def _tier2_lines(lines: list[str], terms: TaskTerms) -> list[int | str]:
     """What Tier 2 writes, line by line: the index of a line of the diff it keeps, or a
-    placeholder that stands for a run of body lines."""
-    out: list[int | str] = []
-    run: list[int] = []  # body lines waiting to become one placeholder
-    run_language: str | None = None
+    placeholder that stands for a run of body lines. The body lines that may be more than
+    body to summarize (blank, a comment, a declaration, an error word, a task term, ``\\ No
+    newline``) are found in the diff's text at once (`_tier2_notable`) and read one by one,
+    as are the lines inside a block comment; the others join the run as they are."""
+    segments = list(diff_segments(lines))
+    writer = _Tier2Writer(lines, terms, _tier2_notable(lines, terms, segments))
     hunks = 0
-
-    def flush() -> None:
-        if not run:
-            return
-        markers = {lines[index][:1] for index in run}
-        marker = markers.pop() if len(markers) == 1 and markers <= {"+", "-"} else " "
-        first = lines[run[0]]
-        code = first[1:]
-        indent = code[: len(code) - len(code.lstrip(" \t"))]
-        comment = line_comment(run_language)
-        eol = "\r" if first.endswith("\r") else ""
-        placeholder = f"{marker}{indent}{comment} {IMPLEMENTATION_OMITTED}{eol}"
-        if len(placeholder) < sum(len(lines[index]) + 1 for index in run) - 1:
-            out.append(placeholder)
-        else:  # a short run (`}`, `return x`) says more, in fewer characters, than its summary
-            out.extend(run)
-        run.clear()
-
-    for index, (kind, language, role) in enumerate(_classified(lines)):
-        if kind is not DiffLineKind.BODY:
-            hunks += kind is DiffLineKind.HUNK_HEADER
-            flush()
-            out.append(index)
+    for kind, language, start, end in segments:
+        if kind is DiffLineKind.BODY:
+            writer.body(language, start, end)
             continue
-        if role is Role.BLANK:
-            continue
-        line = lines[index]
-        mentioned = role is not Role.PLACEHOLDER and terms.matches(line[1:])
-        if role is Role.COMMENT and not mentioned:
-            continue
-        if role in _KEPT_ROLES or mentioned:
-            flush()
-            out.append(index)
-        else:
-            run.append(index)
-            run_language = language
-    flush()
+        if kind is not DiffLineKind.OTHER:
+            writer.comments.reset()
+        hunks += kind is DiffLineKind.HUNK_HEADER
+        writer.flush()
+        writer.out.extend(range(start, end))
+    writer.flush()
+    out = writer.out
     if hunks and not any(isinstance(entry, int) and lines[entry].startswith("@@") for entry in out):
         raise MalformedCompressionError("the compressed diff lost every hunk header")
     return out
+
+
+@dataclass(slots=True)
+class _Tier2Writer:
+    """Tier 2's output as it is written (`_tier2_lines`)."""
+
+    lines: list[str]
+    terms: TaskTerms
+    notable: list[int]  # the body lines read one by one
+    comments: Comments = field(default_factory=Comments)
+    out: list[int | str] = field(default_factory=list)
+    run: list[int] = field(default_factory=list)  # body lines waiting to become a placeholder
+    run_language: str | None = None
+
+    def body(self, language: str | None, start: int, end: int) -> None:
+        """The body lines `lines[start:end]` of one hunk, of a file in `language`."""
+        lines, comments = self.lines, self.comments
+        inside = comments.inside  # `reset` runs between hunks only
+        block = READERS[FAMILY.get(language or "")].block_comments
+        notables = JoinedLines.between(self.notable, start, end)
+        following = 0  # the first of `notables` not behind `index`
+        index = start
+        while index < end:
+            while following < len(notables) and notables[following] < index:
+                following += 1
+            stop = notables[following] if following < len(notables) else end
+            if index < stop and not (block and (inside[0] or inside[1])):
+                self.run.extend(range(index, stop))  # plain body: no call tells it otherwise
+                self.run_language = language
+                index = stop
+                continue
+            line = lines[index]
+            role = line_role(line, language, comments)
+            if role is not Role.BLANK:
+                mentioned = role is not Role.PLACEHOLDER and self.terms.matches(line[1:])
+                if role in _KEPT_ROLES or mentioned:
+                    self.flush()
+                    self.out.append(index)
+                elif role is not Role.COMMENT:
+                    self.run.append(index)
+                    self.run_language = language
+            index += 1
+
+    def flush(self) -> None:
+        """The run of body lines as one placeholder, written in the comment syntax of its
+        file's language, when that is shorter than the run."""
+        run = self.run
+        if not run:
+            return
+        written = list(map(self.lines.__getitem__, run))
+        markers = set(map(_MARKER, written))
+        marker = markers.pop() if len(markers) == 1 and markers <= {"+", "-"} else " "
+        first = written[0]
+        code = first[1:]
+        indent = code[: len(code) - len(code.lstrip(" \t"))]
+        comment = line_comment(self.run_language)
+        eol = "\r" if first.endswith("\r") else ""
+        placeholder = f"{marker}{indent}{comment} {IMPLEMENTATION_OMITTED}{eol}"
+        if len(placeholder) < sum(map(len, written)) + len(written) - 1:
+            self.out.append(placeholder)
+        else:  # a short run (`}`, `return x`) says more, in fewer characters, than its summary
+            self.out.extend(run)
+        run.clear()
+
+
+def _tier2_notable(lines: list[str], terms: TaskTerms, segments: Segments) -> list[int]:
+    """The lines Tier 2 reads one by one (`_tier2_lines`), in order: those that start with
+    ``\\``, are blank, hold an error word, a task term or ``/*``, or look like a comment or a
+    declaration in the language of their file. (Body lines of one marker column cannot start
+    with a letter or ``/``: a word in the line is a word in its code.)"""
+    joined = JoinedLines(lines)
+    found = joined.holding(ERROR_WORDS)
+    found.update(joined.starting("\\"))
+    found.update(joined.matching(_BLANK_LINE))
+    if terms.terms:
+        found |= joined.holding(terms.terms)
+    if "/*" in joined.text:
+        found |= joined.holding(("/*",))
+    found.update(matches_by_family(joined, segments, lambda reader: reader.declaration_lines))
+    found.update(matches_by_family(joined, segments, lambda reader: reader.comment_lines))
+    return sorted(found)
+
+
+_MARKER = itemgetter(slice(0, 1))  # a line's first character, or "" for an empty line
+# A line whose code (after its marker, if any) is blank.
+_BLANK_LINE = re.compile(r"\n(?:[^\n][^\S\n]*+)?$", re.MULTILINE)
 
 
 def _pieces(

@@ -29,6 +29,7 @@ later. Combined diffs (``@@@``, one marker column per parent) are read with all 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from operator import itemgetter
 
@@ -360,15 +361,24 @@ class _Notable:
 
 
 def _declarations(joined: JoinedLines, segments: Segments) -> list[int]:
-    """The body lines that match the declaration pattern of their file's language: each run
-    of hunks in one family of languages (the headers between them with it) is searched at
-    once; a hit in a header line is never asked for."""
+    """The body lines that match the declaration pattern of their file's language."""
+    return matches_by_family(joined, segments, lambda reader: reader.declaration_lines)
+
+
+def matches_by_family(
+    joined: JoinedLines,
+    segments: Segments,
+    pattern_of: Callable[[Reader], re.Pattern[str] | None],
+) -> list[int]:
+    """The body lines where the line-bound pattern `pattern_of` gives for the language family
+    of their file matches: each run of hunks in one family (the headers between them with
+    it) is searched at once. A hit in a header line may be given too."""
     spans: list[list[int]] = []  # [start, end] line indexes of a run of hunks
-    patterns: list[re.Pattern[str]] = []  # the line-bound declaration pattern of each run
+    patterns: list[re.Pattern[str]] = []  # the pattern of each run
     for kind, language, start, end in segments:
         if kind is not DiffLineKind.BODY:
             continue
-        pattern = READERS[FAMILY.get(language or "")].declaration_lines
+        pattern = pattern_of(READERS[FAMILY.get(language or "")])
         if pattern is None:
             continue
         if patterns and patterns[-1] is pattern:

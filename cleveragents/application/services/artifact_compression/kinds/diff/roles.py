@@ -95,6 +95,9 @@ class Reader:
     special_heads: frozenset[str] | None
     # `declaration` as `hunk_scan.line_bound` makes it: the lines of a joined hunk it matches.
     declaration_lines: re.Pattern[str] | None
+    # The lines of a joined hunk whose code looks like a comment when no block comment is open
+    # (a line comment, or ``//``, ``*/``, ``* `` and ``*`` alone); None: the family has none.
+    comment_lines: re.Pattern[str] | None
 
     @classmethod
     def of(cls, family: str | None) -> Reader:
@@ -106,7 +109,12 @@ class Reader:
         if (family is None or line_comment is not None) and (declaration is None or starts):
             special = heads | {line_comment[0]} if line_comment else heads
         bound = line_bound(declaration) if declaration is not None else None
-        return cls(family, line_comment, declaration, starts, heads, special, bound)
+        comment_lines = None
+        if line_comment is not None:
+            comment_lines = re.compile(r"\n[^\n][^\S\n]*+" + re.escape(line_comment))
+        elif family is not None:
+            comment_lines = re.compile(r"\n[^\n][^\S\n]*+(?://|\*/|\* |\*[^\S\n]*+$)", re.M)
+        return cls(family, line_comment, declaration, starts, heads, special, bound, comment_lines)
 
     @property
     def block_comments(self) -> bool:
