@@ -34,7 +34,9 @@ with the real tokenizer, and uses most of the budget. What its output shows:
   marker alone;
 - the layout is the input's (pretty with 2 spaces when it spans lines, else compact); a pretty
   document that fits whole once compact is returned compact, and compact output is also
-  chosen when it keeps more once key paths may be lost (or pretty steps are too coarse).
+  chosen when it keeps more once key paths may be lost (or pretty steps are too coarse); a
+  compact rendering of a pretty document that leaves room opens its outer containers
+  breadth-first (`layered`), so the budget buys readability when there is nothing more to show.
 """
 
 from __future__ import annotations
