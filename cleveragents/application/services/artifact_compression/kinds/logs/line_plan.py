@@ -132,42 +132,64 @@ class LineRanker:
     def rank_batch(self, lines: Sequence[LogLine]) -> list[RankedLine]:
         """The ranks of the next `lines` (in batches: templates are masked a batch at once)."""
         assigned = self._templates.assign([line.text for line in lines])
-        return [
-            self._rank(line, template, variant)
-            for line, (template, variant) in zip(lines, assigned, strict=True)
-        ]
-
-    def _rank(self, line: LogLine, template: int, variant: int) -> RankedLine:
-        entry = line.kind is LineKind.ENTRY
-        message_class = _MESSAGE_CLASS[line.severity] if entry else self._trace_class
-        key = (message_class, template)
-        message = self._messages.get(key)
-        first = message is None
-        if message is None:
-            message = self._message_count
-            self._message_count += 1
-            if message < MESSAGE_LIMIT:
-                self._messages[key] = message
-        routine = message_class is Severity.INFO
-        if entry:
-            rank = self._entry_rank(message_class, first, not routine and self._new(key, variant))
-            self._trace_class = Severity.ERROR if routine else message_class
-            self._trace_kept = first and not routine
-            self._trace_lines = 0
-        else:
-            rank = self._trace_rank(line.kind, message_class, first)
-        text = line.text
-        if text.startswith("... (") and _is_marker(text):
-            rank = ROUTINE_REPEAT
-        elif self.terms.terms and self.terms.matches(text):
-            task_first = message not in self._task_messages
-            self._task_messages.add(message)
-            rank = min(rank, FIRST_WARNING if task_first else ERROR_REPEAT)
-        error = message_class is Severity.ERROR
-        detail = line.kind is LineKind.DETAIL
-        return RankedLine(
-            rank, message, error and not detail, error and entry, not (first or routine or detail)
+        # One loop with the ranker's state in locals (it runs once a line of the log); the
+        # state goes back to the ranker at the end.
+        messages = self._messages
+        count = self._message_count
+        trace_class, trace_kept, trace_lines = (
+            self._trace_class,
+            self._trace_kept,
+            self._trace_lines,
         )
+        task_terms = self.terms if self.terms.terms else None
+        ranked: list[RankedLine] = []
+        append = ranked.append
+        for (text, severity, kind), (template, variant) in zip(lines, assigned, strict=True):
+            entry = kind is LineKind.ENTRY
+            message_class = _MESSAGE_CLASS[severity] if entry else trace_class
+            key = (message_class, template)
+            message = messages.get(key)
+            first = message is None
+            if message is None:
+                message = count
+                count += 1
+                if message < MESSAGE_LIMIT:
+                    messages[key] = message
+            routine = message_class is Severity.INFO
+            if entry:
+                if routine:
+                    rank = FIRST_ROUTINE if first else ROUTINE_REPEAT
+                else:
+                    rank = self._entry_rank(message_class, first, self._new(key, variant))
+                trace_class = Severity.ERROR if routine else message_class
+                trace_kept = first and not routine
+                trace_lines = 0
+            else:
+                # What went wrong, and where the trace starts; then where it went wrong.
+                if kind is LineKind.EXCEPTION or trace_lines == 0:
+                    rank = _FIRST[message_class] if first or trace_kept else _REPEAT[message_class]
+                elif first or (trace_kept and trace_lines + 1 <= TRACE_HEAD_LINES):
+                    rank = _FIRST[message_class] + 1
+                else:
+                    rank = _REPEAT[message_class]
+                trace_lines += 1
+            if text.startswith("... (") and _is_marker(text):
+                rank = ROUTINE_REPEAT
+            elif task_terms is not None and task_terms.matches(text):
+                task_first = message not in self._task_messages
+                self._task_messages.add(message)
+                rank = min(rank, FIRST_WARNING if task_first else ERROR_REPEAT)
+            error = message_class is Severity.ERROR
+            detail = kind is LineKind.DETAIL
+            repeated = not (first or routine or detail)
+            append(RankedLine(rank, message, error and not detail, error and entry, repeated))
+        self._message_count = count
+        self._trace_class, self._trace_kept, self._trace_lines = (
+            trace_class,
+            trace_kept,
+            trace_lines,
+        )
+        return ranked
 
     def _new(self, key: tuple[Severity, int], variant: int) -> bool:
         """Whether `variant` of the message is new (another word in its varying place)."""
@@ -187,15 +209,6 @@ class LineRanker:
         # A message seen before with other words in a place that varies (another user, another
         # host): kept with the last occurrences, before the other repeats.
         return LAST_REPEAT if new_variant else _REPEAT[message_class]
-
-    def _trace_rank(self, kind: LineKind, message_class: Severity, first: bool) -> int:
-        opening = self._trace_lines == 0
-        self._trace_lines += 1
-        if kind is LineKind.EXCEPTION or opening:  # what went wrong, and where the trace starts
-            return _FIRST[message_class] if first or self._trace_kept else _REPEAT[message_class]
-        if first or (self._trace_kept and self._trace_lines <= TRACE_HEAD_LINES):
-            return _FIRST[message_class] + 1  # where it went wrong
-        return _REPEAT[message_class]
 
 
 def mark_last_occurrences(ranks: list[int], ranked: Sequence[RankedLine]) -> None:
