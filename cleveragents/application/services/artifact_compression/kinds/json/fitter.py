@@ -166,7 +166,11 @@ class Fitter:
                 if compact.tokens < _GOOD_ENOUGH * self._budget:
                     # The room the compact rendering leaves opens its outer containers.
                     filled = fill_with_layout(
-                        compact.value, compact.tokens, self._budget, self._counter.count
+                        compact.value,
+                        compact.tokens,
+                        self._budget,
+                        self._counter.count,
+                        self._line_tokens(),
                     )
                     if filled is not None:
                         return FittedText(*filled)
@@ -183,6 +187,19 @@ class Fitter:
             return True  # once key paths may be lost, showing more of them comes first
         floor = _ENOUGH * self._budget
         return compact.tokens >= floor or pretty.tokens < floor
+
+    def _line_tokens(self, compact_tokens: int | None = None) -> float:
+        """Tokens a line of the pretty layout adds to the compact one (its newline, its
+        indentation, the space after a key), on average over the input: from the estimates
+        of both layouts' counts, or the whole document's compact count when known."""
+        facts = self._survey.of(self._survey.root)
+        if not facts.newlines:
+            return 1.0
+        pretty = facts.pretty * self._ratios[True]
+        compact = (
+            compact_tokens if compact_tokens is not None else facts.compact * self._ratios[False]
+        )
+        return max((pretty - compact) / facts.newlines, 0.5)
 
     def _whole_compact(self) -> FittedText | None:
         """A pretty document that fits once its whitespace is gone, whole: rendered and
@@ -202,7 +219,9 @@ class Fitter:
             return None
         if tokens < _GOOD_ENOUGH * self._budget:
             # Everything is shown and room is left: open the outer containers with it.
-            filled = fill_with_layout(root, tokens, self._budget, self._counter.count)
+            filled = fill_with_layout(
+                root, tokens, self._budget, self._counter.count, self._line_tokens(tokens)
+            )
             if filled is not None:
                 return FittedText(*filled)
         return FittedText(text, tokens)

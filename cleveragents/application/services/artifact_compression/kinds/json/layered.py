@@ -5,8 +5,9 @@ Containers are opened (their members on lines of their own, indented by 2 as `js
 writes them) breadth-first from the root, in document order at each depth: the outline of the
 document first, then the items of its arrays; the containers not opened are written compact on
 the line of their key or item. A line costs about one token (its newline and indentation are
-one, the space after a colon joins the token after it), so the number of containers to open is
-estimated from the lines they add, and the exact count decides.
+one, the space after a colon joins the token after it, deeper indentation may cost one more),
+so the number of containers to open is estimated from the lines they add at the document's own
+cost of a line, and the exact count decides.
 """
 
 from __future__ import annotations
@@ -21,9 +22,11 @@ from cleveragents.application.services.artifact_compression.kinds.json.facts imp
 )
 
 _INDENT = "  "
-_AIM = 0.96
-"""The share of the budget the estimate aims at."""
-_TRIES = 3
+_AIM = 0.93
+"""The share of the budget the estimate aims at (below the search's: a miss costs a count)."""
+_ENOUGH = 0.85
+"""A rendering that uses this share of the budget is the answer."""
+_TRIES = 2
 """Renderings counted at most: the estimate, then corrected by the cost of a line measured."""
 
 
@@ -78,17 +81,22 @@ def _write(value: object, opened: set[int], depth: int, out: Callable[[str], obj
 
 
 def fill_with_layout(
-    root: object, compact_tokens: int, budget: int, count: Callable[[str], int]
+    root: object,
+    compact_tokens: int,
+    budget: int,
+    count: Callable[[str], int],
+    per_line: float = 1.0,
 ) -> tuple[str, int] | None:
     """The document with as many containers opened as `budget` holds, and its count; None
-    when not even the root can be opened (the compact rendering is the answer then)."""
+    when not even the root can be opened (the compact rendering is the answer then).
+    `per_line`: the tokens a line is first estimated to add."""
     if not isinstance(root, dict | list) or not root:
         return None
     room = budget * _AIM - compact_tokens
     if room < 1:
         return None
-    ids, lines = opening_order(root, room * 2)
-    per_line = 1.0
+    per_line = max(per_line, 0.5)
+    ids, lines = opening_order(root, 2 * room / per_line)
     best: tuple[str, int] | None = None
     fitted, over = 0, len(ids) + 1  # how many containers opened fit, and were over
     for _ in range(_TRIES):
@@ -102,7 +110,7 @@ def fill_with_layout(
         per_line = max((tokens - compact_tokens) / added, 0.05) if added else per_line
         if tokens <= budget:
             best, fitted = (text, tokens), opened
-            if tokens >= 0.9 * budget or opened == len(ids):
+            if tokens >= _ENOUGH * budget or opened == len(ids):
                 break
         else:
             over = opened
