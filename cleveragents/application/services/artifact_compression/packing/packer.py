@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
 
 from cleveragents.application.ports.token_counter import TextPiece, TokenCounter
 from cleveragents.application.services.artifact_compression.kinds.kind_compressor import (
@@ -44,13 +43,10 @@ MIN_SHORT_TOKENS = 48
 """A head shorter than this (or than an eighth of a small budget) is not worth its line."""
 
 
-class _Choice(NamedTuple):
-    """A line taken, whole or as its short form, and whether it replaced the line's short
-    form (so giving it back restores the short form)."""
-
-    position: int
-    whole: bool
-    upgraded: bool
+_Choice = tuple[int, bool, bool]
+"""A line taken: its position, whether whole (else as its short form), and whether it replaced
+the line's short form (so giving it back restores the short form). A plain tuple: there is one
+per line taken, and a named tuple costs a Python call to make."""
 
 
 @dataclass(slots=True)
@@ -107,32 +103,35 @@ class _Packer:
         ranks = request.ranks
         total = request.total_lines
         budget = self.budget
+        shorts = self._shorts
+        append = taken.append
         stop_after: int | None = None
         for unit in units:
-            position, whole = unit >> 1, unit & 1 == 1
+            position = unit >> 1
+            whole = unit & 1 == 1
             held = kept.get(position)
-            if held or (held is not None and not whole):
+            if held is not None and (held or not whole):
                 continue  # already whole, or already short and offered short again
-            rank = ranks[position] if whole else self._short_rank(position)
+            rank = ranks[position] if whole else shorts[position].priority
             if stop_after is not None and rank > stop_after:
                 break
             if held is not None:  # short now, offered whole: the difference
                 cost = costs[position] - short_costs[position]
             else:
-                left = position > 0 and position - 1 not in kept
-                right = position + 1 < total and position + 1 not in kept
-                gaps = int(left) + int(right) - 1  # a kept line splits the gap around it
+                # A kept line splits the gap around it: one marker more or less.
+                gaps = -1
+                if position > 0 and position - 1 not in kept:
+                    gaps += 1
+                if position + 1 < total and position + 1 not in kept:
+                    gaps += 1
                 cost = (costs[position] if whole else short_costs[position]) + gaps * gap_cost
             if estimate + cost <= budget:
                 kept[position] = whole
-                taken.append(_Choice(position, whole, upgraded=held is not None))
+                append((position, whole, held is not None))
                 estimate += cost
             elif stop_after is None:
                 stop_after = rank
         return estimate
-
-    def _short_rank(self, position: int) -> int:
-        return self._shorts[position].priority
 
     def _close_small_gaps(self, kept: dict[int, bool], gap_cost: int) -> int:
         """Keep every candidate line alone between two kept lines whose cost is at most a
@@ -187,7 +186,7 @@ class _Packer:
             short = self._head_within(position, allowance, room + current - gaps, worth)
             if short is not None:
                 if position not in kept:
-                    taken.append(_Choice(position, whole=False, upgraded=False))
+                    taken.append((position, False, False))
                 kept[position] = False
                 shorts[position] = short[0]
                 short_costs[position] = short[1]
@@ -236,14 +235,13 @@ class _Packer:
                 return _markers_only(self.raw_tokens, self.budget, self.counter)
             freed = 0
             while taken and freed < excess:
-                choice = taken.pop()
-                position = choice.position
-                if choice.upgraded:
+                position, whole, upgraded = taken.pop()
+                if upgraded:
                     kept[position] = False
                     freed += costs[position] - short_costs[position]
                 else:
                     del kept[position]
-                    freed += costs[position] if choice.whole else short_costs[position]
+                    freed += costs[position] if whole else short_costs[position]
 
     def _count(self, pieces: list[TextPiece], content: str) -> int:
         """The exact count of the packed text: from the artifact's token starts where it
