@@ -28,6 +28,7 @@ from cleveragents.application.services.artifact_compression.kinds.diff.line_plan
 from cleveragents.application.services.artifact_compression.kinds.diff.parsing import (
     FILE_STARTS,
     DiffLineKind,
+    _body_end,
     diff_segments,
     scan_diff,
 )
@@ -290,3 +291,33 @@ def tier2_line_by_line(text: str, terms: TaskTerms) -> str:
 def test_tier2_is_what_reading_each_line_gives(text: str, task: str | None) -> None:
     terms = TaskTerms.from_task(task)
     assert DiffCompressor().tier2(text, terms) == tier2_line_by_line(text, terms)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.sampled_from(["+a", "-b", " c", "", "\\ No newline"]), min_size=1, max_size=12),
+    st.integers(1, 40),
+    st.integers(0, 400),
+    st.integers(0, 400),
+    st.one_of(st.none(), st.tuples(st.integers(0, 300), st.sampled_from(["@@ x", "d"]))),
+)
+def test_a_long_counted_hunk_ends_where_a_walk_line_by_line_ends_it(
+    body: list[str], repeats: int, old: int, new: int, other: tuple[int, str] | None
+) -> None:
+    """Over windows of lines that double while the counts last (`_counted_end`), with at
+    most one line that is no body line among them."""
+    lines = [" first", *body * repeats]
+    if other is not None:
+        lines.insert(1 + other[0] % len(lines), other[1])
+    index, old_left, new_left = 0, old, new
+    while True:  # the walk: each line takes from the counts of the sides it is on
+        marker = lines[index][:1]
+        if marker != "\\":
+            old_left -= marker != "+"
+            new_left -= marker != "-"
+        index += 1
+        if index == len(lines) or (old_left <= 0 and new_left <= 0):
+            break
+        if lines[index][:1] not in (" ", "+", "-", "\\", ""):
+            break
+    assert _body_end(lines, 0, old, new, True) == (index, old_left, new_left)
