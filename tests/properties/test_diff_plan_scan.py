@@ -304,8 +304,8 @@ def test_tier2_is_what_reading_each_line_gives(text: str, task: str | None) -> N
 def test_a_long_counted_hunk_ends_where_a_walk_line_by_line_ends_it(
     body: list[str], repeats: int, old: int, new: int, other: tuple[int, str] | None
 ) -> None:
-    """Over windows of lines that double while the counts last (`_counted_end`), with at
-    most one line that is no body line among them."""
+    """Over stretches of lines read at once (`_uncounted_stretch`, at most `_STRETCH` lines
+    each), with at most one line that is no body line among them."""
     lines = [" first", *body * repeats]
     if other is not None:
         lines.insert(1 + other[0] % len(lines), other[1])

@@ -9,11 +9,8 @@ preamble, a commit message, the trailer) is kept as is. One pass, constant work 
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
 from collections.abc import Iterable, Iterator
 from enum import Enum, auto
-from itertools import accumulate
-from operator import itemgetter
 
 from cleveragents.domain.languages import language_for_path
 
@@ -118,52 +115,58 @@ def _body_end(
     and the line counts left of its hunk then. The run ends at a line that is no body line or
     (in a hunk without counts) starts a file, or after the line that uses the counts up. (A
     body line cannot start with one of `FILE_STARTS`.)"""
-    if counted:
-        return _counted_end(lines, index, old_left, new_left)
     count = len(lines)
     while True:
-        index += 1
+        stretch = _uncounted_stretch(lines, index, old_left, new_left) if counted else None
+        if stretch is not None:  # the lines that cannot use the counts up, all body lines
+            index, old_left, new_left = stretch
+        else:
+            marker = lines[index][:1]
+            if marker == "+":
+                new_left -= 1
+            elif marker == "-":
+                old_left -= 1
+            elif marker != "\\":  # context: a line of both sides
+                old_left -= 1
+                new_left -= 1
+            index += 1
+            if counted and old_left <= 0 and new_left <= 0:
+                return index, old_left, new_left
         if index == count:
             return index, old_left, new_left
         line = lines[index]
         if line[:1] not in _BODY_MARKERS:
             return index, old_left, new_left
-        if line.startswith("--- ") and index + 1 < count and lines[index + 1].startswith("+++ "):
+        if (
+            not counted
+            and line.startswith("--- ")
+            and index + 1 < count
+            and lines[index + 1].startswith("+++ ")
+        ):
             return index, old_left, new_left  # a file starts
 
 
-_MARKER = itemgetter(slice(0, 1))  # a line's first character, or "" for an empty line
-# What a body line takes from its hunk's counts of old and new lines, by its marker: a context
-# (or empty) line is on both sides, `\ No newline at end of file` on neither.
-_TAKES_OLD = {" ": 1, "": 1, "-": 1, "+": 0, "\\": 0}
-_TAKES_NEW = {" ": 1, "": 1, "+": 1, "-": 0, "\\": 0}
-_FIRST_WINDOW = 64
+_STRETCH = 256
+"""The most lines `_uncounted_stretch` reads at once: a header claiming more lines than follow
+must not make each of its lines read all those after it."""
 
 
-def _counted_end(
+def _uncounted_stretch(
     lines: list[str], index: int, old_left: int, new_left: int
-) -> tuple[int, int, int]:
-    """`_body_end` in a hunk with counts: the counts each line takes are summed over a window
-    of lines at once (in C) and the line that uses them up is found by bisection. The window
-    doubles while the counts last, so a header claiming more lines than follow costs no more
-    than the lines it has."""
-    count = len(lines)
-    window = _FIRST_WINDOW
-    while True:
-        markers = list(map(_MARKER, lines[index : index + window]))
-        body = len(markers)
-        if not _BODY_MARKERS.issuperset(markers):  # the run stops at the first other line
-            body = min(markers.index(marker) for marker in set(markers) - _BODY_MARKERS)
-            del markers[body:]
-        old_taken = list(accumulate(map(_TAKES_OLD.__getitem__, markers)))
-        new_taken = list(accumulate(map(_TAKES_NEW.__getitem__, markers)))
-        last = max(bisect_left(old_taken, old_left), bisect_left(new_taken, new_left))
-        if last < body:  # this line uses the counts up
-            return index + last + 1, old_left - old_taken[last], new_left - new_taken[last]
-        if body:
-            old_left -= old_taken[-1]
-            new_left -= new_taken[-1]
-        index += body
-        if index == count or body < window:  # the lines end, or a line that is no body line
-            return index, old_left, new_left
-        window *= 2
+) -> tuple[int, int, int] | None:
+    """`_body_end`'s walk over the lines from `index` (a body line) that cannot use its hunk's
+    counts up (a line takes at most one from each count, so the counts last at least the
+    larger of them, less one, more lines), done at once up to `_STRETCH` lines and up to the
+    first line that is no body line: where it ends, and the counts left then. None when that
+    is not worth it."""
+    span = min(max(old_left, new_left) - 1, len(lines) - index, _STRETCH)
+    if span < 2:
+        return None
+    markers = [line[:1] for line in lines[index : index + span]]
+    if not _BODY_MARKERS.issuperset(markers):  # up to the first line that is no body line
+        span = min(markers.index(marker) for marker in set(markers) - _BODY_MARKERS)
+        del markers[span:]
+    unchanged = span - markers.count("\\")  # `\ No newline` takes from neither count
+    old_left -= unchanged - markers.count("+")
+    new_left -= unchanged - markers.count("-")
+    return index + span, old_left, new_left
