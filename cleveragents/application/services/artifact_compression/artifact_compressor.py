@@ -344,8 +344,10 @@ class ArtifactCompressorService:
         # One encode gives the count and where the tokens start, which every tier after the
         # first uses (line costs, the cut, counting what they copy). A text with no more
         # characters than the budget has tokens nearly always fits whole: only the count (a
-        # tier that then needs the starts encodes for them).
-        counted = count_raw(self._counter, text, with_starts=len(text) > budget)
+        # tier that then needs the starts encodes for them). Nor does a kind whose smart mode
+        # is its own fit, which counts what it renders.
+        fitted = mode is CompressionMode.SMART and compressor.fits_itself
+        counted = count_raw(self._counter, text, with_starts=len(text) > budget and not fitted)
         run = CompressionRun(
             text,
             compressor,

@@ -134,6 +134,10 @@ class KindCompressor(ABC):
     """Whether `tier2` writes the artifact anew (JSON is re-serialised), so a credential held
     in an escaped form (``AKIA\\u0051...``) may come out decoded: the pipeline redacts it
     again."""
+    fits_itself: bool = False
+    """Whether `fit` is the kind's smart mode whenever the text is valid (JSON): the raw count
+    then skips the token starts, which only packing lines and the head cut use (those encode
+    for them when the fit gives way)."""
     outline: OutlineRule | None = None
     """When set, smart mode writes the lines this rule names as an outline (together, under
     one marker) whenever that keeps more of them than a marker for every gap does."""

@@ -75,6 +75,7 @@ class JsonCompressor(KindCompressor):
     kind = ArtifactKind.JSON
     streams = False
     rewrites_text = True  # re-serialised: an escaped credential comes out decoded
+    fits_itself = True
 
     def tier2(self, text: str, terms: TaskTerms) -> str:
         """Keep the layout the author chose: pretty when the input spans lines, else compact."""
