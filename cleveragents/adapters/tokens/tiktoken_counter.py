@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 from bisect import bisect_left
 from collections.abc import Iterable, Iterator, Sequence
@@ -122,29 +123,36 @@ class TiktokenCounter(TokenCounter):
         return result
 
     def count_pieces(self, pieces: Sequence[TextPiece], source_starts: Sequence[int]) -> int:
-        """A copied piece is counted from `source_starts` between its first and its last safe
-        cut (`safe_split_point`'s rule: the same characters stand on both sides of such a cut
-        in the source and in the joined text, so no token crosses it in either); the text
-        between those stretches (the pieces' edges and the new text) is encoded, in runs that
-        also start and end at safe cuts."""
+        """A copied piece is counted from `source_starts` between its first and its last cut
+        inside it (`first_cut_inside`, `last_cut_inside`: the same characters stand on both
+        sides of such a cut in the source and in the joined text, so no token crosses it in
+        either); the text between those stretches (the pieces' edges and the new text) is
+        encoded, its runs glued together where they meet at a safe cut too (`_meet_at_cut`),
+        so that a text of many short copies costs a few encodes, not one per copy."""
         encoding = load_encoding(self._encoding_name, self._cache_dir)
         total = 0
+        runs: list[str] = []  # the text between the stretches counted from the starts
         pending: list[str] = []
         for piece in pieces:
             text = piece.text
-            first = next_safe_split_point(text, 1) if piece.origin is not None else None
-            last = safe_split_point(text) if first is not None else None
-            if piece.origin is None or first is None or last is None or last <= first:
+            origin = piece.origin
+            first = first_cut_inside(text) if origin is not None else None
+            last = last_cut_inside(text) if first is not None else None
+            if origin is None or first is None or last is None or last <= first:
                 pending.append(text)
                 continue
-            head, middle = text[:first], text[first:last]
+            head = text[:first]
             pending.append(head)
-            total += _count_joined(encoding, pending)
-            begin = piece.origin + _utf8_length(head)
-            end = begin + _utf8_length(middle)
+            runs.append("".join(pending))
+            if text.isascii():
+                begin, end = origin + first, origin + last
+            else:
+                begin = origin + _utf8_length(head)
+                end = begin + _utf8_length(text[first:last])
             total += bisect_left(source_starts, end) - bisect_left(source_starts, begin)
             pending = [text[last:]]
-        return total + _count_joined(encoding, pending)
+        runs.append("".join(pending))
+        return total + _count_runs(encoding, runs)
 
     def prefix_within(self, text: str, max_tokens: int) -> str:
         if max_tokens <= 0 or not text:
@@ -174,9 +182,39 @@ def _starts(encoding: tiktoken.Encoding, text: str, offset: int = 0) -> list[int
     return starts
 
 
-def _count_joined(encoding: tiktoken.Encoding, parts: list[str]) -> int:
-    text = "".join(parts)
-    return len(_encode(encoding, text)) if text else 0
+def _count_runs(encoding: tiktoken.Encoding, runs: list[str]) -> int:
+    """The count of each of `runs` (each starts and ends at a safe cut of the text it came
+    from), summed: consecutive runs that meet at a safe cut are encoded as one text."""
+    total = 0
+    group: list[str] = []
+    for run in runs:
+        if not run:
+            continue
+        if group and not _meet_at_cut(group[-1], run):
+            total += len(_encode(encoding, "".join(group)))
+            group = []
+        group.append(run)
+    if group:
+        total += len(_encode(encoding, "".join(group)))
+    return total
+
+
+def _meet_at_cut(left: str, right: str) -> bool:
+    """Whether `left + right` can be cut between the two without changing its count, by the
+    rules of `safe_split_point` and `first_cut_inside` (each reads only the characters around
+    the cut)."""
+    before = left[-1]
+    after = right[0]
+    if before == "\n" and _cuts_after("\n" + right[: _blanks_then_one(right)], 0):
+        return True
+    if after == " ":
+        return not before.isspace()
+    return after == "\n" and before.isalnum()
+
+
+def _blanks_then_one(text: str) -> int:
+    """The length of `text`'s leading spaces and tabs plus the character after them."""
+    return len(text) - len(text.lstrip(" \t")) + 1
 
 
 def _utf8_length(text: str) -> int:
@@ -279,6 +317,49 @@ def _cuts_after(text: str, newline: int) -> bool:
     while position < end and text[position] in " \t":
         position += 1
     return position < end and not text[position].isspace()
+
+
+# A space that follows a character other than whitespace (Python's `\S` is `not isspace()`,
+# which every character of Unicode's White_Space, the tokenizers' `\s`, fails).
+_SPACE_CUT = re.compile(r"(?<=\S) ")
+_LAST_SPACE_CUT = re.compile(r".*\S( )", re.DOTALL)
+
+
+def first_cut_inside(text: str) -> int | None:
+    r"""The first offset strictly inside `text` where it can be cut without changing its count,
+    in `text` and in any text it is copied into: a cut of `safe_split_point`'s rule, or one
+    before a space that follows a character other than whitespace.
+
+    Why the space cut is safe, in cl100k_base and in o200k_base alike: a pre-token can hold a
+    space only as its first character (the optional space or other leading character before
+    a word or punctuation) or inside a run of whitespace; so a space after a character that is
+    not whitespace starts a pre-token. And nothing that a pre-token before the cut tests at the
+    cut's place behaves differently whether it finds that space or the end of the text:
+    letters and marks (of a word, a contraction's `'s`), digits, punctuation and the line
+    breaks (or o200k_base's slashes) after it reject both, and the patterns that look past a
+    run of whitespace (`\s+(?!\S)`, `\s++$`) never reach the cut, which a character other
+    than whitespace precedes. So the text before the cut splits into the same pre-tokens
+    alone as in the whole, and the text after it starts a pre-token in both: the counts add
+    up. The rule reads the two characters around the cut only.
+    """
+    line_cut = next_safe_split_point(text, 1)
+    end = len(text) if line_cut is None else line_cut
+    space = _SPACE_CUT.search(text, 1, end)
+    return line_cut if space is None else space.start()
+
+
+def last_cut_inside(text: str) -> int | None:
+    """The last offset strictly inside `text` where it can be cut as `first_cut_inside` says."""
+    line_cut = safe_split_point(text)
+    start = 1 if line_cut is None else line_cut + 1
+    space = text.rfind(" ", start)
+    if space > 0 and not text[space - 1].isspace():
+        return space  # the common case: a space after a word
+    if space > start:  # a run of whitespace before it: the last space after a non-blank
+        found = _LAST_SPACE_CUT.match(text, start - 1, space)
+        if found is not None:
+            return found.start(1)
+    return line_cut
 
 
 def exact_pieces(text: str, window: int | None = None) -> Iterator[str]:
