@@ -6,10 +6,13 @@ counted by `count_pieces` exactly as one encode of the joined text counts it."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from cleveragents.adapters.tokens import tiktoken_counter
 from cleveragents.adapters.tokens.tiktoken_counter import (
     TiktokenCounter,
     first_cut_inside,
@@ -156,3 +159,25 @@ def test_no_cut_where_a_space_follows_whitespace_or_starts_the_text() -> None:
     assert last_cut_inside("a  b") == 1
     assert last_cut_inside("x. \t  y") == 2
     assert first_cut_inside("don't stop") == 5
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+def test_a_long_text_of_copies_is_encoded_in_bounded_runs_and_counts_exactly(
+    encoding: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # With a window of 64 characters, the runs between copies are encoded in many groups and
+    # each long run in pieces, as a text of millions of characters would be.
+    monkeypatch.setattr(tiktoken_counter, "STREAM_WINDOW_CHARS", 64)
+    rng = random.Random(7)
+    source = "".join(rng.choice(_PARTS) for _ in range(3000))
+    counter = TiktokenCounter(encoding)
+    starts = counter.token_starts(source)
+    pieces: list[TextPiece] = []
+    position = 0
+    while position < len(source):
+        end = min(len(source), position + rng.randint(1, 200))
+        pieces.append(TextPiece(source[position:end], _byte_offset(source, position)))
+        pieces.append(TextPiece(rng.choice(["", " ", "\n", "x y z " * 30, "\n\n  "])))
+        position = end
+    joined = "".join(piece.text for piece in pieces)
+    assert counter.count_pieces(pieces, starts) == counter.count(joined)

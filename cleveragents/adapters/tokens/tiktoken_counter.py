@@ -83,7 +83,7 @@ class TiktokenCounter(TokenCounter):
         encoding = load_encoding(self._encoding_name, self._cache_dir)
         # A long text is counted in pieces cut where the count does not change: the token
         # list of the whole (some 40 bytes a token) is never built.
-        return sum(len(_encode(encoding, piece)) for piece in exact_pieces(text))
+        return _count_long(encoding, text)
 
     def count_stream(self, chunks: Iterable[str]) -> int:
         encoding = load_encoding(self._encoding_name, self._cache_dir)
@@ -184,19 +184,29 @@ def _starts(encoding: tiktoken.Encoding, text: str, offset: int = 0) -> list[int
 
 def _count_runs(encoding: tiktoken.Encoding, runs: list[str]) -> int:
     """The count of each of `runs` (each starts and ends at a safe cut of the text it came
-    from), summed: consecutive runs that meet at a safe cut are encoded as one text."""
+    from), summed: consecutive runs that meet at a safe cut are encoded as one text, of about
+    `STREAM_WINDOW_CHARS` at most (a long run alone is cut as `count` cuts a text)."""
     total = 0
     group: list[str] = []
+    size = 0
     for run in runs:
         if not run:
             continue
-        if group and not _meet_at_cut(group[-1], run):
-            total += len(_encode(encoding, "".join(group)))
+        if group and (size > STREAM_WINDOW_CHARS or not _meet_at_cut(group[-1], run)):
+            total += _count_long(encoding, "".join(group))
             group = []
+            size = 0
         group.append(run)
+        size += len(run)
     if group:
-        total += len(_encode(encoding, "".join(group)))
+        total += _count_long(encoding, "".join(group))
     return total
+
+
+def _count_long(encoding: tiktoken.Encoding, text: str) -> int:
+    """The count of `text`, encoded in the pieces of `exact_pieces` (the token list of a long
+    text is never built whole)."""
+    return sum(len(_encode(encoding, piece)) for piece in exact_pieces(text))
 
 
 def _meet_at_cut(left: str, right: str) -> bool:
