@@ -10,7 +10,8 @@ import pytest
 
 from tests.e2e.cli_runner import Result, run
 
-SOURCE_MARKER = "    # … lines"  # a source skeleton's marker, indented where a body was
+# A source file's markers are comments (a marker per gap, or an outline's one marker).
+SOURCE_MARKER = "# … "
 
 
 @pytest.fixture
