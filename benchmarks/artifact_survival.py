@@ -59,7 +59,7 @@ import tempfile
 import time
 from bisect import bisect_right
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from itertools import accumulate
 from pathlib import Path
@@ -84,6 +84,7 @@ from benchmarks.survival_core import (
     ratio_label,
     select,
     stripped_lines,
+    taken_within,
     term_lines,
 )
 from benchmarks.survival_logs import LOG_MEASURES, TEMPLATE_RATIO, LogMatters
@@ -590,21 +591,11 @@ class CodeMatters:
 # --- the head+tail baseline ---------------------------------------------------------------
 
 
-def _take(costs: Iterable[int], budget: int) -> int:
-    taken = total = 0
-    for cost in costs:
-        if total + cost > budget:
-            break
-        total += cost
-        taken += 1
-    return taken
-
-
 def head_tail(lines: list[str], costs: list[int], budget: int, counter: TokenCounter) -> str:
     """The first whole lines within half the budget, then the last within what is left; a line
     is dropped (from the longer side) while the exact count of the join is over."""
-    head = _take(costs, budget // 2)
-    tail = _take(reversed(costs[head:]), budget - sum(costs[:head]))
+    head = taken_within(costs, budget // 2)
+    tail = taken_within(reversed(costs[head:]), budget - sum(costs[:head]))
     while True:
         content = "".join(lines[:head] + lines[len(lines) - tail :])
         if head + tail == 0 or counter.count(content) <= budget:

@@ -42,6 +42,18 @@ def kept(items: Iterable[str], found: set[str]) -> Count:
     return Count(len(distinct & found), len(distinct))
 
 
+def taken_within(costs: Iterable[int], budget: int) -> int:
+    """How many of `costs`, in order, fit `budget` together (stopping at the first that does
+    not)."""
+    taken = total = 0
+    for cost in costs:
+        if total + cost > budget:
+            break
+        total += cost
+        taken += 1
+    return taken
+
+
 def lines_of(text: str) -> set[str]:
     return {line.rstrip("\r") for line in text.splitlines()}
 

@@ -25,6 +25,7 @@ from benchmarks.survival_core import (
     misses,
     select,
     stripped_lines,
+    taken_within,
     term_lines,
 )
 from cleveragents.application.ports.token_counter import TokenCounter
@@ -94,13 +95,7 @@ def reach(costs: Sequence[int], budget: int) -> float:
     """The share of the distinct signature lines a budget can hold whole at best: the
     cheapest first, as the file writes them, with no marker. Below the target, no output that
     keeps lines whole can meet it."""
-    total = taken = 0
-    for cost in costs:
-        if total + cost > budget:
-            break
-        total += cost
-        taken += 1
-    return taken / len(costs) if costs else 1.0
+    return taken_within(costs, budget) / len(costs) if costs else 1.0
 
 
 Held = Callable[[Outcome, float], bool]
