@@ -24,6 +24,9 @@ _LINK_DEF = re.compile(r" {0,3}\[[^\]]+\]:\s*\S")
 _LIST_ITEM = re.compile(r"(\s*(?:[-*+]|\d{1,9}[.)]))(?:[ \t]+|$)")
 _QUOTE = re.compile(r"\s*>[ \t]?")
 _INDENTS = ("    ", "\t")  # what starts a line of indented code
+# The first non-blank characters of the blocks that are not prose, but for a thematic break's
+# (which starts like a list item: told by its characters) and a table's (told by its `|`).
+_STRUCTURE_HEADS = frozenset("`~#<[")
 
 
 class Kind(Enum):
@@ -102,10 +105,11 @@ def _interrupts(lines: list[str], index: int, head: str) -> bool:
         return True  # a blank line
     return (
         head == ">"  # a block quote
+        # A list item first: the next item is what ends most items.
+        or ((head in "-*+" or head.isdigit()) and _LIST_ITEM.match(line) is not None)
         or (head == "#" and _ATX.match(line) is not None)
         or (head in "`~" and _opens_fence(line) is not None)
         or (head in "-*_" and _is_thematic(line))
-        or ((head in "-*+" or head.isdigit()) and _LIST_ITEM.match(line) is not None)
         or (head == "<" and _HTML.match(line) is not None)
         or ("|" in line and _is_table_start(lines, index))
     )
@@ -230,11 +234,20 @@ def scan(lines: list[str]) -> Iterator[Segment]:
                     index += 1
                 continue
             head = stripped[0]
-            found = (
-                _code(lines, index, head, after_blank and not in_list)
-                or _structure(lines, index, head)
-                or _prose(lines, index)
-            )
+            indented_ok = after_blank and not in_list
+            if (
+                head in _STRUCTURE_HEADS
+                or "|" in line
+                or (indented_ok and line.startswith(_INDENTS))
+                or (head in "-*_" and not line.strip("-*_ \t"))  # may be a thematic break
+            ):
+                found = (
+                    _code(lines, index, head, indented_ok)
+                    or _structure(lines, index, head)
+                    or _prose(lines, index)
+                )
+            else:  # list items, mostly: only prose starts so, spared the other blocks' tests
+                found = _prose(lines, index)
         # The prefix of a prose block: a list item's marker, `>`, indentation (which goes on
         # with a list item above it) or nothing, as for every other block.
         prefix = found[4]
@@ -257,20 +270,19 @@ def _prose(lines: list[str], start: int) -> Segment:
         prefix = ""
         parts = [first.rstrip()]
     else:
-        head = first.lstrip()[:1]
-        quote = _QUOTE.match(first) if head == ">" else None
-        marker = quote or (_LIST_ITEM.match(first) if head in "-*+" or head.isdigit() else None)
-        prefix = marker.group() if marker else first[: len(first) - len(first.lstrip())]
-        parts = [first[marker.end() if marker else 0 :].strip()]
+        quote, marker, prefix, part = _opening(first)
+        parts = [part]
     index = start + 1
     count = len(lines)
     while index < count:
         line = lines[index]
-        if line and line[0].isalpha() and "|" not in line:  # `_plain`: it can neither end the
-            parts.append(line.rstrip())  # paragraph nor be quoted or underlined
+        stripped = line.lstrip()
+        # Text (indented or not) that starts with a letter and has no `|` can neither end the
+        # paragraph nor be quoted or underlined: most lines, spared the other tests.
+        if stripped[:1].isalpha() and "|" not in line:
+            parts.append(stripped.rstrip())
             index += 1
             continue
-        stripped = line.lstrip()
         if not stripped:
             break  # a blank line, which `_interrupts` would find; spared the other tests
         head = stripped[0]  # each pattern is tried only where it can match
@@ -294,6 +306,17 @@ def _prose(lines: list[str], start: int) -> Segment:
     # have ended the paragraph.
     text = " ".join(parts if parts[0] else parts[1:])
     return Kind.PROSE, start, index, True, prefix, text, parts
+
+
+def _opening(first: str) -> tuple[re.Match[str] | None, re.Match[str] | None, str, str]:
+    """The first line of a prose block that does not start with a letter: its `>` (a quote),
+    its marker (the `>` or a list item's marker), its prefix (the marker or the indentation)
+    and its content."""
+    head = first.lstrip()[:1]
+    quote = _QUOTE.match(first) if head == ">" else None
+    marker = quote or (_LIST_ITEM.match(first) if head in "-*+" or head.isdigit() else None)
+    prefix = marker.group() if marker else first[: len(first) - len(first.lstrip())]
+    return quote, marker, prefix, first[marker.end() if marker else 0 :].strip()
 
 
 def prose_content_start(lines: Sequence[str], start: int, index: int) -> int:
