@@ -1,11 +1,18 @@
 """Smart mode's packer: the order lines are offered in. By rank; within a rank from both ends
 inwards (the first error says where trouble began, the last one how it ended); for context
 ranks by distance to the nearest important line, so what is added last is the surroundings of
-what matters."""
+what matters.
+
+There is a unit per line (two for a line offered first as its short form), so the order is
+built from plain ints with loops that run in C (`map`, `sorted`, slices): only the few lines
+with a short form take a step of Python each."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from bisect import bisect_left
+from collections.abc import Mapping, Sequence
+from itertools import compress, repeat
+from operator import and_, le, lshift, or_, rshift
 
 from cleveragents.application.services.artifact_compression.kinds.kind_compressor import (
     Priority,
@@ -16,62 +23,142 @@ from cleveragents.application.services.artifact_compression.packing.request impo
 ANCHOR_RANK = Priority.IMPORTANT
 """Lines ranked this or better are what context is measured from."""
 
+RankGroup = tuple[int, list[int]]
+"""A rank and its units in the order offered, each ``position * 2 + whole``."""
+
+# An entry is ``position * 4 + kind``; `entry >> 1` is the unit a kind offers first.
+_SHORT_ONLY = 0  # the short form alone: position * 2
+_SHORT_THEN_WHOLE = 1  # the short form (position * 2), then the whole line (position * 2 + 1)
+_WHOLE_ONLY = 2  # the whole line alone: position * 2 + 1
+
 
 def ordered_units(request: PackRequest, shorts: Mapping[int, ShortForm]) -> list[int]:
-    """The units in the order they are offered, each ``position * 2 + whole``: by rank; within
-    a rank from both ends inwards, except context ranks, which go by distance to the nearest
-    important line. A short form is offered at its own rank, just before the whole line when
-    they share one. (Plain ints: there are as many units as lines.)"""
-    by_rank = _entries_by_rank(request, shorts)
-    distance = _distance_to_anchors(request)
+    """The units in the order they are offered, each ``position * 2 + whole`` (see
+    `ordered_groups`)."""
     ordered: list[int] = []
-    for rank in sorted(by_rank):
-        group = by_rank[rank]
-        if rank >= Priority.CONTEXT:
-            # By distance, then position: one int per entry sorts fastest.
-            shift = (request.total_lines * 4 + 4).bit_length()
-            keyed = sorted((distance[entry >> 2] << shift) | entry for entry in group)
-            group = [key & ((1 << shift) - 1) for key in keyed]
-        else:
-            group = _both_ends_inwards(group)
-        for entry in group:
-            position, kind = entry >> 2, entry & 3
-            if kind == _WHOLE_ONLY:
-                ordered.append(position * 2 + 1)
-            elif kind == _SHORT_ONLY:
-                ordered.append(position * 2)
-            else:
-                ordered.extend((position * 2, position * 2 + 1))
+    for _, units in ordered_groups(request, shorts):
+        ordered.extend(units)
     return ordered
 
 
-def _entries_by_rank(request: PackRequest, shorts: Mapping[int, ShortForm]) -> dict[int, list[int]]:
-    """Each rank's entries, ``position * 4 + kind`` (`_WHOLE_ONLY`, `_SHORT_ONLY` or
-    `_SHORT_THEN_WHOLE`), in position order."""
-    by_rank: dict[int, list[int]] = {}
-    ranks = request.ranks
-    heads_only = request.heads_only
-    for position in request.positions:
-        rank = ranks[position]
-        short = shorts.get(position) if shorts else None
-        if short is None:
-            group = by_rank.get(rank)
-            if group is None:
-                group = by_rank[rank] = []
-            group.append(position * 4 + _WHOLE_ONLY)
-        elif position in heads_only:
-            by_rank.setdefault(short.priority, []).append(position * 4 + _SHORT_ONLY)
-        elif short.priority == rank:
-            by_rank.setdefault(rank, []).append(position * 4 + _SHORT_THEN_WHOLE)
+def ordered_groups(request: PackRequest, shorts: Mapping[int, ShortForm]) -> list[RankGroup]:
+    """The units by rank, best first, each rank's in the order offered: from both ends
+    inwards, except context ranks, which go by distance to the nearest important line, then
+    position. A short form is offered at its own rank, just before the whole line when they
+    share one."""
+    ranks = _ranks_in_order(request)
+    by_rank = _entries_by_rank(request.positions, ranks)
+    short_then_whole = _place_short_forms(request, ranks, shorts, by_rank)
+    shift = (request.total_lines * 4 + 4).bit_length()
+    anchors: list[int] | None = None
+    groups: list[RankGroup] = []
+    for rank in sorted(by_rank):
+        group = by_rank[rank]
+        if rank >= Priority.CONTEXT:
+            if anchors is None:
+                anchors = _anchors(request.positions, ranks, request.total_lines)
+            group = _nearest_first(group, anchors, shift)
         else:
-            by_rank.setdefault(short.priority, []).append(position * 4 + _SHORT_ONLY)
-            by_rank.setdefault(rank, []).append(position * 4 + _WHOLE_ONLY)
+            group = _both_ends_inwards(group)
+        groups.append((rank, _units(group, short_then_whole)))
+    return groups
+
+
+def _ranks_in_order(request: PackRequest) -> list[int]:
+    """The rank of each candidate, in position order."""
+    ranks = request.ranks
+    positions = request.positions
+    if isinstance(positions, range) and positions.step == 1 and isinstance(ranks, Sequence):
+        return list(ranks[positions.start : positions.stop])
+    return list(map(ranks.__getitem__, positions))
+
+
+def _entries_by_rank(positions: Sequence[int], ranks: list[int]) -> dict[int, list[int]]:
+    """Each rank's entries in position order, every line offered whole alone."""
+    by_rank: dict[int, list[int]] = {rank: [] for rank in set(ranks)}
+    entries = (
+        range(positions.start * 4 + _WHOLE_ONLY, positions.stop * 4 + _WHOLE_ONLY, 4)
+        if isinstance(positions, range) and positions.step == 1
+        else map(or_, map(lshift, positions, repeat(2)), repeat(_WHOLE_ONLY))
+    )
+    for entry, rank in zip(entries, ranks, strict=True):
+        by_rank[rank].append(entry)
     return by_rank
 
 
-_WHOLE_ONLY = 0
-_SHORT_ONLY = 1
-_SHORT_THEN_WHOLE = 2
+def _place_short_forms(
+    request: PackRequest,
+    ranks: list[int],
+    shorts: Mapping[int, ShortForm],
+    by_rank: dict[int, list[int]],
+) -> set[int]:
+    """The entries of the candidates with a short form changed in `by_rank`: the short form
+    alone at its own rank for a line known only by its head; short then whole when they
+    share a rank; else the short form at its rank besides the whole line at the line's.
+    Returns the entries offered short then whole."""
+    positions = request.positions
+    heads_only = request.heads_only
+    short_then_whole: set[int] = set()
+    removed: dict[int, set[int]] = {}
+    added: dict[int, list[int]] = {}
+    for position, short in shorts.items():
+        index = _index_of(positions, position)
+        if index is None:
+            continue  # not a candidate: never offered
+        rank = ranks[index]
+        whole = position * 4 + _WHOLE_ONLY
+        if position in heads_only:
+            removed.setdefault(rank, set()).add(whole)
+            added.setdefault(short.priority, []).append(position * 4 + _SHORT_ONLY)
+        elif short.priority == rank:
+            group = by_rank[rank]
+            group[bisect_left(group, whole)] = whole - _WHOLE_ONLY + _SHORT_THEN_WHOLE
+            short_then_whole.add(whole - _WHOLE_ONLY + _SHORT_THEN_WHOLE)
+        else:
+            added.setdefault(short.priority, []).append(position * 4 + _SHORT_ONLY)
+    for rank, gone in removed.items():
+        by_rank[rank] = [entry for entry in by_rank[rank] if entry not in gone]
+    for rank, more in added.items():
+        group = by_rank.setdefault(rank, [])
+        group.extend(more)
+        group.sort()  # two ascending runs: merged in one pass
+    for rank in [rank for rank, group in by_rank.items() if not group]:
+        del by_rank[rank]
+    return short_then_whole
+
+
+def _index_of(positions: Sequence[int], position: int) -> int | None:
+    """Where `position` is among the ascending `positions`, or None."""
+    index = bisect_left(positions, position)
+    if index < len(positions) and positions[index] == position:
+        return index
+    return None
+
+
+def _units(group: list[int], short_then_whole: set[int]) -> list[int]:
+    """The units of a group of entries in order: each entry's first unit, and right after a
+    short form offered before its whole line, that line."""
+    units = list(map(rshift, group, repeat(1)))
+    where = _indices_of(group, short_then_whole) if short_then_whole else []
+    if not where:
+        return units
+    expanded: list[int] = []
+    previous = 0
+    for index in where:
+        expanded.extend(units[previous : index + 1])
+        expanded.append(units[index] | 1)
+        previous = index + 1
+    expanded.extend(units[previous:])
+    return expanded
+
+
+def _indices_of(group: list[int], wanted: set[int]) -> list[int]:
+    """The indices, ascending, of the entries of `group` that are in `wanted` (by looking
+    each of the fewer up in the other)."""
+    if len(wanted) < len(group):
+        index_of = dict(zip(group, range(len(group)), strict=True))
+        return sorted(index_of[entry] for entry in wanted if entry in index_of)
+    return [index for index, entry in enumerate(group) if entry in wanted]
 
 
 def _both_ends_inwards(group: list[int]) -> list[int]:
@@ -84,24 +171,28 @@ def _both_ends_inwards(group: list[int]) -> list[int]:
     return ordered
 
 
-def _distance_to_anchors(request: PackRequest) -> dict[int, int] | list[int]:
-    """For each candidate, how many positions away the nearest line ranked `ANCHOR_RANK` or
-    better is (more than the artifact's length when there is none): two sweeps. A list when
-    every line is a candidate, else a dict."""
-    positions = request.positions
-    ranks = request.ranks
-    far = 2 * request.total_lines + 2
-    dense = isinstance(positions, range)
-    distance: dict[int, int] | list[int] = [0] * request.total_lines if dense else {}
-    last_anchor = -far
-    for position in positions:
-        if ranks[position] <= ANCHOR_RANK:
-            last_anchor = position
-        distance[position] = position - last_anchor
-    next_anchor = far + request.total_lines
-    for position in reversed(positions):
-        if ranks[position] <= ANCHOR_RANK:
-            next_anchor = position
-        gap = next_anchor - position
-        distance[position] = min(distance[position], gap)
-    return distance
+def _anchors(positions: Sequence[int], ranks: list[int], total_lines: int) -> list[int]:
+    """The candidates ranked `ANCHOR_RANK` or better, ascending, with a sentinel at each end
+    (as far before the first line as after the last: more than the artifact's length, so a
+    line with no anchor at all goes by its distance to the nearer end)."""
+    far = 2 * total_lines + 2
+    return [-far, *compress(positions, map(le, ranks, repeat(ANCHOR_RANK))), far + total_lines]
+
+
+def _nearest_first(group: list[int], anchors: list[int], shift: int) -> list[int]:
+    """The entries of `group` (ascending) by their distance to the nearest of `anchors`, then
+    entry (`shift`: the bits an entry takes): one sweep, one sort of ints."""
+    keyed: list[int] = []
+    append = keyed.append
+    index = 1
+    before, after = anchors[0], anchors[1]
+    for entry in group:
+        position = entry >> 2
+        if position > after:
+            index = bisect_left(anchors, position, index)
+            before, after = anchors[index - 1], anchors[index]
+        ahead = after - position
+        behind = position - before
+        append(((ahead if ahead < behind else behind) << shift) | entry)
+    keyed.sort()
+    return list(map(and_, keyed, repeat((1 << shift) - 1)))

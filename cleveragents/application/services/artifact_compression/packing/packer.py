@@ -17,15 +17,21 @@ lines are given back.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import chain, compress
+from operator import not_, sub
 
 from cleveragents.application.ports.token_counter import TextPiece, TokenCounter
 from cleveragents.application.services.artifact_compression.kinds.kind_compressor import (
     Handles,
     ShortForm,
 )
-from cleveragents.application.services.artifact_compression.packing.order import ordered_units
+from cleveragents.application.services.artifact_compression.packing.order import (
+    RankGroup,
+    ordered_groups,
+)
 from cleveragents.application.services.artifact_compression.packing.request import (
     Line,
     Packed,
@@ -43,10 +49,12 @@ MIN_SHORT_TOKENS = 48
 """A head shorter than this (or than an eighth of a small budget) is not worth its line."""
 
 
-_Choice = tuple[int, bool, bool]
-"""A line taken: its position, whether whole (else as its short form), and whether it replaced
-the line's short form (so giving it back restores the short form). A plain tuple: there is one
-per line taken, and a named tuple costs a Python call to make."""
+# A line taken, as one int (there is one per line taken, and ints cost the garbage collector
+# nothing): ``position * 4 + whole * 2 + upgraded``, where whole says it was taken whole (else
+# as its short form) and upgraded that it replaced the line's short form (so giving it back
+# restores the short form).
+_WHOLE = 2
+_UPGRADED = 1
 
 
 @dataclass(slots=True)
@@ -69,69 +77,103 @@ class _Packer:
         shorts.update(self._heads_of_long_lines(shorts))
         short_costs = {position: self._short_cost(position, s) for position, s in shorts.items()}
         kept: dict[int, bool] = {}  # position -> kept whole (else as its short form)
-        taken: list[_Choice] = []
+        taken: list[int] = []  # the lines taken, in order (see `_WHOLE`)
         # A marker at its longest: a range (not one line) of the largest line numbers.
         last = max(request.total_lines - 1, 1)
         gap_cost = self.counter.count(self._gap_text(last - 1, last) + "\n")
         trailer = self.counter.count("\n" + truncation_marker(self.raw_tokens))
         estimate = trailer + (gap_cost if request.total_lines else 0)
-        units = ordered_units(request, shorts)
-        estimate = self._take(units, kept, taken, estimate, gap_cost, short_costs)
+        groups = ordered_groups(request, shorts)
+        estimate, rest = self._take(groups, kept, taken, estimate, gap_cost, short_costs)
         # A dropped line between two kept ones that costs no more than its marker is kept
         # for free; the room that frees goes to the next lines in order.
         freed = self._close_small_gaps(kept, gap_cost)
         if freed:
-            estimate = self._take(units, kept, taken, estimate - freed, gap_cost, short_costs)
-        self._fill_rest(units, kept, taken, estimate, gap_cost, shorts, short_costs)
+            estimate, _ = self._take(rest, kept, taken, estimate - freed, gap_cost, short_costs)
+        self._fill_rest(groups, kept, taken, estimate, gap_cost, shorts, short_costs)
         return self._fitted(kept, taken, shorts, short_costs)
 
     def _take(
         self,
-        units: list[int],
+        groups: list[RankGroup],
         kept: dict[int, bool],
-        taken: list[_Choice],
+        taken: list[int],
         estimate: int,
         gap_cost: int,
         short_costs: Mapping[int, int],
-    ) -> int:
-        """Each unit in order that still fits, by the estimate (returned, updated). Once a
-        unit does not fit, no unit of a worse rank is taken (smaller ones of the same rank
-        still are): what ranks better always comes first, and the room left goes to that
-        unit's head (`_fill_rest`)."""
-        request = self.request
-        costs = request.costs
-        ranks = request.ranks
-        total = request.total_lines
+    ) -> tuple[int, list[RankGroup]]:
+        """Each unit in order that still fits, by the estimate. Once a unit does not fit, no
+        unit of a worse rank is taken (smaller ones of the same rank still are): what ranks
+        better always comes first, and the room left goes to that unit's head (`_fill_rest`).
+        Returns the estimate, updated, and the units still to offer in order (those that did
+        not fit, then the ranks not reached): a later pass with more room offers only these,
+        as every unit taken stays taken."""
         budget = self.budget
-        shorts = self._shorts
-        append = taken.append
-        stop_after: int | None = None
+        rest: list[RankGroup] = []
+        for index, (rank, units) in enumerate(groups):
+            estimate, missed = self._take_group(
+                units, kept, taken, estimate, budget, gap_cost, short_costs
+            )
+            rest.append((rank, missed))
+            if missed:
+                rest.extend(groups[index + 1 :])
+                break
+        return estimate, rest
+
+    def _take_group(
+        self,
+        units: list[int],
+        kept: dict[int, bool],
+        taken: list[int],
+        estimate: int,
+        budget: int,
+        gap_cost: int,
+        short_costs: Mapping[int, int],
+    ) -> tuple[int, list[int]]:
+        """The units of one rank that fit, taken in order; returns the estimate and the units
+        that did not fit. (The loop runs once per line of the artifact: it is kept lean.)"""
+        costs = self.request.costs
+        beyond = self.request.total_lines - 1  # the last line: nothing after it to merge with
+        held_by = kept.get
+        take = taken.append
+        missed: list[int] = []
+        miss = missed.append
         for unit in units:
             position = unit >> 1
-            whole = unit & 1 == 1
-            held = kept.get(position)
-            if held is not None and (held or not whole):
-                continue  # already whole, or already short and offered short again
-            rank = ranks[position] if whole else shorts[position].priority
-            if stop_after is not None and rank > stop_after:
-                break
-            if held is not None:  # short now, offered whole: the difference
-                cost = costs[position] - short_costs[position]
+            held = held_by(position)
+            if unit & 1:  # the whole line
+                if held:
+                    continue  # already whole
+                if held is not None:  # short now: the difference
+                    cost = costs[position] - short_costs[position]
+                    if estimate + cost <= budget:
+                        kept[position] = True
+                        take(position * 4 + _WHOLE + _UPGRADED)
+                        estimate += cost
+                    else:
+                        miss(unit)
+                    continue
+                cost = costs[position]
+                choice = position * 4 + _WHOLE
             else:
-                # A kept line splits the gap around it: one marker more or less.
-                gaps = -1
-                if position > 0 and position - 1 not in kept:
-                    gaps += 1
-                if position + 1 < total and position + 1 not in kept:
-                    gaps += 1
-                cost = (costs[position] if whole else short_costs[position]) + gaps * gap_cost
+                if held is not None:
+                    continue  # already short or whole
+                cost = short_costs[position]
+                choice = position * 4
+            # A kept line splits the gap around it: one marker more or less.
+            gaps = (
+                (position > 0 and position - 1 not in kept)
+                + (position < beyond and position + 1 not in kept)
+                - 1
+            )
+            cost += gaps * gap_cost
             if estimate + cost <= budget:
-                kept[position] = whole
-                append((position, whole, held is not None))
+                kept[position] = choice & _WHOLE == _WHOLE
+                take(choice)
                 estimate += cost
-            elif stop_after is None:
-                stop_after = rank
-        return estimate
+            else:
+                miss(unit)
+        return estimate, missed
 
     def _close_small_gaps(self, kept: dict[int, bool], gap_cost: int) -> int:
         """Keep every candidate line alone between two kept lines whose cost is at most a
@@ -153,9 +195,9 @@ class _Packer:
 
     def _fill_rest(
         self,
-        units: list[int],
+        groups: list[RankGroup],
         kept: dict[int, bool],
-        taken: list[_Choice],
+        taken: list[int],
         estimate: int,
         gap_cost: int,
         shorts: dict[int, ShortForm],
@@ -170,7 +212,7 @@ class _Packer:
             return
         total = self.request.total_lines
         costs = self.request.costs
-        for unit in units:
+        for unit in chain.from_iterable(units for _, units in groups):
             position = unit >> 1
             if kept.get(position):
                 continue
@@ -186,7 +228,7 @@ class _Packer:
             short = self._head_within(position, allowance, room + current - gaps, worth)
             if short is not None:
                 if position not in kept:
-                    taken.append((position, False, False))
+                    taken.append(position * 4)
                 kept[position] = False
                 shorts[position] = short[0]
                 short_costs[position] = short[1]
@@ -215,7 +257,7 @@ class _Packer:
     def _fitted(
         self,
         kept: dict[int, bool],
-        taken: list[_Choice],
+        taken: list[int],
         shorts: Mapping[int, ShortForm],
         short_costs: Mapping[int, int],
     ) -> Packed:
@@ -235,13 +277,14 @@ class _Packer:
                 return _markers_only(self.raw_tokens, self.budget, self.counter)
             freed = 0
             while taken and freed < excess:
-                position, whole, upgraded = taken.pop()
-                if upgraded:
+                choice = taken.pop()
+                position = choice >> 2
+                if choice & _UPGRADED:
                     kept[position] = False
                     freed += costs[position] - short_costs[position]
                 else:
                     del kept[position]
-                    freed += costs[position] if whole else short_costs[position]
+                    freed += costs[position] if choice & _WHOLE else short_costs[position]
 
     def _count(self, pieces: list[TextPiece], content: str) -> int:
         """The exact count of the packed text: from the artifact's token starts where it
@@ -259,39 +302,55 @@ class _Packer:
         A run's piece holds the newlines around it too, as the artifact does (the last line's
         only when another line follows it there): the counter then finds the cuts no token
         crosses at the run's very edges (after the newline before it, before the newline after
-        it), and encodes little more than the markers between runs."""
+        it), and encodes little more than the markers between runs.
+
+        The runs are found without a step per line: in the kept lines' positions, ascending,
+        a run is a stretch where position minus index stays the same."""
         request = self.request
-        texts = request.texts
         offsets = request.offsets
+        texts = request.texts
+        listed = texts if isinstance(texts, Sequence) else None  # sliced when a list
         last_line = request.total_lines - 1
+        whole = sorted(compress(kept, kept.values()))
+        cut = sorted(compress(kept, map(not_, kept.values())))  # kept as their short forms
+        run_of = list(map(sub, whole, range(len(whole))))
         pieces: list[TextPiece] = []
-        run: list[str] = []  # the lines kept whole since the last piece of new text
-        run_start = 0
-        kept_tokens = 0
-        previous = -1
+        after_run = False  # a run's piece ends with its newline
 
         def new_text(text: str) -> None:
-            if run:
-                pieces.extend(_run_pieces(run, run_start, previous, last_line, offsets, pieces))
-                run.clear()
-            elif pieces:
+            nonlocal after_run
+            if pieces and not after_run:
                 pieces.append(TextPiece("\n"))
             pieces.append(TextPiece(text))
+            after_run = False
 
-        for position in sorted(kept):
-            if position - previous > 1:
-                new_text(self._gap_text(previous + 1, position - 1, previous))
-            if kept[position]:
-                if not run:
-                    run_start = position
-                run.append(texts[position])
-                kept_tokens += request.costs[position]
-            else:
+        previous = -1
+        index = short_index = 0
+        while index < len(whole) or short_index < len(cut):
+            if short_index < len(cut) and (index == len(whole) or cut[short_index] < whole[index]):
+                position = cut[short_index]
+                short_index += 1
+                if position - previous > 1:
+                    new_text(self._gap_text(previous + 1, position - 1, previous))
                 new_text(self._short_text(position, shorts[position]))
-            previous = position
+                previous = position
+                continue
+            first = whole[index]
+            index = bisect_right(run_of, run_of[index], index)
+            if first - previous > 1:
+                new_text(self._gap_text(previous + 1, first - 1, previous))
+            previous = whole[index - 1]
+            lines = (
+                listed[first : previous + 1]
+                if listed is not None
+                else [texts[position] for position in range(first, previous + 1)]
+            )
+            pieces.extend(_run_pieces(lines, first, previous, last_line, offsets, pieces))
+            after_run = True
         if request.total_lines - previous > 1:
             new_text(self._gap_text(previous + 1, request.total_lines - 1, previous))
         # The omitted figure: the raw count minus the artifact's own lines kept whole.
+        kept_tokens = sum(map(request.costs.__getitem__, whole))
         new_text(truncation_marker(max(self.raw_tokens - kept_tokens, 0)))
         return pieces
 
@@ -372,7 +431,7 @@ def pack_lines(
 
 
 def _run_pieces(
-    run: list[str],
+    run: Sequence[str],
     first: int,
     last: int,
     last_line: int,
