@@ -299,10 +299,9 @@ class _Packer:
         artifact (from the byte offset of its first line, when known), and the text around
         them (markers, short forms, newlines).
 
-        A run's piece holds the newlines around it too, as the artifact does (the last line's
-        only when another line follows it there): the counter then finds the cuts no token
-        crosses at the run's very edges (after the newline before it, before the newline after
-        it), and encodes little more than the markers between runs.
+        A run's piece holds the newline before it, as the artifact does: the counter finds the
+        cut after it, and encodes little more than the markers between runs (see
+        `_run_pieces`).
 
         The runs are found without a step per line: in the kept lines' positions, ascending,
         a run is a stretch where position minus index stays the same."""
@@ -310,7 +309,6 @@ class _Packer:
         offsets = request.offsets
         texts = request.texts
         listed = texts if isinstance(texts, Sequence) else None  # sliced when a list
-        last_line = request.total_lines - 1
         whole = sorted(compress(kept, kept.values()))
         cut = sorted(compress(kept, map(not_, kept.values())))  # kept as their short forms
         run_of = list(map(sub, whole, range(len(whole))))
@@ -345,7 +343,7 @@ class _Packer:
                 if listed is not None
                 else [texts[position] for position in range(first, previous + 1)]
             )
-            pieces.extend(_run_pieces(lines, first, previous, last_line, offsets, pieces))
+            pieces.extend(_run_pieces(lines, first, offsets, pieces))
             after_run = True
         if request.total_lines - previous > 1:
             new_text(self._gap_text(previous + 1, request.total_lines - 1, previous))
@@ -433,24 +431,23 @@ def pack_lines(
 def _run_pieces(
     run: Sequence[str],
     first: int,
-    last: int,
-    last_line: int,
     offsets: Sequence[int] | None,
     before: list[TextPiece],
 ) -> list[TextPiece]:
-    """The pieces of a run of lines `first`..`last` kept whole, with the newline before it
-    (when text precedes it) and the one after it (new text always follows a run). The
-    newlines go into the copied piece where the artifact has them at the same places: before
-    any line but the first, after any line but the last (whose newline the artifact may
-    lack)."""
+    """The pieces of a run of lines kept whole from line `first` on, with the newline before
+    it (when text precedes it) and the one after it (new text always follows a run). The
+    newline before goes into the copied piece, as the artifact has it there; the one after
+    is new text, even where the artifact has it too: the counter cuts the copy inside its last
+    line (before a space, or where that line starts), and the text it encodes from there
+    ("word\n[… lines 5-9]\n") meets the copy that follows at a cut, so the runs between
+    copies are encoded together. (With that newline copied, the text encoded after a line
+    ending in a letter would start with it, and two such runs do not meet at a cut: a newline
+    followed by a newline is one token.)"""
     lead = "\n" if before else ""
     body = lead + "\n".join(run)
     if offsets is None:
         return [TextPiece(body + "\n")]
-    origin = offsets[first] - len(lead)
-    if last < last_line:
-        return [TextPiece(body + "\n", origin)]
-    return [TextPiece(body, origin), TextPiece("\n")]
+    return [TextPiece(body, offsets[first] - len(lead)), TextPiece("\n")]
 
 
 def _markers_only(raw_tokens: int, budget: int, counter: TokenCounter) -> Packed:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import accumulate, repeat
+from itertools import accumulate, islice, repeat
 from operator import sub
 from typing import NamedTuple
 
@@ -84,14 +84,20 @@ def line_offsets(lines: Sequence[str]) -> list[int]:
 def line_costs_from_starts(offsets: Sequence[int], starts: Sequence[int]) -> list[int]:
     """Tokens per line: the tokens that start in it or its newline (at least 1, for the
     newline), from where the lines start (`line_offsets`) and where the tokens of the lines
-    joined by "\n" start, both in bytes. The loops run in C (`map`): this is done once for
-    every line of the artifact."""
+    joined by "\n" start, both in bytes. The loops run in C (`map`, `list.index`): this is
+    done once for every line of the artifact."""
     if not offsets:
         return []
-    upto = list(map(bisect_left, repeat(starts), offsets))
-    upto.append(len(starts))
-    del upto[0]  # tokens before each line's end, not its start
-    return list(map(max, map(sub, upto, [0, *upto[:-1]]), repeat(1)))
+    before = list(map(bisect_left, repeat(starts), offsets))  # tokens before each line
+    before[0] = 0
+    before.append(len(starts))
+    costs = list(map(sub, islice(before, 1, None), before))
+    # A line no token starts in (inside a run of blank lines the tokenizer joined) counts 1.
+    empty = 0
+    for _ in range(costs.count(0)):
+        empty = costs.index(0, empty)
+        costs[empty] = 1
+    return costs
 
 
 _PLUS_ONE = (1).__add__
