@@ -55,8 +55,9 @@ Segment = tuple[Kind, int, int, bool, str, str, Sequence[str]]
 """A block as `scan` finds it: its kind, the `start` and `end` of its lines (`lines[start:end]`),
 `closed`, `prefix` and `text` as in `Block`, and a prose block's `parts`: each line's content
 (without indentation, marker or `>`; only the first can be empty, an empty item), which `text`
-joins. A plain tuple: smart mode ranks the lines of the segments without building blocks,
-which costs a good share of the parse."""
+joins: a part that is not empty ends where its line's trailing blanks start, so it starts
+`len(line.rstrip()) - len(part)` into its line. A plain tuple: smart mode ranks the lines of
+the segments without building blocks, which costs a good share of the parse."""
 
 
 def split_lines(text: str) -> list[str]:
@@ -317,18 +318,3 @@ def _opening(first: str) -> tuple[re.Match[str] | None, re.Match[str] | None, st
     marker = quote or (_LIST_ITEM.match(first) if head in "-*+" or head.isdigit() else None)
     prefix = marker.group() if marker else first[: len(first) - len(first.lstrip())]
     return quote, marker, prefix, first[marker.end() if marker else 0 :].strip()
-
-
-def prose_content_start(lines: Sequence[str], start: int, index: int) -> int:
-    """Where the text of line `index` of the prose block that starts at line `start` begins:
-    after its indentation, list marker or `>` (the parts `_prose` joins into its text)."""
-    line = lines[index]
-    if line and line[0].isalpha():  # no indentation, marker nor `>`: most lines
-        return 0
-    marker: re.Match[str] | None = None
-    if index == start:
-        marker = _QUOTE.match(line) or _LIST_ITEM.match(line)
-    elif _QUOTE.match(lines[start]):
-        marker = _QUOTE.match(line)
-    begin = marker.end() if marker else 0
-    return begin + len(line[begin:]) - len(line[begin:].lstrip())

@@ -21,8 +21,8 @@ it in the original.
 from __future__ import annotations
 
 import re
-from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
+from bisect import bisect_left
+from collections.abc import Iterator, Sequence
 
 from cleveragents.application.services.artifact_compression.kinds.kind_compressor import (
     LinePlan,
@@ -31,7 +31,6 @@ from cleveragents.application.services.artifact_compression.kinds.kind_compresso
 from cleveragents.application.services.artifact_compression.kinds.markdown.blocks import (
     ALIGNMENT,
     Kind,
-    prose_content_start,
     scan,
 )
 from cleveragents.application.services.artifact_compression.kinds.markdown.sentences import (
@@ -99,39 +98,59 @@ def has_obligation(text: str) -> bool:
 
 
 def _keywords(text: str) -> list[int]:
-    """Where each requirement keyword of `text` starts, in order.
+    """Where each requirement keyword of `text` starts, in order."""
+    return next(_block_keywords([text]))
+
+
+def _block_keywords(texts: list[str]) -> Iterator[list[int]]:
+    """`_keywords` of each of `texts`, in order, all found in one search of them joined.
 
     Each keyword is in the lower-cased text as one of a few words, found with `str.find`
     (several times faster than the pattern, which has to test every letter it could start
     with); the pattern then tells, at each place found, whether the original is a keyword
-    there (`may` is not; `MAY` is). When lower case changes the length of the text, which
-    shifts the offsets, the pattern searches the whole text instead."""
-    lowered = text.lower()
-    if not any(map(lowered.__contains__, _LOWER_OBLIGATION_WORDS)):
-        return []  # most texts: each word looked for once, with no Python step for it
-    if len(lowered) != len(text):
-        return [match.start() for match in _OBLIGATION.finditer(text)]
+    there (`may` is not; `MAY` is). Joined, the texts are lower-cased once and each word is
+    looked for once, not once in each of thousands of blocks. A line break joins them: no
+    keyword holds one, and to the pattern it ends a word as the end of a text does. When lower
+    case changes the length of the text, which shifts the offsets, the pattern searches each
+    text instead."""
+    joined = "\n".join(texts)
+    lowered = joined.lower()
+    if len(lowered) != len(joined):
+        for text in texts:
+            yield [match.start() for match in _OBLIGATION.finditer(text)]
+        return
     found: list[int] = []
     for word in _LOWER_OBLIGATION_WORDS:
         at = lowered.find(word)
         while at >= 0:
-            if _OBLIGATION.match(text, at):
+            if _OBLIGATION.match(joined, at):
                 found.append(at)
             at = lowered.find(word, at + 1)
     found.sort()
-    return found
-
-
-_Piece = tuple[int, int, int]
-"""The part of one sentence on one line: `start` and `end` in the block's joined text, and its
-rank."""
+    found.append(len(joined))  # past every text: no test of the end of the list below
+    position = base = 0
+    for text in texts:
+        end = base + len(text)
+        if found[position] >= end:
+            yield []  # most texts
+        else:
+            block: list[int] = []
+            while found[position] < end:
+                block.append(found[position] - base)
+                position += 1
+            yield block
+        base = end + 1
 
 
 def markdown_line_plan(lines: list[str], terms: TaskTerms) -> LinePlan:
     """One rank per line (see the module docstring), and short forms for long prose lines."""
     priorities: list[int] = []
     short_forms: dict[int, ShortForm] = {}
-    for kind, start, end, closed, _, text, parts in scan(lines):
+    # The blocks are all found before any is ranked: the keywords of all their texts are
+    # found at once, and ranking the blocks as the scan finds them was measured slower.
+    segments = list(scan(lines))
+    keywords = _block_keywords([segment[5] for segment in segments if segment[0] is Kind.PROSE])
+    for kind, start, end, closed, _, text, parts in segments:
         blanks = start - len(priorities)  # the blank lines before the block, ranked after it
         if kind is not Kind.PROSE:
             priorities.extend(_block_ranks(kind, lines[start:end], closed, terms))
@@ -139,7 +158,7 @@ def markdown_line_plan(lines: list[str], terms: TaskTerms) -> LinePlan:
             # The text is screened once: most blocks hold no requirement keyword and name no
             # task term, and then no sentence of theirs does, and only the first stands out.
             mentioned = bool(terms.terms) and terms.matches(text)
-            found = _keywords(text)
+            found = next(keywords)
             if found or mentioned:
                 block_terms = terms if mentioned else _NO_TERMS
                 _rank_by_sentences(
@@ -244,7 +263,8 @@ def _rank_by_first_sentence(
         ranks[first : last + 1] = [FIRST_SENTENCE] * (last - first + 1)
         line = lines[start + last]
         if sentence_end < part_end and len(line) > _WRAPPED_WIDTH:  # the rest starts on it
-            prefix_end = prose_content_start(lines, start, start + last)
+            # The part is the line's content: it ends where the line's trailing blanks start.
+            prefix_end = len(line.rstrip()) - len(parts[last])
             short = line[: prefix_end + sentence_end - cursor]
             if len(line) - len(short) >= _MIN_SAVING:
                 short_forms[start + last] = ShortForm(short, FIRST_SENTENCE)
@@ -273,53 +293,97 @@ def _rank_by_sentences(
     """Rank each line of a block by its pieces of sentences: the best they hold, or the best
     in a short form and the whole line at the worst when the line is long. `keywords`: where
     the requirement keywords of `text` start; `terms`: empty unless the text names one."""
+    if len(parts) == 1:  # most blocks: a paragraph or item on one line, its text the line's
+        spans = sentence_spans(text, refined=True)
+        ranks = [_rank(text, s, e, n == 0, keywords, terms) for n, (s, e) in enumerate(spans)]
+        priorities.append(_line_rank(lines, start, text, 0, spans, ranks, short_forms))
+        return
     # The parts joined with a space between each two, which puts one at the start after an
     # empty first line (`text` has none): the offsets of the pieces are in this text.
     joined = " ".join(parts)
     lead = len(joined) - len(text)
-    rank = _SentenceRanks(joined, [keyword + lead for keyword in keywords], terms)
-    pieces, offsets = _pieces(joined, parts, rank)
-    for position, line_pieces in enumerate(pieces):
-        if len(line_pieces) < 2:  # no sentence to cut (or an empty list item)
-            priorities.append(line_pieces[0][2] if line_pieces else PROSE)
-            continue
-        ranks = [piece[2] for piece in line_pieces]
-        best = min(ranks)
-        full = max(ranks)
-        index = start + position
-        line = lines[index]
-        short = None
-        if best != full and len(line) > _WRAPPED_WIDTH:
-            prefix_end = prose_content_start(lines, start, index)
-            shift = prefix_end - offsets[position]  # from the joined text to the line
-            short = _short_text(line, prefix_end, shift, line_pieces, best)
-        if short is None or len(line) - len(short) < _MIN_SAVING:
-            priorities.append(best)
-        else:
-            short_forms[index] = ShortForm(short, best)
-            priorities.append(full)
-
-
-def _pieces(
-    text: str, parts: Sequence[str], rank: _SentenceRanks
-) -> tuple[list[list[_Piece]], list[int]]:
-    """Each line's pieces of the sentences of `text` (the `parts` joined by spaces: a sentence
-    may go on over a line break), ranked, and where each line's part starts in `text`."""
-    spans = _spans(sentence_spans(text, refined=True), text)
-    if len(parts) == 1:  # most paragraphs of a document written a paragraph per line
-        return [[(s, e, rank(s, e, n == 0)) for n, (s, e) in spans]], [0]
+    if lead:
+        keywords = [keyword + lead for keyword in keywords]
     offsets: list[int] = []
     cursor = 0
     for part in parts:
         offsets.append(cursor)
         cursor += len(part) + 1
-    pieces: list[list[_Piece]] = [[] for _ in parts]
-    for number, (sentence_start, sentence_end) in spans:
-        first = bisect_right(offsets, sentence_start) - 1
-        last = bisect_right(offsets, sentence_end - 1) - 1
-        sentence_rank = rank(sentence_start, sentence_end, number == 0)
+    # Each line ranks as the best of its pieces (PROSE without any: every rank is as good);
+    # only a long line, which may get a short form, needs its pieces themselves.
+    ranks = [PROSE] * len(parts)
+    long_lines: dict[int, tuple[list[tuple[int, int]], list[int]]] = {
+        position: ([], [])
+        for position in range(len(parts))
+        if len(lines[start + position]) > _WRAPPED_WIDTH
+    }
+    for position, low, high, piece_rank in _pieces(joined, parts, offsets, keywords, terms):
+        ranks[position] = min(ranks[position], piece_rank)
+        if position in long_lines:
+            long_lines[position][0].append((low, high))
+            long_lines[position][1].append(piece_rank)
+    for position, (spans, piece_ranks) in long_lines.items():
+        ranks[position] = _line_rank(
+            lines,
+            start + position,
+            parts[position],
+            offsets[position],
+            spans,
+            piece_ranks,
+            short_forms,
+        )
+    priorities.extend(ranks)
+
+
+def _line_rank(
+    lines: list[str],
+    index: int,
+    part: str,
+    offset: int,
+    spans: list[tuple[int, int]],
+    ranks: list[int],
+    short_forms: dict[int, ShortForm],
+) -> int:
+    """The rank of line `index` of a prose block by the `ranks` of its pieces of sentences
+    (`spans`, at `offset` from the line's `part` in the block's joined text): the best, or the
+    worst and a short form of the best when the line is long."""
+    if len(ranks) < 2:  # no sentence to cut (or an empty list item)
+        return ranks[0] if ranks else PROSE
+    best = min(ranks)
+    full = max(ranks)
+    line = lines[index]
+    if best != full and len(line) > _WRAPPED_WIDTH:
+        # The part is the line's content: it ends where the line's trailing blanks start.
+        prefix_end = len(line.rstrip()) - len(part)
+        short = _short_text(line, prefix_end, prefix_end - offset, spans, ranks, best)
+        if len(line) - len(short) >= _MIN_SAVING:
+            short_forms[index] = ShortForm(short, best)
+            return full
+    return best
+
+
+def _pieces(
+    text: str, parts: Sequence[str], offsets: list[int], keywords: list[int], terms: TaskTerms
+) -> Iterator[tuple[int, int, int, int]]:
+    """The pieces of the sentences of `text` (the `parts` joined by spaces, each at its
+    offset: a sentence may go on over a line break) on each line, in order: the line's
+    position in the block, the piece's start and end in `text`, and its rank."""
+    spans = sentence_spans(text, refined=True)
+    if spans and text[:1].isspace():  # an empty first line (an empty list item) leads
+        sentence_start, sentence_end = spans[0]
+        sentence_start = sentence_end - len(text[sentence_start:sentence_end].lstrip())
+        spans[:1] = [(sentence_start, sentence_end)] if sentence_start < sentence_end else []
+    count = len(parts)
+    first = 0  # the line a sentence starts on: the sentences are in order
+    for number, (sentence_start, sentence_end) in enumerate(spans):
+        while first + 1 < count and offsets[first + 1] <= sentence_start:
+            first += 1
+        last = first
+        while last + 1 < count and offsets[last + 1] < sentence_end:
+            last += 1
+        sentence_rank = _rank(text, sentence_start, sentence_end, number == 0, keywords, terms)
         if first == last:
-            pieces[first].append((sentence_start, sentence_end, sentence_rank))
+            yield first, sentence_start, sentence_end, sentence_rank
             continue
         limit = _MAX_REQUIREMENT_LINES if sentence_rank == REQUIREMENT else _MAX_SENTENCE_LINES
         spread = last - first + 1 > limit
@@ -330,58 +394,47 @@ def _pieces(
                 continue
             piece_rank = sentence_rank
             if spread:
-                piece_rank = rank(low, high, number == 0 and position == first)
-            pieces[position].append((low, high, piece_rank))
-    return pieces, offsets
+                first_piece = number == 0 and position == first
+                piece_rank = _rank(text, low, high, first_piece, keywords, terms)
+            yield position, low, high, piece_rank
 
 
-def _spans(spans: list[tuple[int, int]], text: str) -> list[tuple[int, tuple[int, int]]]:
-    """The sentence spans, numbered, without leading whitespace (which only an empty first line,
-    an empty list item, leaves in the joined text)."""
-    if spans and text[:1].isspace():
-        start, end = spans[0]
-        start = end - len(text[start:end].lstrip())
-        spans = [(start, end), *spans[1:]] if start < end else spans[1:]
-    return list(enumerate(spans))
-
-
-class _SentenceRanks:
-    """The rank of each sentence (or piece of one) of a block's joined `text`, given where its
-    requirement keywords start and the task's terms (empty unless the text names one).
+def _rank(
+    text: str, start: int, end: int, first: bool, keywords: list[int], terms: TaskTerms
+) -> int:
+    """The rank of the sentence (or piece of one) `text[start:end]`; `first`: the first
+    sentence, or its first piece. `keywords`: where the requirement keywords of `text` start;
+    `terms`: empty unless the text names one.
 
     A sentence or a piece of one is bounded by spaces or the ends of the text, and a keyword is
     a whole word, so the keyword is in it exactly when one of the text's starts in it: the text
     is searched once, not each sentence again."""
-
-    def __init__(self, text: str, keywords: list[int], terms: TaskTerms) -> None:
-        self._text = text
-        self._keywords = keywords
-        self._terms = terms
-
-    def __call__(self, start: int, end: int, first: bool) -> int:
-        """The rank of `text[start:end]`; `first`: the first sentence, or its first piece."""
-        text = self._text
-        mentioned = bool(self._terms.terms) and self._terms.matches(text[start:end])
-        anchor = text[start] == "[" and _ANCHOR_LINK.fullmatch(text, start, end)
-        if anchor and not mentioned:
-            return PROSE
-        keywords = self._keywords
-        keyword = bisect_left(keywords, start)
-        if keyword < len(keywords) and keywords[keyword] < end:
-            return REQUIREMENT
-        if first or mentioned:
-            return FIRST_SENTENCE
+    mentioned = bool(terms.terms) and terms.matches(text[start:end])
+    if text[start] == "[" and not mentioned and _ANCHOR_LINK.fullmatch(text, start, end):
         return PROSE
+    keyword = bisect_left(keywords, start)
+    if keyword < len(keywords) and keywords[keyword] < end:
+        return REQUIREMENT
+    if first or mentioned:
+        return FIRST_SENTENCE
+    return PROSE
 
 
-def _short_text(line: str, prefix_end: int, shift: int, pieces: Sequence[_Piece], rank: int) -> str:
-    """The line's indentation and marker, then its pieces of `rank` (at `shift` from their
-    offsets in the line): neighbouring pieces as the one verbatim stretch they are, ``…``
-    where something lies cut before or between them."""
+def _short_text(
+    line: str,
+    prefix_end: int,
+    shift: int,
+    spans: Sequence[tuple[int, int]],
+    ranks: Sequence[int],
+    rank: int,
+) -> str:
+    """The line's indentation and marker, then its pieces (`spans`, at `shift` from their
+    offsets in the line) of `rank`: neighbouring pieces as the one verbatim stretch they are,
+    ``…`` where something lies cut before or between them."""
     stretches: list[tuple[int, int]] = []
     cut_before_first = False
     cut_before_next = False
-    for start, end, piece_rank in pieces:
+    for (start, end), piece_rank in zip(spans, ranks, strict=True):
         if piece_rank != rank:
             cut_before_next = True
         elif stretches and not cut_before_next:
@@ -392,5 +445,5 @@ def _short_text(line: str, prefix_end: int, shift: int, pieces: Sequence[_Piece]
             stretches.append((start, end))
             cut_before_next = False
     head = f"{_CUT} " if cut_before_first else ""
-    kept = f" {_CUT} ".join(line[start + shift : end + shift] for start, end in stretches)
+    kept = f" {_CUT} ".join([line[start + shift : end + shift] for start, end in stretches])
     return line[:prefix_end] + head + kept
