@@ -309,21 +309,34 @@ def _condense(prefix: str, text: str, terms: TaskTerms) -> list[str]:
 def _chosen_sentences(text: str, terms: TaskTerms) -> list[str]:
     """The sentences of the prose `text` that Tier 2 keeps, as they are: the first, then each
     later one that carries something (`_keep_sentence`); none for an example."""
+    kept: list[str] = []
+    _choose(text, terms, kept)
+    return kept
+
+
+def _choose(text: str, terms: TaskTerms, kept: list[str]) -> int:
+    """`_chosen_sentences(text, terms)` added to `kept`, and how many they are: a document's
+    tens of thousands of paragraphs fill one list, not a list each (which the garbage
+    collector would walk again and again)."""
     # An example starts with e or f, in either case (no other character matches them).
     if text[0] in "eEfF" and _EXAMPLE.match(text) and not terms.matches(text):
-        return []  # the design's "remove redundant examples"
+        return 0  # the design's "remove redundant examples"
     first_end = first_sentence_end(text, refined=False)
+    kept.append(text[:first_end])
     # When the later sentences together hold nothing that keeps one (most paragraphs), they
     # are not split: the first sentence is all that is kept.
     rest = text[first_end:]
     if not (rest and _keep_sentence(rest, terms)):
-        return [text[:first_end]]
+        return 1
     # The later sentences are split from where the second starts (after the blanks that end
     # the first), not from the start again.
     following = len(text) - len(rest.lstrip(" \t"))
-    later = sentence_spans(text, start=following)
-    kept = (text[start:end] for start, end in later)
-    return [text[:first_end], *(sentence for sentence in kept if _keep_sentence(sentence, terms))]
+    before = len(kept)
+    for start, end in sentence_spans(text, start=following):
+        sentence = text[start:end]
+        if _keep_sentence(sentence, terms):
+            kept.append(sentence)
+    return len(kept) - before + 1
 
 
 def _condensed_lines(prefix: str, sentences: list[str], shorts: Sequence[str]) -> list[str]:
@@ -357,26 +370,30 @@ def _compress(text: str, terms: TaskTerms) -> list[TextPiece]:
     pipeline counts its tokens from the raw text's instead of encoding it again."""
     lines = split_lines(text)
     segments = list(scan(lines))
-    chosen = [
-        _chosen_sentences(segment[5], terms) if segment[0] is Kind.PROSE and segment[5] else None
+    kept: list[str] = []  # the sentences every paragraph keeps, in order
+    counts = [  # how many of them each segment keeps; -1: it is no prose
+        _choose(segment[5], terms, kept) if segment[0] is Kind.PROSE and segment[5] else -1
         for segment in segments
     ]
-    shorts = _telegraph_all([sentence for kept in chosen if kept for sentence in kept])
+    shorts = _telegraph_all(kept)
     offsets = _line_offsets(text, lines)
-    return _written(lines, offsets, segments, chosen, shorts, newline_at_end=text.endswith("\n"))
+    newline_at_end = text.endswith("\n")
+    return _written(lines, offsets, segments, counts, kept, shorts, newline_at_end=newline_at_end)
 
 
 def _written(
     lines: list[str],
     offsets: list[int],
     segments: list[Segment],
-    chosen: list[list[str] | None],
+    counts: list[int],
+    kept: list[str],
     shorts: list[str],
     *,
     newline_at_end: bool,
 ) -> list[TextPiece]:
     """Tier 2's output as pieces: copied runs of lines and new text, a line break between two
-    blocks and a blank line where one is pending.
+    blocks and a blank line where one is pending. Each segment keeps `counts` of the `kept`
+    sentences, whose telegraphic forms are `shorts` (-1: it is no prose, and copied).
 
     A copy that follows a copy with exactly the original's line breaks between them extends
     it (the count of a copy comes from the raw text's token starts only between its own line
@@ -388,18 +405,18 @@ def _written(
     copy_start = copy_end = -1  # the lines of the copy being extended (none: -1)
     pending_blank = False
     position = 0  # where the last segment ended: lines before the next one are blank
-    taken = 0  # the shorts of the paragraphs before
-    for (_, start, end, _, prefix, _, _), sentences in zip(segments, chosen, strict=True):
+    taken = 0  # the sentences of the paragraphs before
+    for (_, start, end, _, prefix, _, _), count in zip(segments, counts, strict=True):
         blank = pending_blank or start > position
         position = end
         pending_blank = False
         new = None
-        if sentences is not None:
-            if not sentences:
+        if count >= 0:
+            if not count:
                 pending_blank = blank
                 continue
-            new = _paragraph(prefix, sentences, shorts, taken, lines, start, end)
-            taken += len(sentences)
+            new = _paragraph(prefix, kept, shorts, taken, count, lines, start, end)
+            taken += count
         # A copy extends the copy before when the original holds exactly the line breaks
         # written between them: one, or two around an empty line (a blank line of spaces is
         # written without its spaces).
@@ -433,25 +450,27 @@ def _written(
 
 def _paragraph(
     prefix: str,
-    sentences: list[str],
+    kept: list[str],
     shorts: list[str],
     taken: int,
+    count: int,
     lines: list[str],
     start: int,
     end: int,
 ) -> str | None:
-    """The text of a paragraph (lines `start` to `end`) whose kept `sentences` telegraphed are
-    `shorts` from `taken` on, or None when it is the original's lines (nothing was cut: a
-    copy after all)."""
-    if len(sentences) == 1:  # most paragraphs: `_condensed_lines` of one sentence
+    """The text of a paragraph (lines `start` to `end`) that keeps `count` sentences of `kept`
+    from `taken` on, telegraphed in `shorts`, or None when it is the original's lines (nothing
+    was cut: a copy after all)."""
+    if count == 1:  # most paragraphs: `_condensed_lines` of one sentence
         first = shorts[taken]
         # `looks_like_block`, whose first test (a letter first, no `|`) spares most sentences
         # the call.
         if not (first[:1].isalpha() and "|" not in first) and looks_like_block(first):
-            first = sentences[0]  # e.g. "The # sign" must not turn into a heading
+            first = kept[taken]  # e.g. "The # sign" must not turn into a heading
         line = prefix + first
         return None if end - start == 1 and line == lines[start] else line
-    rendered = _condensed_lines(prefix, sentences, shorts[taken : taken + len(sentences)])
+    until = taken + count
+    rendered = _condensed_lines(prefix, kept[taken:until], shorts[taken:until])
     return None if rendered == lines[start:end] else "\n".join(rendered)
 
 
