@@ -25,6 +25,9 @@ from cleveragents.application.services.artifact_compression.kinds.json.line_maps
     UsualLayout,
     structural_line_map,
 )
+from cleveragents.application.services.artifact_compression.kinds.json.member_sizes import (
+    MemberTables,
+)
 from cleveragents.application.services.artifact_compression.kinds.json.positions import (
     parse_with_positions,
 )
@@ -146,6 +149,7 @@ class Fitter:
         self._handles = handles
         self._pretty = "\n" in text.strip()
         self._ratios = LayoutRatios(counter, text, pretty=self._pretty)
+        self._tables = MemberTables(self._survey)
 
     def fit(self) -> FittedText | None:
         pretty = self._pretty
@@ -235,11 +239,12 @@ class Fitter:
         # The newlines matched by chance, not the layout: find the real lines and start over.
         value, spans = parse_with_positions(self._text)
         self._survey = Survey(value, self._survey.terms)
+        self._tables = MemberTables(self._survey)
         self._lines = Positions(self._text, spans)
         return self._search_with(self._lines, pretty=pretty)
 
     def _search_with(self, lines: LineMap, *, pretty: bool) -> _Fitted | None:
-        pruner = Pruner(self._survey, lines, self._handles, pretty=pretty)
+        pruner = Pruner(self._survey, lines, self._handles, pretty=pretty, tables=self._tables)
         return _LayoutSearch(pruner, ladder(self._survey), self).run()
 
     @property

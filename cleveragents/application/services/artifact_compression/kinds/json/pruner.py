@@ -14,7 +14,7 @@ whether a run is no longer than its marker, are `rendered_sizes`'.
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left
 from typing import NamedTuple
 
 from cleveragents.application.services.artifact_compression.kinds.json.detail import (
@@ -28,7 +28,12 @@ from cleveragents.application.services.artifact_compression.kinds.json.facts imp
     scalar_text,
 )
 from cleveragents.application.services.artifact_compression.kinds.json.line_maps import LineMap
+from cleveragents.application.services.artifact_compression.kinds.json.member_sizes import (
+    MemberTable,
+    MemberTables,
+)
 from cleveragents.application.services.artifact_compression.kinds.json.rendered_sizes import (
+    SMALL_RUN,
     RenderedSizes,
 )
 from cleveragents.application.services.artifact_compression.kinds.json.survey import Survey
@@ -55,7 +60,15 @@ class Built(NamedTuple):
 class Pruner:
     """Builds the value of one level of detail and measures its rendering."""
 
-    def __init__(self, survey: Survey, lines: LineMap, handles: Handles, *, pretty: bool):
+    def __init__(
+        self,
+        survey: Survey,
+        lines: LineMap,
+        handles: Handles,
+        *,
+        pretty: bool,
+        tables: MemberTables | None = None,
+    ):
         self.survey = survey
         self.lines = lines
         self.handles = handles
@@ -64,6 +77,8 @@ class Pruner:
         self._origin: object = survey.root
         self._novel = False  # inside an item kept for its new shape: only what is new in it
         self.sizes = RenderedSizes(survey, pretty=pretty)
+        self.tables = tables if tables is not None else MemberTables(survey)
+        """The objects' member sizes, which both layouts share."""
         self._measuring = False
         self._measured: dict[object, int] = {}
         self._cap = float("inf")
@@ -329,42 +344,47 @@ class Pruner:
     ) -> tuple[object, int]:
         count = len(value)
         novel = facts.new_members if self._novel else None
-        if self._measuring and detail.members is None and novel is None:
-            return None, self._measured_object(value, depth, line, detail)
         kept = self._kept_members(value, novel, detail)
         if not kept:
             return self._collapsed(value, self._where(value, line, 0, count - 1), depth)
-        members = list(value.items())
+        table = self.tables.at(value, detail.string_limit)
+        members = table.members
         marker: str | None = None
-        whole: set[int] = set()  # omitted members no larger than their marker: kept as they are
+        whole: list[int] = []  # omitted members no larger than their marker: kept as they are
         if len(kept) < count:
-            kept_set = set(kept)
-            omitted = [index for index in range(count) if index not in kept_set]
-            marker = keys_marker(len(omitted), self._where(value, line, omitted[0], omitted[-1]))
-            if self.sizes.short_members(members, omitted, len(encode_string(marker)) + 5):
-                kept, marker, whole = list(range(count)), None, set(omitted)
-            else:
-                self._claim(value, line, omitted[0])
-        result: dict[str, object] = {}
-        chars = 0
+            first, last = _omitted_ends(kept, count)
+            marker = keys_marker(count - len(kept), self._where(value, line, first, last))
+            if count - len(kept) < SMALL_RUN:
+                omitted = sorted(set(range(count)).difference(kept))
+                if self.sizes.short_members(members, omitted, len(encode_string(marker)) + 5):
+                    whole, marker = omitted, None
+            if marker is not None:
+                self._claim(value, line, first)
         separator = 2 if self.pretty else 1
-        base = self._spent
-        for index in kept:
+        # The scalars at once (`MemberTable`), then the containers one by one.
+        chars = table.scalar_chars(kept) + separator * (len(kept) + len(whole))
+        for index in whole:
             key, item = members[index]
-            if index in whole:
-                result[key], item_chars = item, self.sizes.whole_value(item, depth + 1)
-            else:
-                child_line = self._child_line(value, line, index, item, detail)
-                result[key], item_chars = self._node(item, depth + 1, child_line, detail)
-            chars += self.survey.key_length(key) + separator + item_chars
+            chars += self.survey.key_length(key) + self.sizes.whole_value(item, depth + 1)
+        base = self._spent
+        self._spend(base, chars)
+        result = None if self._measuring else _written_scalars(table, kept, whole, detail)
+        for index in table.kept_containers(kept):
+            key, item = members[index]
+            child_line = self._child_line(value, line, index, item, detail)
+            written, item_chars = self._node(item, depth + 1, child_line, detail)
+            if result is not None:
+                result[key] = written
+            chars += self.survey.key_length(key) + item_chars
             self._spend(base, chars)
+        written_count = len(kept) + len(whole)
         if marker is not None:
-            marker_key = ELLIPSIS
-            while marker_key in result:
-                marker_key += ELLIPSIS
-            result[marker_key] = marker
+            marker_key = _marker_key(table, kept)
+            if result is not None:
+                result[marker_key] = marker
             chars += self.survey.key_length(marker_key) + separator + len(encode_string(marker))
-        return result, self.sizes.container_chars(chars, len(result), depth)
+            written_count += 1
+        return result, self.sizes.container_chars(chars, written_count, depth)
 
     def _kept_members(
         self, value: dict[str, object], novel: tuple[int, ...] | None, detail: Detail
@@ -377,30 +397,6 @@ class Pruner:
         if detail.members is None:
             return list(range(len(value)))
         return self.survey.admitted(value, detail.members, self._origin)
-
-    def _measured_object(
-        self, value: dict[str, object], depth: int, line: int, detail: Detail
-    ) -> int:
-        """The size of an object that keeps all its members, from its plan: only its
-        containers and its strings over the limit are looked at one by one."""
-        plan = self.sizes.plan(value)
-        separator = 2 if self.pretty else 1
-        limit = detail.string_limit
-        whole = len(plan.by_length) if limit is None else bisect_right(plan.lengths, limit)
-        chars = plan.plain + plan.prefix[whole]
-        for index in plan.by_length[whole:]:  # (only with a limit)
-            key, item = plan.members[index]
-            cut = cut_string(str(item), limit or 0)
-            chars += self.survey.key_length(key) + separator + len(encode_string(cut))
-        base = self._spent
-        self._spend(base, chars)
-        for index in plan.containers:
-            key, item = plan.members[index]
-            child_line = self._child_line(value, line, index, item, detail)
-            chars += self.survey.key_length(key) + separator
-            chars += self._node(item, depth + 1, child_line, detail)[1]
-            self._spend(base, chars)
-        return self.sizes.container_chars(chars, len(value), depth)
 
     def _claim(self, container: list[object] | dict[str, object], line: int, index: int) -> None:
         if self.claims is None:
@@ -417,3 +413,37 @@ class Pruner:
             else scalar_text(item)[0]
         )
         self.claims.append((self.lines.child_line(container, line, index), first))
+
+
+def _omitted_ends(kept: list[int], count: int) -> tuple[int, int]:
+    """The first and the last index below `count` missing from ascending `kept` (one is):
+    `kept[i] - i` grows with i, by one at each gap, so both are found by halving."""
+    positions = range(len(kept))
+    first_gap = bisect_left(positions, 1, key=lambda position: kept[position] - position)
+    tail = bisect_left(positions, count - len(kept), key=lambda position: kept[position] - position)
+    last = kept[tail] - 1 if tail < len(kept) else count - 1
+    return first_gap, last
+
+
+def _written_scalars(
+    table: MemberTable, kept: list[int], whole: list[int], detail: Detail
+) -> dict[str, object]:
+    """The kept members in order, strings over the limit cut, the whole ones as they are;
+    containers as they are too, until the pruner writes them."""
+    members = table.members
+    order = sorted(kept + whole) if whole else kept
+    result = {members[index][0]: members[index][1] for index in order}
+    limit = detail.string_limit or 0
+    for index in table.kept_cut(kept):
+        key, item = members[index]
+        result[key] = cut_string(item, limit)  # type: ignore[arg-type]
+    return result
+
+
+def _marker_key(table: MemberTable, kept: list[int]) -> str:
+    """``…``, or longer when the object keeps a member of that name."""
+    names = {table.members[index][0] for index in kept if table.members[index][0][:1] == ELLIPSIS}
+    marker_key = ELLIPSIS
+    while marker_key in names:
+        marker_key += ELLIPSIS
+    return marker_key

@@ -1,13 +1,11 @@
 """Smart mode for JSON: the sizes `json.dumps` writes, from the survey's recorded figures, so a
 level of detail is measured without being serialised: a container's frame, a value written
-whole, runs of array items, an object's members sorted out for measuring, and whether a run of
+whole, runs of array items (an object's members: `member_sizes`), and whether a run of
 omitted items or members takes no more room than its marker (`pruner` keeps it then)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import accumulate
-from typing import NamedTuple
 
 from cleveragents.application.services.artifact_compression.kinds.json.facts import (
     Facts,
@@ -18,26 +16,14 @@ from cleveragents.application.services.artifact_compression.kinds.json.survey im
 SMALL_RUN = 16  # a run this short is measured: kept when it is no longer than its marker
 
 
-class ObjectPlan(NamedTuple):
-    """An object's members sorted out for measuring (`RenderedSizes.plan`)."""
-
-    members: list[tuple[str, object]]
-    plain: int  # the members that are neither strings nor containers, written out
-    lengths: list[int]  # the string members' lengths, ascending
-    prefix: list[int]  # running sums of those members' sizes (key and separator included)
-    by_length: list[int]  # their indices, in that order
-    containers: list[int]  # the indices of the members that are arrays or objects
-
-
 class RenderedSizes:
     """The characters of a document's parts as written in one layout (pretty or compact),
-    with the running sums and object plans computed once per container."""
+    with the running sums of array items computed once per array."""
 
     def __init__(self, survey: Survey, *, pretty: bool) -> None:
         self.survey = survey
         self.pretty = pretty
         self._item_runs: dict[int, tuple[list[int], list[int], list[int]]] = {}
-        self._plans: dict[int, ObjectPlan] = {}
 
     def whole_value(self, value: object, depth: int) -> int:
         if isinstance(value, dict | list):
@@ -82,33 +68,6 @@ class RenderedSizes:
                 newlines.append(newlines[-1] + n)
             sizes = self._item_runs[id(value)] = (compact, pretty, newlines)
         return sizes
-
-    def plan(self, value: dict[str, object]) -> ObjectPlan:
-        """An object's members sorted out once: the size of its other scalars, its strings
-        by length with their sizes summed, its containers."""
-        plan = self._plans.get(id(value))
-        if plan is None:
-            members = list(value.items())
-            separator = 2 if self.pretty else 1
-            plain = 0
-            strings: list[tuple[int, int, int]] = []  # length, member size, index
-            containers: list[int] = []
-            for index, (key, item) in enumerate(members):
-                if isinstance(item, dict | list):
-                    containers.append(index)
-                    continue
-                size = self.survey.key_length(key) + separator + len(scalar_text(item))
-                if isinstance(item, str):
-                    strings.append((len(item), size, index))
-                else:
-                    plain += size
-            strings.sort()
-            prefix = [0, *accumulate(size for _, size, _ in strings)]
-            lengths = [length for length, _, _ in strings]
-            by_length = [index for _, _, index in strings]
-            plan = ObjectPlan(members, plain, lengths, prefix, by_length, containers)
-            self._plans[id(value)] = plan
-        return plan
 
     def short_run(self, value: Sequence[object], first: int, last: int, marker_chars: int) -> bool:
         """Whether items `first`..`last` written whole take no more room than their marker."""
