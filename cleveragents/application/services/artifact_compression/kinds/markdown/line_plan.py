@@ -21,8 +21,9 @@ it in the original.
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterator, Sequence
+from itertools import accumulate
 
 from cleveragents.application.services.artifact_compression.kinds.kind_compressor import (
     LinePlan,
@@ -31,6 +32,7 @@ from cleveragents.application.services.artifact_compression.kinds.kind_compresso
 from cleveragents.application.services.artifact_compression.kinds.markdown.blocks import (
     ALIGNMENT,
     Kind,
+    Segment,
     scan,
 )
 from cleveragents.application.services.artifact_compression.kinds.markdown.sentences import (
@@ -87,23 +89,20 @@ _WRAPPED_WIDTH = 100
 _MIN_SAVING = 48
 _CUT = "…"
 _NO_TERMS = TaskTerms()
+_ONE = 1  # `_ONE.__add__`: one more, as a function (`map` calls it without a Python step)
 # A sentence that is just a link to a heading of the document: a table of contents' entry, which
 # repeats a heading that is kept first anyway.
 _ANCHOR_LINK = re.compile(r"\[[^\]]*\]\(#[^)\s]*\)")
 
 
-def has_obligation(text: str) -> bool:
-    """A requirement keyword in `text`."""
-    return _OBLIGATION.search(text) is not None
-
-
 def _keywords(text: str) -> list[int]:
     """Where each requirement keyword of `text` starts, in order."""
-    return next(_block_keywords([text]))
+    return _keywords_by_text([text]).get(0, [])
 
 
-def _block_keywords(texts: list[str]) -> Iterator[list[int]]:
-    """`_keywords` of each of `texts`, in order, all found in one search of them joined.
+def _keywords_by_text(texts: list[str]) -> dict[int, list[int]]:
+    """`_keywords` of each of `texts` that holds one, by its index, all found in one search
+    of the texts joined.
 
     Each keyword is in the lower-cased text as one of a few words, found with `str.find`
     (several times faster than the pattern, which has to test every letter it could start
@@ -115,11 +114,14 @@ def _block_keywords(texts: list[str]) -> Iterator[list[int]]:
     text instead."""
     joined = "\n".join(texts)
     lowered = joined.lower()
+    by_text: dict[int, list[int]] = {}
     if len(lowered) != len(joined):
-        for text in texts:
-            yield [match.start() for match in _OBLIGATION.finditer(text)]
-        return
-    found: list[int] = []
+        for index, text in enumerate(texts):
+            found = [match.start() for match in _OBLIGATION.finditer(text)]
+            if found:
+                by_text[index] = found
+        return by_text
+    found = []
     for word in _LOWER_OBLIGATION_WORDS:
         at = lowered.find(word)
         while at >= 0:
@@ -127,19 +129,27 @@ def _block_keywords(texts: list[str]) -> Iterator[list[int]]:
                 found.append(at)
             at = lowered.find(word, at + 1)
     found.sort()
-    found.append(len(joined))  # past every text: no test of the end of the list below
-    position = base = 0
-    for text in texts:
-        end = base + len(text)
-        if found[position] >= end:
-            yield []  # most texts
-        else:
-            block: list[int] = []
-            while found[position] < end:
-                block.append(found[position] - base)
-                position += 1
-            yield block
-        base = end + 1
+    # Where each text starts in `joined`: after the others and a line break after each.
+    starts = list(accumulate(map(_ONE.__add__, map(len, texts)), initial=0))
+    for at in found:
+        index = bisect_right(starts, at) - 1
+        by_text.setdefault(index, []).append(at - starts[index])
+    return by_text
+
+
+def _keywords_by_line(lines: list[str], segments: list[Segment]) -> dict[int, list[int]]:
+    """`_keywords` of the text of each prose block, by the block's first line, and of each row
+    of a table, by its line: those that hold one."""
+    texts: list[str] = []
+    keys: list[int] = []  # the line of each text
+    for kind, start, end, _, _, text, _ in segments:
+        if kind is Kind.PROSE:
+            texts.append(text)
+            keys.append(start)
+        elif kind is Kind.TABLE:
+            texts.extend(lines[start:end])
+            keys.extend(range(start, end))
+    return {keys[index]: found for index, found in _keywords_by_text(texts).items()}
 
 
 def markdown_line_plan(lines: list[str], terms: TaskTerms) -> LinePlan:
@@ -149,25 +159,28 @@ def markdown_line_plan(lines: list[str], terms: TaskTerms) -> LinePlan:
     # The blocks are all found before any is ranked: the keywords of all their texts are
     # found at once, and ranking the blocks as the scan finds them was measured slower.
     segments = list(scan(lines))
-    keywords = _block_keywords([segment[5] for segment in segments if segment[0] is Kind.PROSE])
+    keywords = _keywords_by_line(lines, segments)
+    named = bool(terms.terms)
     for kind, start, end, closed, _, text, parts in segments:
-        blanks = start - len(priorities)  # the blank lines before the block, ranked after it
+        at = len(priorities)  # the blank lines before the block, `lines[at:start]`
         if kind is not Kind.PROSE:
-            priorities.extend(_block_ranks(kind, lines[start:end], closed, terms))
+            priorities.extend(_block_ranks(kind, lines, start, end, closed, keywords, terms))
         else:
             # The text is screened once: most blocks hold no requirement keyword and name no
             # task term, and then no sentence of theirs does, and only the first stands out.
-            mentioned = bool(terms.terms) and terms.matches(text)
-            found = next(keywords)
+            mentioned = named and terms.matches(text)
+            found = keywords.get(start)
             if found or mentioned:
                 block_terms = terms if mentioned else _NO_TERMS
                 _rank_by_sentences(
-                    lines, start, text, parts, found, block_terms, priorities, short_forms
+                    lines, start, text, parts, found or [], block_terms, priorities, short_forms
                 )
             else:
                 _rank_by_first_sentence(lines, start, text, parts, priorities, short_forms)
-        if blanks:
-            _space_out(priorities, start - blanks, blanks)
+        if at < start:  # `_space_out`, with a block on each side or the start of the text
+            below = priorities[at]
+            rank = max(priorities[at - 1], below) if at else below
+            priorities[at:at] = [rank] * (start - at)
     if len(priorities) < len(lines):
         _space_out(priorities, len(priorities), len(lines) - len(priorities))
     return LinePlan(priorities, short_forms)
@@ -186,14 +199,23 @@ def _space_out(priorities: list[int], at: int, count: int) -> None:
     priorities[at:at] = [rank] * count
 
 
-def _block_ranks(kind: Kind, lines: list[str], closed: bool, terms: TaskTerms) -> list[int]:
-    """Ranks of the `lines` of a block that is not prose; a line naming a task term is raised
-    to its rank."""
-    count = len(lines)
+def _block_ranks(
+    kind: Kind,
+    lines: list[str],
+    start: int,
+    end: int,
+    closed: bool,
+    stated: dict[int, list[int]],
+    terms: TaskTerms,
+) -> list[int]:
+    """Ranks of the lines `lines[start:end]` of a block that is not prose; a line naming a task
+    term is raised to its rank. `stated`: the lines of tables that hold a requirement
+    keyword (and more)."""
+    count = end - start
     if kind is Kind.HEADING:
         return [HEADING] * count
     if kind is Kind.TABLE:
-        ranks = _table_ranks(lines)
+        ranks = _table_ranks(lines, start, end, stated)
     elif kind is Kind.FENCED:
         ranks = [STRUCTURE] + [CODE] * (count - 1)
         if closed and count > 1:
@@ -205,23 +227,21 @@ def _block_ranks(kind: Kind, lines: list[str], closed: bool, terms: TaskTerms) -
     else:
         ranks = [PROSE] * count
     if terms.terms:
-        for position, line in enumerate(lines):
+        for position, line in enumerate(lines[start:end]):
             if terms.matches(line):
                 ranks[position] = min(ranks[position], FIRST_SENTENCE)
     return ranks
 
 
-def _table_ranks(rows: Sequence[str]) -> list[int]:
+def _table_ranks(lines: list[str], start: int, end: int, stated: dict[int, list[int]]) -> list[int]:
     """The header row and its alignment row say what the columns are; a row stating a
-    requirement is one, like a sentence."""
-    ranks: list[int] = []
-    for position, row in enumerate(rows):
-        if has_obligation(row):
-            ranks.append(REQUIREMENT)
-        elif position == 0 or (position == 1 and ALIGNMENT.match(row)):
-            ranks.append(STRUCTURE)
-        else:
-            ranks.append(PROSE)
+    requirement (one of the `stated` lines) is one, like a sentence."""
+    ranks = [STRUCTURE] + [PROSE] * (end - start - 1)
+    if end - start > 1 and ALIGNMENT.match(lines[start + 1]):
+        ranks[1] = STRUCTURE
+    for index in range(start, end):
+        if index in stated:
+            ranks[index - start] = REQUIREMENT
     return ranks
 
 
