@@ -247,7 +247,7 @@ def _telegraph_all(sentences: list[str]) -> list[str]:
     prose = _SPAN.join(parts[0::2])
     prose = _shorten_phrases(prose)
     prose = _FILLER_AFTER_BREAK.sub("\n", "\n" + prose)[1:]
-    parts[0::2] = _delete_filler(prose).split(_SPAN)
+    parts[0::2] = _tidy_blanks(_delete_filler_words(prose)).split(_SPAN)
     results = [result.strip() for result in "".join(parts).split("\n")]
     return [
         result[0].upper() + result[1:]
@@ -271,10 +271,46 @@ def _split_protected(sentence: str) -> list[str]:
 
 
 def _delete_filler(prose: str) -> str:
-    """Filler words deleted from `prose`, then the blanks they leave before punctuation and
-    in runs. Without a tab, the blanks are spaces, found by patterns that start with one (the
-    engine skips ahead to it) and run only where a substring test says they can match."""
-    prose = _FILLER.sub("", prose)
+    """Filler words deleted from `prose`, then the blanks they leave (`_tidy_blanks`)."""
+    return _tidy_blanks(_FILLER.sub("", prose))
+
+
+# `_FILLER`'s words, each followed by blanks, one after another: what follows one character
+# that may come before a filler word.
+_FILLER_CHAIN = rf"(?:(?:{_FILLER_WORDS})(?<!rather(?=[ \t]+than\b))[ \t]+)+"
+_FILLER_AFTER = {mark: re.compile(re.escape(mark) + _FILLER_CHAIN) for mark in "\n\x1f(["}
+_FILLER_AFTER_SPACE = re.compile(" " + _FILLER_CHAIN)
+# ASCII whitespace but the space, \n and \x1f
+_OTHER_BLANKS = ("\t", "\x0b", "\x0c", "\r", "\x1c", "\x1d", "\x1e")
+
+
+def _delete_filler_words(prose: str) -> str:
+    """`_FILLER.sub("", prose)` for a long text: a pattern per character that may come before
+    a filler word (the start taken as a line break), each starting with that character, which
+    the regex engine skips ahead to; the spaces' last. Some 1.4 times as fast as `_FILLER`,
+    which tries its words at every letter that starts one.
+
+    The same deletions: `_FILLER` deletes each filler word that such a character precedes and
+    blanks follow, each on its own; here a match takes the character and every such word
+    after it, and gives the character back. A pass changes nothing that a later one looks
+    at: what it deletes starts after the character, which stays, and ends before a character
+    that is not blank, so no word comes to follow another character, and "rather" still finds
+    (or not) "than" after its blanks. Only "rather" + blanks + a word the spaces' pass would
+    delete + "than" could change, which is why that pass comes last. Text holding a tab (a
+    blank before a word too, which would break that) or other whitespace goes to `_FILLER`."""
+    if not prose.isascii() or _holds_any(prose, _OTHER_BLANKS):
+        return _FILLER.sub("", prose)
+    prose = "\n" + prose
+    for mark, pattern in _FILLER_AFTER.items():
+        if mark in prose:
+            prose = pattern.sub(mark, prose)
+    return _FILLER_AFTER_SPACE.sub(" ", prose)[1:]
+
+
+def _tidy_blanks(prose: str) -> str:
+    """The blanks filler words leave before punctuation and in runs, deleted. Without a tab,
+    the blanks are spaces, found by patterns that start with one (the engine skips ahead to
+    it) and run only where a substring test says they can match."""
     if "\t" in prose:
         return _SPACES.sub(" ", _SPACE_BEFORE_PUNCT.sub("", prose))
     # Without a tab: runs of spaces made one first, then each space before punctuation
