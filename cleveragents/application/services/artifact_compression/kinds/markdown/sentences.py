@@ -50,9 +50,12 @@ def sentence_spans(
 def first_sentence_end(text: str, *, refined: bool = True) -> int:
     """Where the first sentence of `text` ends (as `sentence_spans` finds it, the refined
     splitter's unless told): the end of the text when it is one sentence."""
-    for end, _ in _sentence_ends(text, refined):
-        return end
-    return len(text)
+    if refined and "[^" in text:
+        for end, _ in _sentence_ends(text, refined):
+            return end
+        return len(text)
+    found = _next_end(text, _boundaries(text, refined), refined, 0)
+    return len(text) if found is None else found[0]
 
 
 def _sentence_ends(text: str, refined: bool, start: int = 0) -> Iterator[tuple[int, int]]:
@@ -67,19 +70,38 @@ def _sentence_ends(text: str, refined: bool, start: int = 0) -> Iterator[tuple[i
     if refined and "[^" in text:
         yield from _sentence_ends_stepwise(text, boundaries, refined, start)
         return
-    position = start
+    while (found := _next_end(text, boundaries, refined, start)) is not None:
+        yield found
+        start = found[1]
+
+
+def _next_end(
+    text: str, boundaries: re.Pattern[str], refined: bool, position: int
+) -> tuple[int, int] | None:
+    """The first `(end, next start)` of `_sentence_ends` from `position` (outside inline
+    code; no footnote reference in a refined text), or None."""
     while (match := boundaries.search(text, position)) is not None:
         token = match.group()
         position = match.end()
+        if token == "`":  # code between single backticks (the most common): the next one
+            close = text.find("`", position)  # closes it, unless it starts a longer run
+            if close >= 0 and text[close + 1 : close + 2] != "`":
+                position = close + 1
+                continue
+            position = _closing_run(text, max(close, position), 1)
+            if position < 0:
+                return None  # unclosed: code to the end
+            continue
         if token[0] == "`":
             position = _closing_run(text, position, len(token))
             if position < 0:
-                return  # unclosed: code to the end
+                return None  # unclosed: code to the end
             continue
         at = match.start()
         if token[0] == "." and _may_abbreviate(text, at) and _abbreviates(text, at, refined):
             continue
-        yield at + len(token.rstrip()), position
+        return at + len(token.rstrip()), position
+    return None
 
 
 def _closing_run(text: str, position: int, length: int) -> int:
