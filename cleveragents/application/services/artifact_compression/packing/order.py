@@ -10,8 +10,8 @@ with a short form take a step of Python each."""
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Mapping, Sequence
-from itertools import compress, repeat
+from collections.abc import Iterator, Mapping, Sequence
+from itertools import chain, compress, repeat
 from operator import and_, le, lshift, or_, rshift
 
 from cleveragents.application.services.artifact_compression.kinds.kind_compressor import (
@@ -23,9 +23,6 @@ from cleveragents.application.services.artifact_compression.packing.request impo
 ANCHOR_RANK = Priority.IMPORTANT
 """Lines ranked this or better are what context is measured from."""
 
-RankGroup = tuple[int, list[int]]
-"""A rank and its units in the order offered, each ``position * 2 + whole``."""
-
 # An entry is ``position * 4 + kind``; `entry >> 1` is the unit a kind offers first.
 _SHORT_ONLY = 0  # the short form alone: position * 2
 _SHORT_THEN_WHOLE = 1  # the short form (position * 2), then the whole line (position * 2 + 1)
@@ -34,34 +31,47 @@ _WHOLE_ONLY = 2  # the whole line alone: position * 2 + 1
 
 def ordered_units(request: PackRequest, shorts: Mapping[int, ShortForm]) -> list[int]:
     """The units in the order they are offered, each ``position * 2 + whole`` (see
-    `ordered_groups`)."""
-    ordered: list[int] = []
-    for _, units in ordered_groups(request, shorts):
-        ordered.extend(units)
-    return ordered
+    `RankGroups`)."""
+    return list(chain.from_iterable(RankGroups(request, shorts).unit_lists()))
 
 
-def ordered_groups(request: PackRequest, shorts: Mapping[int, ShortForm]) -> list[RankGroup]:
+class RankGroups:
     """The units by rank, best first, each rank's in the order offered: from both ends
     inwards, except context ranks, which go by distance to the nearest important line, then
     position. A short form is offered at its own rank, just before the whole line when they
-    share one."""
-    ranks = _ranks_in_order(request)
-    by_rank = _entries_by_rank(request.positions, ranks)
-    short_then_whole = _place_short_forms(request, ranks, shorts, by_rank)
-    shift = (request.total_lines * 4 + 4).bit_length()
-    anchors: list[int] | None = None
-    groups: list[RankGroup] = []
-    for rank in sorted(by_rank):
-        group = by_rank[rank]
-        if rank >= Priority.CONTEXT:
-            if anchors is None:
-                anchors = _anchors(request.positions, ranks, request.total_lines)
-            group = _nearest_first(group, anchors, shift)
-        else:
-            group = _both_ends_inwards(group)
-        groups.append((rank, _units(group, short_then_whole)))
-    return groups
+    share one.
+
+    A rank's units are put in order when first asked for: a tight budget stops within the
+    first ranks, and the context ranks, the largest, are then never sorted."""
+
+    __slots__ = ("_anchors", "_by_rank", "_ordered", "_ranks", "_request", "_short_then_whole")
+
+    def __init__(self, request: PackRequest, shorts: Mapping[int, ShortForm]):
+        self._request = request
+        self._ranks = _ranks_in_order(request)
+        self._by_rank = _entries_by_rank(request.positions, self._ranks)
+        self._short_then_whole = _place_short_forms(request, self._ranks, shorts, self._by_rank)
+        self._ordered: dict[int, list[int]] = {}
+        self._anchors: list[int] | None = None
+
+    def unit_lists(self) -> Iterator[list[int]]:
+        """Each rank's units in order, best rank first."""
+        return map(self._units_of, sorted(self._by_rank))
+
+    def _units_of(self, rank: int) -> list[int]:
+        units = self._ordered.get(rank)
+        if units is None:
+            units = self._ordered[rank] = _units(self._entries_of(rank), self._short_then_whole)
+        return units
+
+    def _entries_of(self, rank: int) -> list[int]:
+        group = self._by_rank[rank]
+        if rank < Priority.CONTEXT:
+            return _both_ends_inwards(group)
+        request = self._request
+        if self._anchors is None:
+            self._anchors = _anchors(request.positions, self._ranks, request.total_lines)
+        return _nearest_first(group, self._anchors, (request.total_lines * 4 + 4).bit_length())
 
 
 def _ranks_in_order(request: PackRequest) -> list[int]:

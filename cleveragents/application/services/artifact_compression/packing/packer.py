@@ -17,21 +17,26 @@ lines are given back.
 
 from __future__ import annotations
 
-from bisect import bisect_right
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import chain, compress
-from operator import not_, sub
+from itertools import chain
 
 from cleveragents.application.ports.token_counter import TextPiece, TokenCounter
 from cleveragents.application.services.artifact_compression.kinds.kind_compressor import (
     Handles,
     ShortForm,
 )
-from cleveragents.application.services.artifact_compression.packing.order import (
-    RankGroup,
-    ordered_groups,
+from cleveragents.application.services.artifact_compression.packing.kept_lines import (
+    DROPPED,
+    SHORT,
+    WHOLE,
+    LineStates,
+    kept_stretches,
+    lone_gaps,
+    new_states,
+    nothing_kept,
 )
+from cleveragents.application.services.artifact_compression.packing.order import RankGroups
 from cleveragents.application.services.artifact_compression.packing.request import (
     Line,
     Packed,
@@ -76,15 +81,17 @@ class _Packer:
         shorts = self._shorts = dict(request.short_forms)
         shorts.update(self._heads_of_long_lines(shorts))
         short_costs = {position: self._short_cost(position, s) for position, s in shorts.items()}
-        kept: dict[int, bool] = {}  # position -> kept whole (else as its short form)
+        kept = new_states(request.total_lines, isinstance(request.positions, range))
         taken: list[int] = []  # the lines taken, in order (see `_WHOLE`)
         # A marker at its longest: a range (not one line) of the largest line numbers.
         last = max(request.total_lines - 1, 1)
         gap_cost = self.counter.count(self._gap_text(last - 1, last) + "\n")
         trailer = self.counter.count("\n" + truncation_marker(self.raw_tokens))
         estimate = trailer + (gap_cost if request.total_lines else 0)
-        groups = ordered_groups(request, shorts)
-        estimate, rest = self._take(groups, kept, taken, estimate, gap_cost, short_costs)
+        groups = RankGroups(request, shorts)
+        estimate, rest = self._take(
+            groups.unit_lists(), kept, taken, estimate, gap_cost, short_costs
+        )
         # A dropped line between two kept ones that costs no more than its marker is kept
         # for free; the room that frees goes to the next lines in order.
         freed = self._close_small_gaps(kept, gap_cost)
@@ -95,35 +102,34 @@ class _Packer:
 
     def _take(
         self,
-        groups: list[RankGroup],
-        kept: dict[int, bool],
+        groups: Iterator[list[int]],
+        kept: LineStates,
         taken: list[int],
         estimate: int,
         gap_cost: int,
         short_costs: Mapping[int, int],
-    ) -> tuple[int, list[RankGroup]]:
-        """Each unit in order that still fits, by the estimate. Once a unit does not fit, no
-        unit of a worse rank is taken (smaller ones of the same rank still are): what ranks
-        better always comes first, and the room left goes to that unit's head (`_fill_rest`).
-        Returns the estimate, updated, and the units still to offer in order (those that did
-        not fit, then the ranks not reached): a later pass with more room offers only these,
-        as every unit taken stays taken."""
+    ) -> tuple[int, Iterator[list[int]]]:
+        """Each unit in order that still fits, by the estimate (`groups`: each rank's units,
+        best rank first). Once a unit does not fit, no unit of a worse rank is taken (smaller
+        ones of the same rank still are): what ranks better always comes first, and the room
+        left goes to that unit's head (`_fill_rest`). Returns the estimate, updated, and the
+        units still to offer (those that did not fit, then the ranks not reached): a later
+        pass with more room offers only these, as every unit taken stays taken."""
         budget = self.budget
-        rest: list[RankGroup] = []
-        for index, (rank, units) in enumerate(groups):
+        offered: list[list[int]] = []
+        for units in groups:
             estimate, missed = self._take_group(
                 units, kept, taken, estimate, budget, gap_cost, short_costs
             )
-            rest.append((rank, missed))
+            offered.append(missed)
             if missed:
-                rest.extend(groups[index + 1 :])
-                break
-        return estimate, rest
+                break  # `groups` goes on with the ranks not reached
+        return estimate, chain(offered, groups)
 
     def _take_group(
         self,
         units: list[int],
-        kept: dict[int, bool],
+        kept: LineStates,
         taken: list[int],
         estimate: int,
         budget: int,
@@ -133,70 +139,63 @@ class _Packer:
         """The units of one rank that fit, taken in order; returns the estimate and the units
         that did not fit. (The loop runs once per line of the artifact: it is kept lean.)"""
         costs = self.request.costs
-        beyond = self.request.total_lines - 1  # the last line: nothing after it to merge with
-        held_by = kept.get
         take = taken.append
         missed: list[int] = []
         miss = missed.append
         for unit in units:
             position = unit >> 1
-            held = held_by(position)
+            slot = position + 1
+            held = kept[slot]
             if unit & 1:  # the whole line
-                if held:
-                    continue  # already whole
-                if held is not None:  # short now: the difference
+                if held == WHOLE:
+                    continue
+                if held:  # short now: the difference
                     cost = costs[position] - short_costs[position]
                     if estimate + cost <= budget:
-                        kept[position] = True
+                        kept[slot] = WHOLE
                         take(position * 4 + _WHOLE + _UPGRADED)
                         estimate += cost
                     else:
                         miss(unit)
                     continue
                 cost = costs[position]
+                state = WHOLE
                 choice = position * 4 + _WHOLE
             else:
-                if held is not None:
+                if held:
                     continue  # already short or whole
                 cost = short_costs[position]
+                state = SHORT
                 choice = position * 4
             # A kept line splits the gap around it: one marker more or less.
-            gaps = (
-                (position > 0 and position - 1 not in kept)
-                + (position < beyond and position + 1 not in kept)
-                - 1
-            )
-            cost += gaps * gap_cost
+            cost += ((not kept[slot - 1]) + (not kept[slot + 1]) - 1) * gap_cost
             if estimate + cost <= budget:
-                kept[position] = choice & _WHOLE == _WHOLE
+                kept[slot] = state
                 take(choice)
                 estimate += cost
             else:
                 miss(unit)
         return estimate, missed
 
-    def _close_small_gaps(self, kept: dict[int, bool], gap_cost: int) -> int:
+    def _close_small_gaps(self, kept: LineStates, gap_cost: int) -> int:
         """Keep every candidate line alone between two kept lines whose cost is at most a
         marker's (a blank line, a brace): the marker would cost more. Returns the tokens
         saved. These lines are never given back alone: that would cost a marker again."""
         costs = self.request.costs
         known = costs.__contains__ if isinstance(costs, Mapping) else range(len(costs)).__contains__
         saved = 0
-        for position in list(kept):
-            gap = position + 1
-            if gap in kept or gap + 1 not in kept or not known(gap):
-                continue
-            if gap in self.request.heads_only:
-                continue  # only its head is known: it cannot stand whole
+        for gap in lone_gaps(kept):
+            if not known(gap) or gap in self.request.heads_only:
+                continue  # not a candidate, or only its head is known: it cannot stand whole
             if costs[gap] <= gap_cost:
-                kept[gap] = True
+                kept[gap + 1] = WHOLE
                 saved += gap_cost - costs[gap]
         return saved
 
     def _fill_rest(
         self,
-        groups: list[RankGroup],
-        kept: dict[int, bool],
+        groups: RankGroups,
+        kept: LineStates,
         taken: list[int],
         estimate: int,
         gap_cost: int,
@@ -210,26 +209,24 @@ class _Packer:
         worth = min(MIN_SHORT_TOKENS, max(self.budget // 8, 8))
         if room < worth:
             return
-        total = self.request.total_lines
         costs = self.request.costs
-        for unit in chain.from_iterable(units for _, units in groups):
+        for unit in chain.from_iterable(groups.unit_lists()):
             position = unit >> 1
-            if kept.get(position):
+            slot = position + 1
+            if kept[slot] == WHOLE:
                 continue
-            current = short_costs[position] if position in kept else 0
+            current = short_costs[position] if kept[slot] else 0
             gaps = 0
-            if position not in kept:
-                left = position > 0 and position - 1 not in kept
-                right = position + 1 < total and position + 1 not in kept
-                gaps = (int(left) + int(right) - 1) * gap_cost
+            if not kept[slot]:
+                gaps = ((not kept[slot - 1]) + (not kept[slot + 1]) - 1) * gap_cost
             allowance = room + current - gaps - self._short_overhead
             if allowance < worth or costs[position] <= allowance:
                 continue  # no room for a head worth a line, or no cut needed
             short = self._head_within(position, allowance, room + current - gaps, worth)
             if short is not None:
-                if position not in kept:
+                if not kept[slot]:
                     taken.append(position * 4)
-                kept[position] = False
+                kept[slot] = SHORT
                 shorts[position] = short[0]
                 short_costs[position] = short[1]
             return  # one line at most: the most important one that lacked room
@@ -256,7 +253,7 @@ class _Packer:
 
     def _fitted(
         self,
-        kept: dict[int, bool],
+        kept: LineStates,
         taken: list[int],
         shorts: Mapping[int, ShortForm],
         short_costs: Mapping[int, int],
@@ -273,17 +270,17 @@ class _Packer:
             excess = tokens - self.budget
             if excess <= 0:
                 return Packed(content, tokens)
-            if not kept:
+            if nothing_kept(kept):
                 return _markers_only(self.raw_tokens, self.budget, self.counter)
             freed = 0
             while taken and freed < excess:
                 choice = taken.pop()
                 position = choice >> 2
                 if choice & _UPGRADED:
-                    kept[position] = False
+                    kept[position + 1] = SHORT
                     freed += costs[position] - short_costs[position]
                 else:
-                    del kept[position]
+                    kept[position + 1] = DROPPED
                     freed += costs[position] if choice & _WHOLE else short_costs[position]
 
     def _count(self, pieces: list[TextPiece], content: str) -> int:
@@ -294,62 +291,58 @@ class _Packer:
             return self.counter.count(content)
         return self.counter.count_pieces(pieces, starts)
 
-    def _render(self, kept: Mapping[int, bool], shorts: Mapping[int, ShortForm]) -> list[TextPiece]:
+    def _render(self, kept: LineStates, shorts: Mapping[int, ShortForm]) -> list[TextPiece]:
         """The packed text in pieces: each run of lines kept whole, as copied from the
-        artifact (from the byte offset of its first line, when known), and the text around
-        them (markers, short forms, newlines).
+        artifact (from the byte offset of its first line, when known), and the new text
+        between them (markers, short forms, newlines) in one piece each.
 
-        A run's piece holds the newline before it, as the artifact does: the counter finds the
-        cut after it, and encodes little more than the markers between runs (see
-        `_run_pieces`).
-
-        The runs are found without a step per line: in the kept lines' positions, ascending,
-        a run is a stretch where position minus index stays the same."""
+        A run's piece holds the newline before it, as the artifact does, and not the one
+        after it: the counter cuts the copy after that first newline and inside its last
+        line (before a space, or where that line starts), and the new text it encodes from
+        there ("word\n[… lines 5-9]\n") meets the next copy at a cut, so all of it is
+        encoded in a few long texts. (Were the newline after a run copied too, the text
+        encoded after a line ending in a letter would start with it, and two such texts do
+        not meet at a cut: a newline followed by a newline is one token.)"""
         request = self.request
         offsets = request.offsets
         texts = request.texts
         listed = texts if isinstance(texts, Sequence) else None  # sliced when a list
-        whole = sorted(compress(kept, kept.values()))
-        cut = sorted(compress(kept, map(not_, kept.values())))  # kept as their short forms
-        run_of = list(map(sub, whole, range(len(whole))))
+        costs = request.costs
+        costs_listed = costs if isinstance(costs, Sequence) else None
         pieces: list[TextPiece] = []
-        after_run = False  # a run's piece ends with its newline
-
-        def new_text(text: str) -> None:
-            nonlocal after_run
-            if pieces and not after_run:
-                pieces.append(TextPiece("\n"))
-            pieces.append(TextPiece(text))
-            after_run = False
-
+        new: list[str] = []  # the new text since the last copied piece
+        kept_tokens = 0
         previous = -1
-        index = short_index = 0
-        while index < len(whole) or short_index < len(cut):
-            if short_index < len(cut) and (index == len(whole) or cut[short_index] < whole[index]):
-                position = cut[short_index]
-                short_index += 1
-                if position - previous > 1:
-                    new_text(self._gap_text(previous + 1, position - 1, previous))
-                new_text(self._short_text(position, shorts[position]))
-                previous = position
-                continue
-            first = whole[index]
-            index = bisect_right(run_of, run_of[index], index)
+        for first, last, whole in kept_stretches(kept):
             if first - previous > 1:
-                new_text(self._gap_text(previous + 1, first - 1, previous))
-            previous = whole[index - 1]
+                _add(new, pieces, self._gap_text(previous + 1, first - 1, previous))
+            previous = last
+            if not whole:
+                _add(new, pieces, self._short_text(first, shorts[first]))
+                continue
             lines = (
-                listed[first : previous + 1]
+                listed[first : last + 1]
                 if listed is not None
-                else [texts[position] for position in range(first, previous + 1)]
+                else [texts[position] for position in range(first, last + 1)]
             )
-            pieces.extend(_run_pieces(lines, first, offsets, pieces))
-            after_run = True
+            kept_tokens += (
+                sum(costs_listed[first : last + 1])
+                if costs_listed is not None
+                else sum(costs[position] for position in range(first, last + 1))
+            )
+            if offsets is None:
+                _add(new, pieces, "\n".join(lines))
+                continue
+            lead = "\n" if new or pieces else ""
+            if new:
+                pieces.append(TextPiece("".join(new)))
+                new.clear()
+            pieces.append(TextPiece(lead + "\n".join(lines), offsets[first] - len(lead)))
         if request.total_lines - previous > 1:
-            new_text(self._gap_text(previous + 1, request.total_lines - 1, previous))
+            _add(new, pieces, self._gap_text(previous + 1, request.total_lines - 1, previous))
         # The omitted figure: the raw count minus the artifact's own lines kept whole.
-        kept_tokens = sum(map(request.costs.__getitem__, whole))
-        new_text(truncation_marker(max(self.raw_tokens - kept_tokens, 0)))
+        _add(new, pieces, truncation_marker(max(self.raw_tokens - kept_tokens, 0)))
+        pieces.append(TextPiece("".join(new)))
         return pieces
 
     def _gap_text(self, first: int, last: int, above: int = -1) -> str:
@@ -428,26 +421,11 @@ def pack_lines(
     return pack(request, budget, raw_tokens, counter, marker, handles)
 
 
-def _run_pieces(
-    run: Sequence[str],
-    first: int,
-    offsets: Sequence[int] | None,
-    before: list[TextPiece],
-) -> list[TextPiece]:
-    """The pieces of a run of lines kept whole from line `first` on, with the newline before
-    it (when text precedes it) and the one after it (new text always follows a run). The
-    newline before goes into the copied piece, as the artifact has it there; the one after
-    is new text, even where the artifact has it too: the counter cuts the copy inside its last
-    line (before a space, or where that line starts), and the text it encodes from there
-    ("word\n[… lines 5-9]\n") meets the copy that follows at a cut, so the runs between
-    copies are encoded together. (With that newline copied, the text encoded after a line
-    ending in a letter would start with it, and two such runs do not meet at a cut: a newline
-    followed by a newline is one token.)"""
-    lead = "\n" if before else ""
-    body = lead + "\n".join(run)
-    if offsets is None:
-        return [TextPiece(body + "\n")]
-    return [TextPiece(body, offsets[first] - len(lead)), TextPiece("\n")]
+def _add(new: list[str], pieces: list[TextPiece], text: str) -> None:
+    """`text` added to the new text, on a line of its own."""
+    if new or pieces:
+        new.append("\n")
+    new.append(text)
 
 
 def _markers_only(raw_tokens: int, budget: int, counter: TokenCounter) -> Packed:
