@@ -208,16 +208,18 @@ def parse(lines: list[str]) -> Iterator[Block]:
         yield Block(Kind.BLANK, (lines[index],))
 
 
-def scan(lines: list[str]) -> Iterator[Segment]:
+def scan(lines: list[str]) -> list[Segment]:
     """The blocks of `lines` that are not blank lines, in order, as segments (`parse` makes
     them blocks): the lines between two segments are blank. Linear: each line is looked at a
-    bounded number of times.
+    bounded number of times. A list, not a generator: every caller takes them all, and a
+    generator's step for each block was measured to cost more than the list.
 
     Indented code needs a blank line before it and no list item above it, since indented
     lines after a list item continue the item."""
+    segments: list[Segment] = []
     index = _front_matter(lines)
     if index:
-        yield Kind.FRONT_MATTER, 0, index, True, "", "", ()
+        segments.append((Kind.FRONT_MATTER, 0, index, True, "", "", ()))
     count = len(lines)
     after_blank = True
     in_list = False
@@ -259,7 +261,8 @@ def scan(lines: list[str]) -> Iterator[Segment]:
             in_list = False
         index = found[2]
         after_blank = False
-        yield found
+        segments.append(found)
+    return segments
 
 
 def _prose(lines: list[str], start: int) -> Segment:

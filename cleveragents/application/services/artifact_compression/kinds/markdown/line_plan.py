@@ -157,8 +157,8 @@ def markdown_line_plan(lines: list[str], terms: TaskTerms) -> LinePlan:
     priorities: list[int] = []
     short_forms: dict[int, ShortForm] = {}
     # The blocks are all found before any is ranked: the keywords of all their texts are
-    # found at once, and ranking the blocks as the scan finds them was measured slower.
-    segments = list(scan(lines))
+    # found at once.
+    segments = scan(lines)
     keywords = _keywords_by_line(lines, segments)
     named = bool(terms.terms)
     for kind, start, end, closed, _, text, parts in segments:
@@ -324,11 +324,14 @@ def _rank_by_sentences(
     lead = len(joined) - len(text)
     if lead:
         keywords = [keyword + lead for keyword in keywords]
-    offsets: list[int] = []
-    cursor = 0
-    for part in parts:
-        offsets.append(cursor)
-        cursor += len(part) + 1
+    # Where each line's part starts in `joined`, and one more: where a part after the last
+    # would start, past the end.
+    offsets = list(accumulate(map(_ONE.__add__, map(len, parts)), initial=0))
+    spans = _block_spans(joined)
+    if max(map(len, lines[start : start + len(parts)])) <= _WRAPPED_WIDTH:
+        # Hard-wrapped prose: no line long enough for a short form.
+        priorities.extend(_wrapped_ranks(joined, spans, offsets, keywords, terms))
+        return
     # Each line ranks as the best of its pieces (PROSE without any: every rank is as good);
     # only a long line, which may get a short form, needs its pieces themselves.
     ranks = [PROSE] * len(parts)
@@ -337,18 +340,18 @@ def _rank_by_sentences(
         for position in range(len(parts))
         if len(lines[start + position]) > _WRAPPED_WIDTH
     }
-    for position, low, high, piece_rank in _pieces(joined, parts, offsets, keywords, terms):
+    for position, low, high, piece_rank in _pieces(joined, spans, offsets, keywords, terms):
         ranks[position] = min(ranks[position], piece_rank)
         if position in long_lines:
             long_lines[position][0].append((low, high))
             long_lines[position][1].append(piece_rank)
-    for position, (spans, piece_ranks) in long_lines.items():
+    for position, (line_spans, piece_ranks) in long_lines.items():
         ranks[position] = _line_rank(
             lines,
             start + position,
             parts[position],
             offsets[position],
-            spans,
+            line_spans,
             piece_ranks,
             short_forms,
         )
@@ -382,24 +385,70 @@ def _line_rank(
     return best
 
 
-def _pieces(
-    text: str, parts: Sequence[str], offsets: list[int], keywords: list[int], terms: TaskTerms
-) -> Iterator[tuple[int, int, int, int]]:
-    """The pieces of the sentences of `text` (the `parts` joined by spaces, each at its
-    offset: a sentence may go on over a line break) on each line, in order: the line's
-    position in the block, the piece's start and end in `text`, and its rank."""
+def _block_spans(text: str) -> list[tuple[int, int]]:
+    """The sentences of a block's joined `text`, without the space an empty first line (an
+    empty list item) leaves at its start."""
     spans = sentence_spans(text, refined=True)
-    if spans and text[:1].isspace():  # an empty first line (an empty list item) leads
-        sentence_start, sentence_end = spans[0]
-        sentence_start = sentence_end - len(text[sentence_start:sentence_end].lstrip())
-        spans[:1] = [(sentence_start, sentence_end)] if sentence_start < sentence_end else []
-    count = len(parts)
+    if spans and text[:1].isspace():
+        start, end = spans[0]
+        start = end - len(text[start:end].lstrip())
+        spans[:1] = [(start, end)] if start < end else []
+    return spans
+
+
+def _wrapped_ranks(
+    text: str,
+    spans: list[tuple[int, int]],
+    offsets: list[int],
+    keywords: list[int],
+    terms: TaskTerms,
+) -> list[int]:
+    """Each line's rank in a block of lines too short for short forms: the best of its pieces'
+    (PROSE without any: every rank is as good), as `_pieces` would give them.
+
+    A sentence over a few lines ranks all of them (each line holds a piece of it: a sentence
+    starts and ends in a part, and the parts between are whole); only a spread one is ranked
+    piece by piece."""
+    ranks = [PROSE] * (len(offsets) - 1)
     first = 0  # the line a sentence starts on: the sentences are in order
-    for number, (sentence_start, sentence_end) in enumerate(spans):
-        while first + 1 < count and offsets[first + 1] <= sentence_start:
+    for number, (start, end) in enumerate(spans):
+        while offsets[first + 1] <= start:
             first += 1
         last = first
-        while last + 1 < count and offsets[last + 1] < sentence_end:
+        while offsets[last + 1] < end:
+            last += 1
+        rank = _rank(text, start, end, number == 0, keywords, terms)
+        limit = _MAX_REQUIREMENT_LINES if rank == REQUIREMENT else _MAX_SENTENCE_LINES
+        if last - first < limit:
+            for position in range(first, last + 1):
+                ranks[position] = min(ranks[position], rank)
+            continue
+        for position in range(first, last + 1):
+            low = max(start, offsets[position])
+            high = min(end, offsets[position + 1] - 1)
+            first_piece = number == 0 and position == first
+            piece_rank = _rank(text, low, high, first_piece, keywords, terms)
+            ranks[position] = min(ranks[position], piece_rank)
+    return ranks
+
+
+def _pieces(
+    text: str,
+    spans: list[tuple[int, int]],
+    offsets: list[int],
+    keywords: list[int],
+    terms: TaskTerms,
+) -> Iterator[tuple[int, int, int, int]]:
+    """The pieces of the sentences (`spans`) of `text` on each line, in order: the line's
+    position in the block, the piece's start and end in `text`, and its rank. `text`: the
+    lines' parts joined by spaces, each at its offset (a sentence may go on over a line
+    break)."""
+    first = 0  # the line a sentence starts on: the sentences are in order
+    for number, (sentence_start, sentence_end) in enumerate(spans):
+        while offsets[first + 1] <= sentence_start:
+            first += 1
+        last = first
+        while offsets[last + 1] < sentence_end:
             last += 1
         sentence_rank = _rank(text, sentence_start, sentence_end, number == 0, keywords, terms)
         if first == last:
@@ -409,7 +458,7 @@ def _pieces(
         spread = last - first + 1 > limit
         for position in range(first, last + 1):
             low = max(sentence_start, offsets[position])
-            high = min(sentence_end, offsets[position] + len(parts[position]))
+            high = min(sentence_end, offsets[position + 1] - 1)
             if low >= high:
                 continue
             piece_rank = sentence_rank
