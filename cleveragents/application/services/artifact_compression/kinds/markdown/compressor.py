@@ -119,6 +119,9 @@ _PHRASES = re.compile(
 # matching ties to no other character (unlike i, k and s): text that, lowered, holds none of
 # them holds no phrase, and skips the pattern.
 _PHRASE_PARTS = tuple(max(re.split("[iks]", phrase), key=len) for phrase in _PHRASE_REPLACEMENTS)
+# With a letter or digit, what `_PHRASES` must not find before or after a phrase (in ASCII text:
+# a word character or `-`).
+_JOINERS = ("_", "-")
 
 
 # The same phrases in lower case, for a text lowered first: matched case-sensitively, some
@@ -137,10 +140,11 @@ def _shorten_phrases(text: str) -> str:
     for number, phrase in enumerate(_PHRASE_REPLACEMENTS):
         at = lowered.find(phrase)
         while at >= 0:
-            end = at + len(phrase)
-            if not (at and _is_word_or_hyphen(lowered[at - 1])) and not (
-                end < len(lowered) and _is_word_or_hyphen(lowered[end])
-            ):
+            # The characters around the phrase (empty at an end), tested inline: thousands of
+            # phrases in a long text.
+            before = lowered[at - 1 : at] if at else ""
+            after = lowered[at + len(phrase) : at + len(phrase) + 1]
+            if not (before.isalnum() or before in _JOINERS or after.isalnum() or after in _JOINERS):
                 found.append((at, number, phrase))
             at = lowered.find(phrase, at + 1)
     if not found:
@@ -158,11 +162,6 @@ def _shorten_phrases(text: str) -> str:
             position += 1
     kept.append(text[position:])
     return "".join(kept)
-
-
-def _is_word_or_hyphen(character: str) -> bool:
-    """What `_PHRASES` must not find before or after a phrase: a word character or `-`."""
-    return character.isalnum() or character in "_-"
 
 
 def _replace_phrase(match: re.Match[str]) -> str:
@@ -248,7 +247,7 @@ def _telegraph_all(sentences: list[str]) -> list[str]:
     prose = _shorten_phrases(prose)
     prose = _FILLER_AFTER_BREAK.sub("\n", "\n" + prose)[1:]
     parts[0::2] = _tidy_blanks(_delete_filler_words(prose)).split(_SPAN)
-    results = [result.strip() for result in "".join(parts).split("\n")]
+    results = map(str.strip, "".join(parts).split("\n"))
     return [
         result[0].upper() + result[1:]
         if result[:1].islower() and sentence[:1].isupper()
