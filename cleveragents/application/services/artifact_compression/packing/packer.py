@@ -372,6 +372,9 @@ class _Packer:
         limit = max(self.budget // LONG_LINE_SHARE, MIN_SHORT_TOKENS)
         request = self.request
         heads: dict[int, ShortForm] = {}
+        costs = request.costs
+        if max(costs.values() if isinstance(costs, Mapping) else costs, default=0) <= limit:
+            return heads  # the common case, found in C
         for position in request.positions:
             if request.costs[position] > limit and position not in shorts:
                 head = self.counter.prefix_within(request.texts[position], limit)
