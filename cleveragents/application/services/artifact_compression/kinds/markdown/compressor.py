@@ -404,7 +404,7 @@ def _compress(text: str, terms: TaskTerms) -> list[TextPiece]:
     where the original has the same) is one piece that says where it was copied from, so the
     pipeline counts its tokens from the raw text's instead of encoding it again."""
     lines = split_lines(text)
-    segments = list(scan(lines))
+    segments = scan(lines)
     kept: list[str] = []  # the sentences every paragraph keeps, in order
     counts = [  # how many of them each segment keeps; -1: it is no prose
         _choose(segment[5], terms, kept) if segment[0] is Kind.PROSE and segment[5] else -1
