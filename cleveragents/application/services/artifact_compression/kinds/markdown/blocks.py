@@ -274,8 +274,11 @@ def _prose(lines: list[str], start: int) -> Segment:
         prefix = ""
         parts = [first.rstrip()]
     else:
-        quote, marker, prefix, part = _opening(first)
-        parts = [part]
+        head = first.lstrip()[:1]
+        quote = _QUOTE.match(first) if head == ">" else None
+        marker = quote or (_LIST_ITEM.match(first) if head in "-*+" or head.isdigit() else None)
+        prefix = marker.group() if marker else first[: len(first) - len(first.lstrip())]
+        parts = [first[marker.end() if marker else 0 :].strip()]
     index = start + 1
     count = len(lines)
     while index < count:
@@ -310,14 +313,3 @@ def _prose(lines: list[str], start: int) -> Segment:
     # have ended the paragraph.
     text = " ".join(parts if parts[0] else parts[1:])
     return Kind.PROSE, start, index, True, prefix, text, parts
-
-
-def _opening(first: str) -> tuple[re.Match[str] | None, re.Match[str] | None, str, str]:
-    """The first line of a prose block that does not start with a letter: its `>` (a quote),
-    its marker (the `>` or a list item's marker), its prefix (the marker or the indentation)
-    and its content."""
-    head = first.lstrip()[:1]
-    quote = _QUOTE.match(first) if head == ">" else None
-    marker = quote or (_LIST_ITEM.match(first) if head in "-*+" or head.isdigit() else None)
-    prefix = marker.group() if marker else first[: len(first) - len(first.lstrip())]
-    return quote, marker, prefix, first[marker.end() if marker else 0 :].strip()

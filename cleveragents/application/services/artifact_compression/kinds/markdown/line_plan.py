@@ -257,10 +257,8 @@ def _rank_by_first_sentence(
     keyword and no task term, found faster: such a block ranks its first sentence
     FIRST_SENTENCE and all the rest PROSE, so only the lines up to the end of that sentence are
     measured, and the rest is not split. Most blocks are such blocks."""
-    if len(parts) == 1 and len(lines[start]) <= _WRAPPED_WIDTH and not text.startswith("["):
-        # A short line ranks whole, by its first sentence (which is no link to a heading:
-        # it does not start with `[`); where that sentence ends does not matter.
-        priorities.append(FIRST_SENTENCE if text else PROSE)
+    if len(parts) == 1:
+        priorities.append(_first_sentence_line_rank(lines[start], start, text, short_forms))
         return
     ranks = [PROSE] * len(parts)
     if not text:  # an empty list item and nothing else
@@ -290,6 +288,29 @@ def _rank_by_first_sentence(
                 short_forms[start + last] = ShortForm(short, FIRST_SENTENCE)
                 ranks[last] = PROSE
     priorities.extend(ranks)
+
+
+def _first_sentence_line_rank(
+    line: str, index: int, text: str, short_forms: dict[int, ShortForm]
+) -> int:
+    """`_rank_by_first_sentence` of a block of one line, `line` (at `index`), whose text is
+    its one part."""
+    if len(line) <= _WRAPPED_WIDTH and not text.startswith("["):
+        # A short line ranks whole, by its first sentence (which is no link to a heading:
+        # it does not start with `[`); where that sentence ends does not matter.
+        return FIRST_SENTENCE if text else PROSE
+    if not text:  # an empty list item
+        return PROSE
+    sentence_end = first_sentence_end(text)  # the sentence is text[:sentence_end]
+    if _first_sentence_rank(text, sentence_end) != FIRST_SENTENCE:
+        return PROSE
+    if sentence_end < len(text) and len(line) > _WRAPPED_WIDTH:  # the rest starts on it
+        # The text is the line's content: it ends where the line's trailing blanks start.
+        short = line[: len(line.rstrip()) - len(text) + sentence_end]
+        if len(line) - len(short) >= _MIN_SAVING:
+            short_forms[index] = ShortForm(short, FIRST_SENTENCE)
+            return PROSE
+    return FIRST_SENTENCE
 
 
 def _first_sentence_rank(text: str, end: int) -> int:
