@@ -45,6 +45,13 @@ from cleveragents.application.services.artifact_compression.kinds.json.writing i
 )
 from cleveragents.application.services.artifact_compression.kinds.kind_compressor import Handles
 
+_TABLE_FROM = 64
+"""Objects of this many members or more are measured from a `MemberTable`; a smaller one
+member by member (making its table costs more than it saves)."""
+_LEVELS_KEPT = 4
+"""Arrays of item sizes kept per array (`Pruner._item_sizes`): one per level measured
+lately."""
+
 
 class _OverCapError(Exception):
     """A measurement passed its cap: the level is larger, by how much is not needed."""
@@ -81,6 +88,7 @@ class Pruner:
         """The objects' member sizes, which both layouts share."""
         self._measuring = False
         self._measured: dict[object, int] = {}
+        self._item_vectors: dict[int, dict[tuple[object, ...], list[int]]] = {}
         self._cap = float("inf")
         self._spent = 0
         """While measuring: a lower bound of the size, the members measured so far of every
@@ -179,18 +187,13 @@ class Pruner:
         self, value: list[object], facts: Facts, depth: int, line: int, detail: Detail
     ) -> tuple[object, int]:
         count = len(value)
-        partial: int | None = None
-        if detail.members is None:
-            kept, last_extra = kept_runs(facts, count, detail)
-            if detail.partial is not None and facts.ordinal == detail.partial_ordinal:
-                partial = last_extra
-        else:
-            admitted = self.survey.admitted(value, detail.members, self._origin)
-            if not admitted:
-                return self._collapsed(value, self._where(value, line, 0, count - 1), depth)
-            kept = runs(admitted)
+        found = self._kept_items(value, facts, detail)
+        if found is None:
+            return self._collapsed(value, self._where(value, line, 0, count - 1), depth)
+        kept, partial = found
         novel = self._novel_items(facts, detail)
         whole_items = partial is None and not novel and self._items_whole(facts, detail)
+        sizes = None if whole_items else self._item_sizes(value, facts, depth, detail, partial)
         result: list[object] = []
         chars = 0
         previous = -1
@@ -202,6 +205,20 @@ class Pruner:
                 result.extend(value[first : last + 1])
                 chars += self.sizes.run_chars(value, first, last, depth + 1)
                 self._spend(base, chars)
+            elif sizes is not None:
+                # Measured before at this level: summed at once; else measured and noted.
+                result.extend(value[first : last + 1])  # stand-ins: only the count is used
+                if min(sizes[first : last + 1]) < 0:
+                    running = chars
+                    for index in range(first, last + 1):
+                        if sizes[index] < 0:
+                            sizes[index] = self._append_item(
+                                [], value, index, depth, line, detail, None, novel
+                            )
+                        running += sizes[index]
+                        self._spend(base, running)
+                chars += sum(sizes[first : last + 1])
+                self._spend(base, chars)
             else:
                 for index in range(first, last + 1):
                     chars += self._append_item(
@@ -212,6 +229,45 @@ class Pruner:
         if previous < count - 1:
             chars += self._omitted(result, value, previous + 1, count - 1, depth, line)
         return result, self.sizes.container_chars(chars, len(result), depth)
+
+    def _kept_items(
+        self, value: list[object], facts: Facts, detail: Detail
+    ) -> tuple[list[tuple[int, int]], int | None] | None:
+        """The runs of items an array keeps and the index of the one shown less richly, if
+        any; None when it keeps none (it becomes a marker)."""
+        if detail.members is not None:
+            admitted = self.survey.admitted(value, detail.members, self._origin)
+            return (runs(admitted), None) if admitted else None
+        kept, last_extra = kept_runs(facts, len(value), detail)
+        if detail.partial is not None and facts.ordinal == detail.partial_ordinal:
+            return kept, last_extra
+        return kept, None
+
+    def _item_sizes(
+        self, value: list[object], facts: Facts, depth: int, detail: Detail, partial: int | None
+    ) -> list[int] | None:
+        """While measuring, the sizes of the array's items as this level writes them (-1: not
+        measured yet), when they depend only on the string limit and the few switches in the
+        key: no array inside an item is cut and none holds the item shown less richly. Items
+        are then measured once per such level, and a run of them is summed at once."""
+        if (
+            not self._measuring
+            or detail.members is not None
+            or partial is not None
+            or facts.inner_items > detail.whole_arrays
+        ):
+            return None
+        arrays_from, arrays_to = facts.ranges[0], facts.ranges[1]
+        if detail.partial_ordinal is not None and arrays_from <= detail.partial_ordinal < arrays_to:
+            return None
+        by_level = self._item_vectors.setdefault(id(value), {})
+        key = (depth, detail.string_limit, detail.last, detail.where, self._novel)
+        sizes = by_level.get(key)
+        if sizes is None:
+            if len(by_level) >= _LEVELS_KEPT:
+                del by_level[next(iter(by_level))]
+            sizes = by_level[key] = [-1] * len(value)
+        return sizes
 
     def _omitted(
         self,
@@ -347,44 +403,98 @@ class Pruner:
         kept = self._kept_members(value, novel, detail)
         if not kept:
             return self._collapsed(value, self._where(value, line, 0, count - 1), depth)
-        table = self.tables.at(value, detail.string_limit)
-        members = table.members
-        marker: str | None = None
-        whole: list[int] = []  # omitted members no larger than their marker: kept as they are
-        if len(kept) < count:
-            first, last = _omitted_ends(kept, count)
-            marker = keys_marker(count - len(kept), self._where(value, line, first, last))
-            if count - len(kept) < SMALL_RUN:
-                omitted = sorted(set(range(count)).difference(kept))
-                if self.sizes.short_members(members, omitted, len(encode_string(marker)) + 5):
-                    whole, marker = omitted, None
-            if marker is not None:
-                self._claim(value, line, first)
+        table = self.tables.at(value, detail.string_limit) if count >= _TABLE_FROM else None
+        members = table.members if table is not None else list(value.items())
+        marker, whole = self._keys_marker(value, members, kept, line)
         separator = 2 if self.pretty else 1
-        # The scalars at once (`MemberTable`), then the containers one by one.
-        chars = table.scalar_chars(kept) + separator * (len(kept) + len(whole))
-        for index in whole:
-            key, item = members[index]
-            chars += self.survey.key_length(key) + self.sizes.whole_value(item, depth + 1)
+        result, chars, indices, whole_set = self._members_begun(
+            table, members, kept, whole, depth, detail
+        )
         base = self._spent
         self._spend(base, chars)
-        result = None if self._measuring else _written_scalars(table, kept, whole, detail)
-        for index in table.kept_containers(kept):
-            key, item = members[index]
-            child_line = self._child_line(value, line, index, item, detail)
-            written, item_chars = self._node(item, depth + 1, child_line, detail)
+        limit = detail.string_limit
+        key_length = self.survey.key_length
+        # One loop (no helper) that recurses: the depth a document can have is the stack's.
+        for index in indices:
+            key, written = members[index]
+            # Scalars inline (`_node`'s way): most members are, and a call each costs more.
+            if index in whole_set:
+                item_chars = self.sizes.whole_value(written, depth + 1)
+            elif isinstance(written, str):
+                if limit is not None and len(written) > limit:
+                    written = cut_string(written, limit)
+                item_chars = len(encode_string(written))
+            elif isinstance(written, dict | list):
+                child_line = self._child_line(value, line, index, written, detail)
+                written, item_chars = self._node(written, depth + 1, child_line, detail)
+                self._spend(base, chars + key_length(key) + item_chars)
+            else:
+                item_chars = len(scalar_text(written))
             if result is not None:
                 result[key] = written
-            chars += self.survey.key_length(key) + item_chars
-            self._spend(base, chars)
+            chars += key_length(key) + item_chars
+        self._spend(base, chars)
+        chars += separator * (len(kept) + len(whole))
         written_count = len(kept) + len(whole)
         if marker is not None:
-            marker_key = _marker_key(table, kept)
+            marker_key = _marker_key(members, kept)
             if result is not None:
                 result[marker_key] = marker
             chars += self.survey.key_length(marker_key) + separator + len(encode_string(marker))
             written_count += 1
         return result, self.sizes.container_chars(chars, written_count, depth)
+
+    def _keys_marker(
+        self,
+        value: dict[str, object],
+        members: list[tuple[str, object]],
+        kept: list[int],
+        line: int,
+    ) -> tuple[str | None, list[int]]:
+        """The marker of the members an object omits (None: it omits none), and the omitted
+        members it keeps after all, as they are, because they are no larger than it."""
+        count = len(members)
+        if len(kept) == count:
+            return None, []
+        first, last = _omitted_ends(kept, count)
+        marker = keys_marker(count - len(kept), self._where(value, line, first, last))
+        if count - len(kept) < SMALL_RUN:
+            omitted = sorted(set(range(count)).difference(kept))
+            if self.sizes.short_members(members, omitted, len(encode_string(marker)) + 5):
+                return None, omitted
+        self._claim(value, line, first)
+        return marker, []
+
+    def _members_begun(
+        self,
+        table: MemberTable | None,
+        members: list[tuple[str, object]],
+        kept: list[int],
+        whole: list[int],
+        depth: int,
+        detail: Detail,
+    ) -> tuple[dict[str, object] | None, int, list[int], set[int]]:
+        """What an object's members start from: its value so far (None while measuring), its
+        size so far, the members still to write, and which of them are kept as they are. A
+        large object has its scalars written and measured at once, from its table; the
+        containers are left."""
+        result: dict[str, object] | None = None if self._measuring else {}
+        if table is None:
+            return result, 0, sorted(kept + whole) if whole else kept, set(whole)
+        chars = table.scalar_chars(kept) + self._whole_members(members, whole, depth)
+        if result is not None:
+            result = _written_scalars(table, kept, whole, detail)
+        return result, chars, table.kept_containers(kept), set()
+
+    def _whole_members(
+        self, members: list[tuple[str, object]], whole: list[int], depth: int
+    ) -> int:
+        """The size of the members written as they are (separators left out)."""
+        chars = 0
+        for index in whole:
+            key, item = members[index]
+            chars += self.survey.key_length(key) + self.sizes.whole_value(item, depth + 1)
+        return chars
 
     def _kept_members(
         self, value: dict[str, object], novel: tuple[int, ...] | None, detail: Detail
@@ -440,9 +550,9 @@ def _written_scalars(
     return result
 
 
-def _marker_key(table: MemberTable, kept: list[int]) -> str:
+def _marker_key(members: list[tuple[str, object]], kept: list[int]) -> str:
     """``…``, or longer when the object keeps a member of that name."""
-    names = {table.members[index][0] for index in kept if table.members[index][0][:1] == ELLIPSIS}
+    names = {members[index][0] for index in kept if members[index][0][:1] == ELLIPSIS}
     marker_key = ELLIPSIS
     while marker_key in names:
         marker_key += ELLIPSIS
