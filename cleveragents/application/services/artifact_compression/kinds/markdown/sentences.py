@@ -21,6 +21,10 @@ _REFINED_BOUNDARY = re.compile(rf"[`.!?](?:(?<=`)`*|(?<!`){_REFINED_END})")
 # pattern that starts with one character is found faster still than a class.
 _PERIOD_BOUNDARY = re.compile(rf"\.{_END}")
 _REFINED_PERIOD_BOUNDARY = re.compile(rf"\.{_REFINED_END}")
+# The ends alone, without the backtick runs: `_next_end` finds the next one, and then the
+# inline code before it, if any, with `str.find`.
+_PUNCTUATION_BOUNDARY = re.compile(rf"[.!?]{_END}")
+_REFINED_PUNCTUATION_BOUNDARY = re.compile(rf"[.!?]{_REFINED_END}")
 _ABBREVIATIONS = frozenset({"e.g", "i.e", "etc", "vs", "cf", "mr", "mrs", "dr", "no", "fig"})
 
 
@@ -54,7 +58,7 @@ def first_sentence_end(text: str, *, refined: bool = True) -> int:
         for end, _ in _sentence_ends(text, refined):
             return end
         return len(text)
-    found = _next_end(text, _boundaries(text, refined), refined, 0)
+    found = _next_end(text, _ends(text, refined), refined, 0)
     return len(text) if found is None else found[0]
 
 
@@ -66,39 +70,43 @@ def _sentence_ends(text: str, refined: bool, start: int = 0) -> Iterator[tuple[i
     unclosed, it runs to the end. Nothing inside it ends a sentence, and no match of the
     pattern inside it can hold a backtick (a footnote reference can: then each match is
     looked at), so the closing run is found with `str.find`, past the code in one step."""
-    boundaries = _boundaries(text, refined)
     if refined and "[^" in text:
-        yield from _sentence_ends_stepwise(text, boundaries, refined, start)
+        yield from _sentence_ends_stepwise(text, _boundaries(text, refined), refined, start)
         return
-    while (found := _next_end(text, boundaries, refined, start)) is not None:
+    ends = _ends(text, refined)
+    while (found := _next_end(text, ends, refined, start)) is not None:
         yield found
         start = found[1]
 
 
 def _next_end(
-    text: str, boundaries: re.Pattern[str], refined: bool, position: int
+    text: str, ends: re.Pattern[str], refined: bool, position: int
 ) -> tuple[int, int] | None:
     """The first `(end, next start)` of `_sentence_ends` from `position` (outside inline
-    code; no footnote reference in a refined text), or None."""
-    while (match := boundaries.search(text, position)) is not None:
+    code; no footnote reference in a refined text), or None.
+
+    The next match of `ends` is found first, then the inline code that opens before it, if
+    any, with `str.find`: a match inside the code is passed over, one after it still holds
+    (none was found between). A paragraph whose only sentence holds code (most list items) so
+    costs one search, however much code it holds."""
+    match = ends.search(text, position)
+    while match is not None:
+        at = match.start()
+        tick = text.find("`", position, at)
+        if tick >= 0:  # code opens before the end found: to where it closes
+            run = tick + 1
+            while text[run : run + 1] == "`":
+                run += 1
+            position = _closing_run(text, run, run - tick)
+            if position < 0:
+                return None  # unclosed: code to the end
+            if position > at:
+                match = ends.search(text, position)
+            continue
         token = match.group()
         position = match.end()
-        if token == "`":  # code between single backticks (the most common): the next one
-            close = text.find("`", position)  # closes it, unless it starts a longer run
-            if close >= 0 and text[close + 1 : close + 2] != "`":
-                position = close + 1
-                continue
-            position = _closing_run(text, max(close, position), 1)
-            if position < 0:
-                return None  # unclosed: code to the end
-            continue
-        if token[0] == "`":
-            position = _closing_run(text, position, len(token))
-            if position < 0:
-                return None  # unclosed: code to the end
-            continue
-        at = match.start()
         if token[0] == "." and _may_abbreviate(text, at) and _abbreviates(text, at, refined):
+            match = ends.search(text, position)
             continue
         return at + len(token.rstrip()), position
     return None
@@ -155,8 +163,15 @@ def _may_abbreviate(text: str, at: int) -> bool:
     return not before or " " in before or before[0] in "(\"'["
 
 
+def _ends(text: str, refined: bool) -> re.Pattern[str]:
+    """The pattern of sentence ends for `text`."""
+    if "!" in text or "?" in text:
+        return _REFINED_PUNCTUATION_BOUNDARY if refined else _PUNCTUATION_BOUNDARY
+    return _REFINED_PERIOD_BOUNDARY if refined else _PERIOD_BOUNDARY
+
+
 def _boundaries(text: str, refined: bool) -> re.Pattern[str]:
-    """The pattern of sentence ends (and backtick runs) for `text`."""
+    """The pattern of sentence ends and backtick runs for `text`."""
     if "`" in text or "!" in text or "?" in text:
         return _REFINED_BOUNDARY if refined else _BOUNDARY
     return _REFINED_PERIOD_BOUNDARY if refined else _PERIOD_BOUNDARY
