@@ -73,7 +73,15 @@ def _whole_words(words: Sequence[str]) -> re.Pattern[str]:
 
 
 _OBLIGATION = _whole_words(_OBLIGATION_WORDS)
-_LOWER_OBLIGATION_WORDS = tuple(dict.fromkeys(word.lower() for word in _OBLIGATION_WORDS))
+# What `_keywords_by_text` looks for: each word in lower case in the lower-cased text, but a
+# word that is a keyword only in capitals (MAY, OPTIONAL) in capitals in the text itself: in
+# lower case it is a common word ("may"), each a place to test for nothing.
+_SEARCHED_WORDS = tuple(
+    (lower, False)
+    if any(not word.isupper() for word in _OBLIGATION_WORDS if word.lower() == lower)
+    else (lower.upper(), True)
+    for lower in dict.fromkeys(word.lower() for word in _OBLIGATION_WORDS)
+)
 
 # A sentence over more lines than this is ranked piece by piece, each line by what it holds: a
 # "sentence" without punctuation (or with a period the splitter takes for an initial, as in
@@ -104,14 +112,14 @@ def _keywords_by_text(texts: list[str]) -> dict[int, list[int]]:
     """`_keywords` of each of `texts` that holds one, by its index, all found in one search
     of the texts joined.
 
-    Each keyword is in the lower-cased text as one of a few words, found with `str.find`
-    (several times faster than the pattern, which has to test every letter it could start
-    with); the pattern then tells, at each place found, whether the original is a keyword
-    there (`may` is not; `MAY` is). Joined, the texts are lower-cased once and each word is
-    looked for once, not once in each of thousands of blocks. A line break joins them: no
-    keyword holds one, and to the pattern it ends a word as the end of a text does. When lower
-    case changes the length of the text, which shifts the offsets, the pattern searches each
-    text instead."""
+    Each keyword is in the lower-cased text as one of a few words (or in the text as MAY or
+    OPTIONAL), found with `str.find` (several times faster than the pattern, which has to test
+    every letter it could start with); the pattern then tells, at each place found, whether
+    the original is a keyword there (`must` is, `mustard` is not). Joined, the texts are
+    lower-cased once and each word is looked for once, not once in each of thousands of
+    blocks. A line break joins them: no keyword holds one, and to the pattern it ends a word
+    as the end of a text does. When lower case changes the length of the text, which shifts
+    the offsets, the pattern searches each text instead."""
     joined = "\n".join(texts)
     lowered = joined.lower()
     by_text: dict[int, list[int]] = {}
@@ -122,12 +130,13 @@ def _keywords_by_text(texts: list[str]) -> dict[int, list[int]]:
                 by_text[index] = found
         return by_text
     found = []
-    for word in _LOWER_OBLIGATION_WORDS:
-        at = lowered.find(word)
+    for word, in_capitals in _SEARCHED_WORDS:
+        searched = joined if in_capitals else lowered
+        at = searched.find(word)
         while at >= 0:
             if _OBLIGATION.match(joined, at):
                 found.append(at)
-            at = lowered.find(word, at + 1)
+            at = searched.find(word, at + 1)
     found.sort()
     # Where each text starts in `joined`: after the others and a line break after each.
     starts = list(accumulate(map(_ONE.__add__, map(len, texts)), initial=0))
@@ -140,15 +149,15 @@ def _keywords_by_text(texts: list[str]) -> dict[int, list[int]]:
 def _keywords_by_line(lines: list[str], segments: list[Segment]) -> dict[int, list[int]]:
     """`_keywords` of the text of each prose block, by the block's first line, and of each row
     of a table, by its line: those that hold one."""
-    texts: list[str] = []
-    keys: list[int] = []  # the line of each text
-    for kind, start, end, _, _, text, _ in segments:
-        if kind is Kind.PROSE:
-            texts.append(text)
-            keys.append(start)
-        elif kind is Kind.TABLE:
-            texts.extend(lines[start:end])
-            keys.extend(range(start, end))
+    prose = [segment for segment in segments if segment[0] is Kind.PROSE]
+    rows = [
+        index
+        for segment in segments
+        if segment[0] is Kind.TABLE
+        for index in range(segment[1], segment[2])
+    ]
+    keys = [segment[1] for segment in prose] + rows  # the line of each text
+    texts = [segment[5] for segment in prose] + [lines[index] for index in rows]
     return {keys[index]: found for index, found in _keywords_by_text(texts).items()}
 
 
