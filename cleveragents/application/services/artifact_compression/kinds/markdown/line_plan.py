@@ -184,6 +184,8 @@ def markdown_line_plan(lines: list[str], terms: TaskTerms) -> LinePlan:
                 _rank_by_sentences(
                     lines, start, text, parts, found or [], block_terms, priorities, short_forms
                 )
+            elif len(parts) == 1:  # `_rank_by_first_sentence`, one call less: most blocks
+                priorities.append(_first_sentence_line_rank(lines[start], start, text, short_forms))
             else:
                 _rank_by_first_sentence(lines, start, text, parts, priorities, short_forms)
         if at < start:  # `_space_out`, with a block on each side or the start of the text
@@ -349,11 +351,12 @@ def _rank_by_sentences(
         priorities.append(_line_rank(lines, start, text, 0, spans, ranks, short_forms))
         return
     # The parts joined with a space between each two, which puts one at the start after an
-    # empty first line (`text` has none): the offsets of the pieces are in this text.
-    joined = " ".join(parts)
-    lead = len(joined) - len(text)
-    if lead:
-        keywords = [keyword + lead for keyword in keywords]
+    # empty first line (`text` has none, and is the rest): the offsets of the pieces are in
+    # this text.
+    joined = text
+    if not parts[0]:
+        joined = " " + text
+        keywords = [keyword + 1 for keyword in keywords]
     # Where each line's part starts in `joined`, and one more: where a part after the last
     # would start, past the end.
     offsets = list(accumulate(map(_ONE.__add__, map(len, parts)), initial=0))
