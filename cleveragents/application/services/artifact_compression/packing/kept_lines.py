@@ -48,8 +48,8 @@ def kept_stretches(states: LineStates) -> list[tuple[int, int, bool]]:
     whole, and each line kept as its short form alone."""
     if isinstance(states, bytearray):
         return [
-            (found.start() - 1, found.end() - 2, states[found.start()] == WHOLE)
-            for found in _STRETCH.finditer(states)
+            (start - 1, end - 2, states[start] == WHOLE)
+            for start, end in map(re.Match.span, _STRETCH.finditer(states))
         ]
     stretches: list[tuple[int, int, bool]] = []
     for slot in sorted(slot for slot, state in states.items() if state in (SHORT, WHOLE)):

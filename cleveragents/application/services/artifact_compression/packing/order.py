@@ -139,6 +139,8 @@ def _place_short_forms(
 
 def _index_of(positions: Sequence[int], position: int) -> int | None:
     """Where `position` is among the ascending `positions`, or None."""
+    if isinstance(positions, range):
+        return positions.index(position) if position in positions else None
     index = bisect_left(positions, position)
     if index < len(positions) and positions[index] == position:
         return index
