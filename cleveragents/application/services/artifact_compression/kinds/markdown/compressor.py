@@ -240,9 +240,11 @@ def _telegraph_all(sentences: list[str]) -> list[str]:
     telegraphed on its own."""
     if not sentences:
         return []
-    if any(_SPAN in sentence or "\n" in sentence for sentence in sentences):
+    joined = "\n".join(sentences)
+    # A sentence holds a line break when the joined text holds more than those between them.
+    if _SPAN in joined or joined.count("\n") != len(sentences) - 1:
         return [_telegraph(sentence) for sentence in sentences]
-    parts = _PROTECTED_IN_LINE.split("\n".join(sentences))  # prose, a span, prose, ...
+    parts = _PROTECTED_IN_LINE.split(joined)  # prose, a span, prose, ...
     prose = _SPAN.join(parts[0::2])
     prose = _shorten_phrases(prose)
     prose = _FILLER_AFTER_BREAK.sub("\n", "\n" + prose)[1:]
