@@ -62,6 +62,8 @@ _SAMPLE_FROM = 1 << 17
 _COMPACT_RATIO_FLOOR = 0.75
 """A compact rendering has at least this share of the pretty one's tokens per character
 (indentation runs are cheap, but so are the short lines of small values they start)."""
+_SURELY_OVER = 1.08
+"""A level estimated at this share of the budget or more is not worth a count."""
 _CLAIMS_CHECKED = 16
 _MAX_SAMPLINGS = 3
 _MAX_COUNTS = 6
@@ -150,6 +152,7 @@ class Fitter:
         self._pretty = "\n" in text.strip()
         self._ratios = LayoutRatios(counter, text, pretty=self._pretty)
         self._tables = MemberTables(self._survey)
+        self._searches: dict[tuple[bool, int], _LayoutSearch] = {}
 
     def fit(self) -> FittedText | None:
         pretty = self._pretty
@@ -157,6 +160,20 @@ class Fitter:
             whole = self._whole_compact()
             if whole is not None:
                 return whole
+        compact: _Fitted | None = None
+        compact_searched = False
+        if pretty and self._pretty_loses_key_paths():
+            # The compact rendering will be searched anyway, and nearly always wins: first,
+            # so that the pretty one is not counted for nothing when it surely cannot hold
+            # what the compact one keeps.
+            compact, compact_searched = self._search(pretty=False), True
+            if (
+                compact is not None
+                and compact.choice.rank >= SCHEMA_LOST_RANK
+                and self._pretty_surely_over(compact)
+            ):
+                # The pretty answer would keep less, so lose key paths too: this one wins.
+                return self._compact_answer(compact)
         found = self._search(pretty=pretty)
         if pretty and (
             found is None
@@ -165,21 +182,42 @@ class Fitter:
         ):
             # Key paths may be lost, or the steps between levels are coarse, when
             # pretty-printed: compact may keep more.
-            compact = self._search(pretty=False)
+            if not compact_searched:
+                compact = self._search(pretty=False)
             if compact is not None and (found is None or self._better(compact, found)):
-                if compact.tokens < _GOOD_ENOUGH * self._budget:
-                    # The room the compact rendering leaves opens its outer containers.
-                    filled = fill_with_layout(
-                        compact.value,
-                        compact.tokens,
-                        self._budget,
-                        self._counter.count,
-                        self._line_tokens(),
-                    )
-                    if filled is not None:
-                        return FittedText(*filled)
-                found = compact
+                return self._compact_answer(compact)
         return FittedText(found.text, found.tokens) if found is not None else None
+
+    def _compact_answer(self, compact: _Fitted) -> FittedText:
+        """The compact rendering; when it leaves room, with its outer containers opened."""
+        if compact.tokens < _GOOD_ENOUGH * self._budget:
+            # The room the compact rendering leaves opens its outer containers.
+            filled = fill_with_layout(
+                compact.value,
+                compact.tokens,
+                self._budget,
+                self._counter.count,
+                self._line_tokens(),
+            )
+            if filled is not None:
+                return FittedText(*filled)
+        return FittedText(compact.text, compact.tokens)
+
+    def _pretty_loses_key_paths(self) -> bool:
+        """Whether the pretty search's first candidate (measured, not counted) already
+        leaves key paths out."""
+        choice = self._layout_search(self._lines, pretty=True).first_choice()
+        return choice is not None and choice.rank >= SCHEMA_LOST_RANK
+
+    def _pretty_surely_over(self, compact: _Fitted) -> bool:
+        """Whether the level the compact rendering keeps, written pretty, is surely over the
+        budget: its compact count scaled by how much more the input's pretty samples cost
+        than its compacted ones, for its size pretty (exact). Then no pretty rendering keeps
+        as much, and once key paths are lost the richer one is the answer."""
+        pruner = self._layout_search(self._lines, pretty=True).pruner
+        pretty_chars = pruner.measure(compact.choice.detail)
+        scale = (self._ratios[True] * pretty_chars) / (self._ratios[False] * len(compact.text))
+        return compact.tokens * scale > _SURELY_OVER * self._budget
 
     def _better(self, compact: _Fitted, pretty: _Fitted) -> bool:
         """Whether the compact rendering replaces the pretty one: it keeps more, and (unless
@@ -244,8 +282,16 @@ class Fitter:
         return self._search_with(self._lines, pretty=pretty)
 
     def _search_with(self, lines: LineMap, *, pretty: bool) -> _Fitted | None:
-        pruner = Pruner(self._survey, lines, self._handles, pretty=pretty, tables=self._tables)
-        return _LayoutSearch(pruner, ladder(self._survey), self).run()
+        return self._layout_search(lines, pretty=pretty).run()
+
+    def _layout_search(self, lines: LineMap, *, pretty: bool) -> _LayoutSearch:
+        """The search of one layout over `lines`, made once (what it measured is kept)."""
+        key = (pretty, id(lines))
+        search = self._searches.get(key)
+        if search is None:
+            pruner = Pruner(self._survey, lines, self._handles, pretty=pretty, tables=self._tables)
+            search = self._searches[key] = _LayoutSearch(pruner, ladder(self._survey), self)
+        return search
 
     @property
     def budget(self) -> int:
@@ -314,6 +360,14 @@ class _LayoutSearch:
         self._counted: set[Detail] = set()
         self._sampled: set[Detail] = set()
         self._stretched = False
+
+    @property
+    def pruner(self) -> Pruner:
+        return self._pruner
+
+    def first_choice(self) -> Choice | None:
+        """The level `run` counts first (measured now, reused then)."""
+        return self._next_choice()
 
     def run(self) -> _Fitted | None:
         budget = self._fitter.budget
