@@ -249,3 +249,18 @@ def test_text_that_starts_with_a_letter_goes_on_with_any_paragraph(line: str) ->
         assert not blocks._LINK_DEF.match(line)
         assert not blocks._SETEXT.match(line)
         assert not blocks._QUOTE.match(line)
+
+
+@settings(max_examples=500)
+@given(LINE)
+@example("- item")
+@example("12) item")
+@example("-")
+@example("   * [x] done")
+def test_a_list_marker_handed_on_opens_the_item_as_found_again(line: str) -> None:
+    item = blocks._LIST_ITEM.match(line)
+    if item is not None and not line.lstrip().startswith(">"):
+        quote, marker, prefix, content = blocks._opening(line, None)
+        assert quote is None
+        assert marker is not None
+        assert (marker.span(), prefix, content) == (item.span(), *blocks._opening(line, item)[2:])

@@ -223,11 +223,15 @@ def scan(lines: list[str]) -> list[Segment]:
     count = len(lines)
     after_blank = True
     in_list = False
+    item: re.Match[str] | None = None  # the list marker of `lines[index]`, found already
     while index < count:
         line = lines[index]
+        if item is not None and "|" not in line and line.strip("-*_ \t"):
+            # The next item of a list (no table row nor thematic break): its marker is known.
+            found, item = _prose(lines, index, item)
         # `_plain` (spelt out: `line[0]`, not `line[:1]`, which builds a slice on each line).
-        if line and line[0].isalpha() and "|" not in line:  # a paragraph, whatever is above
-            found = _prose(lines, index)
+        elif line and line[0].isalpha() and "|" not in line:  # a paragraph, whatever is above
+            found, item = _prose(lines, index)
         else:
             stripped = line.lstrip()
             if not stripped:  # blank lines: between segments
@@ -244,13 +248,10 @@ def scan(lines: list[str]) -> list[Segment]:
                 or (indented_ok and line.startswith(_INDENTS))
                 or (head in "-*_" and not line.strip("-*_ \t"))  # may be a thematic break
             ):
-                found = (
-                    _code(lines, index, head, indented_ok)
-                    or _structure(lines, index, head)
-                    or _prose(lines, index)
-                )
+                block = _code(lines, index, head, indented_ok) or _structure(lines, index, head)
+                found, item = _prose(lines, index) if block is None else (block, None)
             else:  # list items, mostly: only prose starts so, spared the other blocks' tests
-                found = _prose(lines, index)
+                found, item = _prose(lines, index)
         # The prefix of a prose block: a list item's marker, `>`, indentation (which goes on
         # with a list item above it) or nothing, as for every other block.
         prefix = found[4]
@@ -265,20 +266,23 @@ def scan(lines: list[str]) -> list[Segment]:
     return segments
 
 
-def _prose(lines: list[str], start: int) -> Segment:
+def _prose(
+    lines: list[str], start: int, item: re.Match[str] | None = None
+) -> tuple[Segment, re.Match[str] | None]:
     """A paragraph, list item or block-quote paragraph starting at `start` (lazy continuation
-    lines included), or a setext heading when a plain paragraph is underlined."""
+    lines included), or a setext heading when a plain paragraph is underlined; and the list
+    marker of the line that ends it, when a list item does. `item`: the first line's list
+    marker, when it was found already."""
     first = lines[start]
     quote = marker = None
-    if first and first[0].isalpha():  # no indentation, marker nor `>`: most paragraphs
+    # No indentation, marker nor `>`: most paragraphs.
+    if item is None and first and first[0].isalpha():
         prefix = ""
         parts = [first.rstrip()]
     else:
-        head = first.lstrip()[:1]
-        quote = _QUOTE.match(first) if head == ">" else None
-        marker = quote or (_LIST_ITEM.match(first) if head in "-*+" or head.isdigit() else None)
-        prefix = marker.group() if marker else first[: len(first) - len(first.lstrip())]
-        parts = [first[marker.end() if marker else 0 :].strip()]
+        quote, marker, prefix, part = _opening(first, item)
+        parts = [part]
+    following = None
     index = start + 1
     count = len(lines)
     while index < count:
@@ -299,8 +303,13 @@ def _prose(lines: list[str], start: int) -> Segment:
                 break  # an empty `>` line ends the quoted paragraph
             parts.append(line[quoted.end() :].strip())
         elif marker is None and head in "=-" and _SETEXT.match(line):
-            return Kind.HEADING, start, index + 1, True, "", "", ()
-        elif _interrupts(lines, index, head) or (head == "[" and _LINK_DEF.match(line)):
+            return (Kind.HEADING, start, index + 1, True, "", "", ()), None
+        elif (
+            # The next list item (what ends most items) first: its marker is handed on.
+            ((head in "-*+" or head.isdigit()) and (following := _LIST_ITEM.match(line)))
+            or _interrupts(lines, index, head)
+            or (head == "[" and _LINK_DEF.match(line))
+        ):
             break
         else:
             parts.append(stripped.rstrip())
@@ -308,8 +317,23 @@ def _prose(lines: list[str], start: int) -> Segment:
     if marker is not None and not prefix.endswith((" ", "\t")):
         prefix += " "  # an empty item (`-`) or `>` without a space
     if len(parts) == 1:
-        return Kind.PROSE, start, index, True, prefix, parts[0], parts
+        return (Kind.PROSE, start, index, True, prefix, parts[0], parts), following
     # Only the first part can be empty (an empty item): each later line has text, or it would
     # have ended the paragraph.
     text = " ".join(parts if parts[0] else parts[1:])
-    return Kind.PROSE, start, index, True, prefix, text, parts
+    return (Kind.PROSE, start, index, True, prefix, text, parts), following
+
+
+def _opening(
+    first: str, item: re.Match[str] | None
+) -> tuple[re.Match[str] | None, re.Match[str] | None, str, str]:
+    """The first line of a prose block that does not start with a letter: its `>` (a quote),
+    its marker (the `>` or a list item's marker: `item`, when it was found already), its
+    prefix (the marker or the indentation) and its content."""
+    if item is not None:
+        return None, item, item.group(), first[item.end() :].strip()
+    head = first.lstrip()[:1]
+    quote = _QUOTE.match(first) if head == ">" else None
+    marker = quote or (_LIST_ITEM.match(first) if head in "-*+" or head.isdigit() else None)
+    prefix = marker.group() if marker else first[: len(first) - len(first.lstrip())]
+    return quote, marker, prefix, first[marker.end() if marker else 0 :].strip()
