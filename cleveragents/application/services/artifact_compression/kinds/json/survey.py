@@ -17,6 +17,7 @@ contains only matter when it is kept, and then they are right.
 
 from __future__ import annotations
 
+import json
 import re
 from collections import deque
 from collections.abc import Callable
@@ -37,6 +38,11 @@ from cleveragents.application.services.artifact_compression.task_terms import Ta
 _OBJECT, _ARRAY, _STRING, _NUMBER, _BOOL, _NULL = range(6)
 _KINDS = 8  # a shape is `path * _KINDS + kind`
 _ITEM = None  # the pseudo key of an array's items in a path
+_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False)
+"""`json.dumps` of the compact layout, made once (the survey sizes flat objects with it)."""
+_FLAT_FROM = 16
+"""Objects of scalars alone of this many members or more are sized at once (`_flat_object`);
+for fewer, that costs more than walking the members."""
 _SIGNED_FROM = 8
 """Objects of this many members or more are sized by their signature when it repeats (for
 fewer, building the signature costs more than walking the members)."""
@@ -91,6 +97,7 @@ class Survey:
         self._key_matches: dict[str, bool] = {}
         self._orders: dict[int, tuple[dict[int, int], int]] = {}
         self._signatures: dict[tuple[object, ...], Signature | None] = {}
+        self._met_once: set[tuple[object, ...]] = set()
         self.shape_places: dict[int, tuple[int, int]] = {}
         """Where each new-shape item is, by rank: (its array's ordinal, its index)."""
         self.task_places: dict[int, tuple[int, int]] = {}
@@ -209,10 +216,13 @@ class Survey:
             return self._new_object(value, path)
         signature_key = (path, tuple(value), tuple(map(type, value.values())))
         if signature_key not in self._signatures:
+            # Made when the signature repeats: a single large object would pay for nothing.
+            if signature_key not in self._met_once:
+                self._met_once.add(signature_key)
+                return self._new_object(value, path)
             self._signatures[signature_key] = signature_of(
                 value, signature_key[2], self.key_length, lambda key: self._path(path, key)
             )
-            return self._new_object(value, path)
         signature = self._signatures[signature_key]
         if signature is None:
             return self._new_object(value, path)
@@ -256,6 +266,10 @@ class Survey:
 
     def _new_object(self, value: dict[str, object], path: int) -> Facts:
         """An object walked member by member: the first of its signature, or with a task."""
+        if not self.terms and len(value) >= _FLAT_FROM:
+            kinds = list(map(_KIND_OF.get, map(type, value.values())))
+            if _OBJECT not in kinds and _ARRAY not in kinds and None not in kinds:
+                return self._flat_object(value, path, kinds)  # type: ignore[arg-type]
         start = self._counts()
         count = len(value)
         paths, seen, key_lengths = self._paths, self._seen, self._key_lengths
@@ -303,6 +317,34 @@ class Survey:
             max_keys=keys,
             matched=bool(task),
             task_items=tuple(task),
+            ranges=self._ranges(*start),
+            new_members=None if len(new) == count else tuple(new),
+        )
+
+    def _flat_object(self, value: dict[str, object], path: int, kinds: list[int]) -> Facts:
+        """An object of scalars alone (no task), the commonest new one (a record of a new
+        shape, a translation file): written compact in C to size it, its shapes found in
+        comprehensions, no call per member."""
+        start = self._counts()
+        count = len(value)
+        paths = self._paths
+        shapes = [
+            (paths.get((path, key)) or self._path(path, key)) * _KINDS + kind
+            for key, kind in zip(value, kinds, strict=True)
+        ]
+        seen = self._seen
+        new = [index for index, shape in enumerate(shapes) if shape not in seen]
+        seen.update(shapes)
+        compact = len(_COMPACT.encode(value))
+        longest = max(map(len, [item for item in value.values() if type(item) is str]), default=0)
+        return Facts(
+            compact=compact,
+            pretty=compact + 4 * count + 1,  # ': ' for ':', newline and indent per member
+            newlines=count + 1,
+            max_items=0,
+            max_string=longest,
+            max_keys=count,
+            matched=False,
             ranges=self._ranges(*start),
             new_members=None if len(new) == count else tuple(new),
         )
