@@ -25,6 +25,7 @@ _REFINED_PERIOD_BOUNDARY = re.compile(rf"\.{_REFINED_END}")
 # inline code before it, if any, with `str.find`.
 _PUNCTUATION_BOUNDARY = re.compile(rf"[.!?]{_END}")
 _REFINED_PUNCTUATION_BOUNDARY = re.compile(rf"[.!?]{_REFINED_END}")
+_TICKS = re.compile("`+")
 _ABBREVIATIONS = frozenset({"e.g", "i.e", "etc", "vs", "cf", "mr", "mrs", "dr", "no", "fig"})
 
 
@@ -95,8 +96,9 @@ def _next_end(
         tick = text.find("`", position, at)
         if tick >= 0:  # code opens before the end found: to where it closes
             run = tick + 1
-            while text[run : run + 1] == "`":
-                run += 1
+            if text[run : run + 1] == "`":  # a longer run: found by a pattern, however long
+                found = _TICKS.match(text, tick)
+                run = tick if found is None else found.end()
             position = _closing_run(text, run, run - tick)
             if position < 0:
                 return None  # unclosed: code to the end
