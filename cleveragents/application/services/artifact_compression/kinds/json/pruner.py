@@ -212,8 +212,15 @@ class Pruner:
                     running = chars
                     for index in range(first, last + 1):
                         if sizes[index] < 0:
-                            sizes[index] = self._append_item(
-                                [], value, index, depth, line, detail, None, novel
+                            quick = self._flat_item_size(
+                                value[index], depth + 1, detail, novel, index
+                            )
+                            sizes[index] = (
+                                quick
+                                if quick is not None
+                                else self._append_item(
+                                    [], value, index, depth, line, detail, None, novel
+                                )
                             )
                         running += sizes[index]
                         self._spend(base, running)
@@ -268,6 +275,36 @@ class Pruner:
                 del by_level[next(iter(by_level))]
             sizes = by_level[key] = [-1] * len(value)
         return sizes
+
+    def _flat_item_size(
+        self, item: object, depth: int, detail: Detail, novel: frozenset[int], index: int
+    ) -> int | None:
+        """The size of an array item that is an object of scalars keeping all its members,
+        summed here (what `_append_item` would find, without its calls); None for any other
+        item."""
+        if not isinstance(item, dict) or not item:
+            return None
+        facts = self.survey.of(item)
+        if facts.newlines != len(item) + 1:
+            return None  # a member spans lines: it is a container
+        if (self._novel or index in novel) and facts.new_members is not None:
+            return None  # shown by what is new in it, with a marker
+        if detail.keeps_whole(facts):
+            return self.sizes.whole(facts, depth)
+        limit = detail.string_limit
+        key_length = self.survey.key_length
+        chars = (2 if self.pretty else 1) * len(item)
+        for key, member in item.items():
+            if isinstance(member, str):
+                shown = member if limit is None or len(member) <= limit else None
+                chars += key_length(key) + len(
+                    encode_string(shown or cut_string(member, limit or 0))
+                )
+            elif isinstance(member, dict | list):
+                chars += key_length(key) + 2  # empty: its members would span lines
+            else:
+                chars += key_length(key) + len(scalar_text(member))
+        return self.sizes.container_chars(chars, len(item), depth)
 
     def _omitted(
         self,
