@@ -4,8 +4,9 @@ ranks by distance to the nearest important line, so what is added last is the su
 what matters.
 
 There is a unit per line (two for a line offered first as its short form), so the order is
-built from plain ints with loops that run in C (`map`, `sorted`, slices): only the few lines
-with a short form take a step of Python each."""
+built from plain ints: one pass puts each line in its rank's bucket, the few lines with a short
+form are placed after, and a rank is put in order only when the packer reaches it
+(`RankGroups`)."""
 
 from __future__ import annotations
 
@@ -131,7 +132,7 @@ def _place_short_forms(
     for rank, more in added.items():
         group = by_rank.setdefault(rank, [])
         group.extend(more)
-        group.sort()  # two ascending runs: merged in one pass
+        group.sort()  # ascending runs, which the sort merges
     for rank in [rank for rank, group in by_rank.items() if not group]:
         del by_rank[rank]
     return short_then_whole

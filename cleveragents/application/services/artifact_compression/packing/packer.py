@@ -116,15 +116,15 @@ class _Packer:
         units still to offer (those that did not fit, then the ranks not reached): a later
         pass with more room offers only these, as every unit taken stays taken."""
         budget = self.budget
-        offered: list[list[int]] = []
+        not_taken: list[list[int]] = []  # each rank's units that did not fit
         for units in groups:
             estimate, missed = self._take_group(
                 units, kept, taken, estimate, budget, gap_cost, short_costs
             )
-            offered.append(missed)
+            not_taken.append(missed)
             if missed:
                 break  # `groups` goes on with the ranks not reached
-        return estimate, chain(offered, groups)
+        return estimate, chain(not_taken, groups)
 
     def _take_group(
         self,
