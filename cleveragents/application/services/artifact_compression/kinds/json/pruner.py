@@ -212,15 +212,8 @@ class Pruner:
                     running = chars
                     for index in range(first, last + 1):
                         if sizes[index] < 0:
-                            quick = self._flat_item_size(
-                                value[index], depth + 1, detail, novel, index
-                            )
-                            sizes[index] = (
-                                quick
-                                if quick is not None
-                                else self._append_item(
-                                    [], value, index, depth, line, detail, None, novel
-                                )
+                            sizes[index] = self._append_item(
+                                [], value, index, depth, line, detail, None, novel
                             )
                         running += sizes[index]
                         self._spend(base, running)
@@ -276,35 +269,38 @@ class Pruner:
             sizes = by_level[key] = [-1] * len(value)
         return sizes
 
-    def _flat_item_size(
-        self, item: object, depth: int, detail: Detail, novel: frozenset[int], index: int
-    ) -> int | None:
-        """The size of an array item that is an object of scalars keeping all its members,
-        summed here (what `_append_item` would find, without its calls); None for any other
-        item."""
-        if not isinstance(item, dict) or not item:
+    def _flat_item(
+        self, item: object, depth: int, detail: Detail, novel_item: bool
+    ) -> tuple[object, int] | None:
+        """An array item that is an object of scalars keeping all its members, written (not
+        while measuring) and measured in one loop over them: what `_append` finds, without
+        its calls per item and per member. None for any other item."""
+        if not isinstance(item, dict) or not item or detail.members is not None:
             return None
         facts = self.survey.of(item)
         if facts.newlines != len(item) + 1:
             return None  # a member spans lines: it is a container
-        if (self._novel or index in novel) and facts.new_members is not None:
+        if (self._novel or novel_item) and facts.new_members is not None:
             return None  # shown by what is new in it, with a marker
         if detail.keeps_whole(facts):
-            return self.sizes.whole(facts, depth)
-        limit = detail.string_limit
+            return item, self.sizes.whole(facts, depth)
+        limit = detail.string_limit or 0
         key_length = self.survey.key_length
+        written: dict[str, object] | None = None if self._measuring else {}
         chars = (2 if self.pretty else 1) * len(item)
         for key, member in item.items():
+            shown = member
             if isinstance(member, str):
-                shown = member if limit is None or len(member) <= limit else None
-                chars += key_length(key) + len(
-                    encode_string(shown or cut_string(member, limit or 0))
-                )
+                if len(member) > limit:
+                    shown = cut_string(member, limit)
+                chars += key_length(key) + len(encode_string(shown))
             elif isinstance(member, dict | list):
                 chars += key_length(key) + 2  # empty: its members would span lines
             else:
                 chars += key_length(key) + len(scalar_text(member))
-        return self.sizes.container_chars(chars, len(item), depth)
+            if written is not None:
+                written[key] = shown
+        return written, self.sizes.container_chars(chars, len(item), depth)
 
     def _omitted(
         self,
@@ -340,6 +336,10 @@ class Pruner:
         as the level says."""
         if index == partial and detail.partial is not None:
             return self._append_partial(result, value, index, depth, line, detail.partial)
+        flat = self._flat_item(value[index], depth + 1, detail, index in novel)
+        if flat is not None:
+            result.append(flat[0])
+            return flat[1]
         if index in novel:
             return self._append_novel(result, value, index, depth, line, detail)
         return self._append(result, value, index, depth, line, detail)
