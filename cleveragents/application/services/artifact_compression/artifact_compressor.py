@@ -47,6 +47,9 @@ from cleveragents.application.services.artifact_compression.artifact_reading imp
     open_artifact,
     refused_as_not_found,
 )
+from cleveragents.application.services.artifact_compression.collector_pause import (
+    collector_paused,
+)
 from cleveragents.application.services.artifact_compression.compression_run import (
     CompressedBody,
     CompressionRun,
@@ -289,7 +292,8 @@ class ArtifactCompressorService:
             if artifact.is_binary():
                 return _binary(name, artifact.location)
             if artifact.size_bytes > self._large_bytes:
-                return self._compress_large(name, artifact, budget, task, mode, handles, kind)
+                with collector_paused():
+                    return self._compress_large(name, artifact, budget, task, mode, handles, kind)
             text = artifact.read_text()
         return self.compress_text_outcome(
             name, text, budget, task=task, mode=mode, handles=handles, kind=kind
@@ -325,7 +329,7 @@ class ArtifactCompressorService:
     ) -> CompressionOutcome:
         """`compress_text`, with the kind it was compressed as."""
         _check_budget(budget)
-        with self._errors_redacted():
+        with self._errors_redacted(), collector_paused():
             return self._compress_text(name, text, budget, task, mode, handles, kind)
 
     def _compress_text(
