@@ -96,12 +96,23 @@ def _without_sentence_end(original: bytes, start: int, end: int) -> int:
 def _is_generic_secret(
     original: bytes, match: re.Match[bytes], start: int, end: int, *, password: bool
 ) -> bool:
-    """Whether `original[start:end]`, the value assigned in `match`, is a credential."""
+    """Whether `original[start:end]`, the value assigned in `match`, is a credential.
+
+    Each test below only rejects, so their order changes no answer: the cheapest come first
+    (most assignments in code are calls, `token = make_token(...)`, and a scan meets many)."""
+    value = original[start:end]
+    after = original[end : end + 2]
+    quoted = match.start("quote") != -1
+    if quoted:
+        # The whole quoted string is the value: `"password": "Wrong password"` is a message.
+        if not (after[:1] in (b'"', b"'") or after in (b'\\"', b"\\'")):
+            return False
+    elif after[:1] == b"(" or CALL.match(value):
+        return False  # a call: `token = make_token(...)`
     if after_word(original, match.start()):
         return False  # `mypassword=`: the keyword ends a longer word
     if is_not_a_credential_name(original, match.start()):
         return False  # `AWS::ApiGateway::ApiKey`, `arn:aws:...:secret:Name`, `next_token`
-    value = original[start:end]
     if is_placeholder(value) or is_the_name_itself(original, match.start(), value):
         return False  # `${TOKEN}`, `<redacted>`, `passphrase=passphrase`
     judged = without_template_fields(value)  # `unknown_12_%d` is `unknown_12__`
@@ -115,14 +126,6 @@ def _is_generic_secret(
         return False
     if (templated and is_placeholder(judged)) or shape_of_text(judged) is not None:
         return False  # a URL, a path, a number, a timestamp, a version, a dotted reference
-    after = original[end : end + 2]
-    quoted = match.start("quote") != -1
-    if quoted:
-        # The whole quoted string is the value: `"password": "Wrong password"` is a message.
-        if not (after[:1] in (b'"', b"'") or after in (b'\\"', b"\\'")):
-            return False
-    elif after[:1] == b"(" or CALL.match(value):
-        return False  # a call: `token = make_token(...)`
     if not password or templated:
         # Keys and tokens are random; names, words and numbers are not (`unknown_12`). Nor is
         # what a template or a format string fixes around its fields, even for a password.

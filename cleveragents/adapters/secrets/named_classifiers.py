@@ -114,6 +114,8 @@ def named(generic: Classifier, value_group: str = "value") -> Classifier:
 
 def _vendor_hit(original: bytes, match: re.Match[bytes], value_group: str) -> Hit | None:
     _, name = name_of(original, match.start())
+    if not any(_names_vendor(name, each.word) for each in NAMED_FORMATS):
+        return None  # most names are no vendor's: their value need not be read
     start, end = value_span(original, match, value_group)
     value = original[start:end]
     for each in NAMED_FORMATS:

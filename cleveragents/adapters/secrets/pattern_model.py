@@ -33,7 +33,9 @@ class SecretPattern:
     a `Hit`, or `None` for a placeholder, a reference or a near miss. `kinds` lists the kinds it
     can return and `rules` its rules. `anchor`, when set, is a piece of the regex's leading
     literal, at `anchor_offset` in it: every match has it there, so the scanner tries the regex
-    only where `bytes.find` finds it.
+    only where `bytes.find` finds it. `companion`, when set, is a byte every match holds within
+    `companion_reach` bytes of its start (the `@` of `://user:password@`): where the next one is
+    farther than that from an anchor, the scanner hops on to the anchors within reach of it.
     """
 
     kinds: tuple[SecretKind, ...]
@@ -43,6 +45,8 @@ class SecretPattern:
     rules: tuple[str, ...] = ()
     anchor: bytes = b""
     anchor_offset: int = 0
+    companion: bytes = b""
+    companion_reach: int = 0
 
 
 def whole_match(kind: SecretKind) -> Classifier:

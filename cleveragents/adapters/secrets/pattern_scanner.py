@@ -283,6 +283,8 @@ def _matches(
         yield from regex.finditer(searched, start, limit)
         return
     offset = pattern.anchor_offset
+    companion = pattern.companion
+    reach = pattern.companion_reach
     find = searched.find
     match_at = regex.match
     position = start
@@ -296,6 +298,14 @@ def _matches(
         if hops > _HOPS_BEFORE_GAP_CHECK and candidate - start < hops * MIN_ANCHOR_GAP_BYTES:
             yield from regex.finditer(searched, candidate, limit)
             return
+        if companion:
+            held = find(companion, candidate, limit)
+            if held == -1:
+                return  # no match from here on holds it
+            if held > candidate + reach:
+                # No match starts before `held - reach`: it would hold no companion.
+                position = held - reach
+                continue
         match = match_at(searched, candidate, limit)
         if match is None:
             position = candidate + 1
