@@ -62,6 +62,9 @@ _SAMPLE_FROM = 1 << 17
 _COMPACT_RATIO_FLOOR = 0.75
 """A compact rendering has at least this share of the pretty one's tokens per character
 (indentation runs are cheap, but so are the short lines of small values they start)."""
+_SURELY_ROOMY = 0.8
+"""A whole compact document estimated at most at this share of the budget surely leaves room
+to open containers (the estimate's error is a few percent)."""
 _SURELY_OVER = 1.08
 """A level estimated at this share of the budget or more is not worth a count."""
 _CLAIMS_CHECKED = 16
@@ -253,8 +256,17 @@ class Fitter:
         compact = self._survey.of(root).compact
         if compact * self._ratios[True] * _COMPACT_RATIO_FLOOR > self._budget:
             return None  # surely over: the compact samples need not be counted
-        if compact * self._ratios[False] > self._budget:
+        estimate = compact * self._ratios[False]
+        if estimate > self._budget:
             return None
+        if compact > _SAMPLE_FROM and estimate < _SURELY_ROOMY * self._budget:
+            # Surely room to open containers: the compact rendering need not be counted,
+            # only what opens them (from the estimate; the count of each try decides).
+            filled = fill_with_layout(
+                root, round(estimate), self._budget, self._counter.count, self._line_tokens()
+            )
+            if filled is not None:
+                return FittedText(*filled)
         text = render(root, pretty=False)
         tokens = self._counter.count(text)
         if tokens > self._budget:
