@@ -207,9 +207,10 @@ class Fitter:
         return FittedText(compact.text, compact.tokens)
 
     def _pretty_loses_key_paths(self) -> bool:
-        """Whether the pretty search's first candidate (measured, not counted) already
-        leaves key paths out."""
-        choice = self._layout_search(self._lines, pretty=True).first_choice()
+        """Whether the pretty search surely leaves key paths out: the compact search's first
+        candidate (measured, not counted; the compact search reuses what it measured) already
+        does, and the pretty rendering of every level is longer."""
+        choice = self._layout_search(self._lines, pretty=False).first_choice()
         return choice is not None and choice.rank >= SCHEMA_LOST_RANK
 
     def _pretty_surely_over(self, compact: _Fitted) -> bool:
