@@ -325,7 +325,7 @@ def _first_sentence_line_rank(
 
 
 def _first_sentence_rank(text: str, end: int) -> int:
-    """`_SentenceRanks`' rank of a first sentence `text[:end]` (or of its first line's piece)
+    """`_rank` of a first sentence `text[:end]` (or of its first line's piece)
     in a block with no requirement keyword and no task term."""
     if text[0] == "[" and _ANCHOR_LINK.fullmatch(text, 0, end):
         return PROSE
