@@ -208,10 +208,9 @@ class Fitter:
 
     def _pretty_loses_key_paths(self) -> bool:
         """Whether the pretty search surely leaves key paths out: the compact search's first
-        candidate (measured, not counted; the compact search reuses what it measured) already
-        does, and the pretty rendering of every level is longer."""
-        choice = self._layout_search(self._lines, pretty=False).first_choice()
-        return choice is not None and choice.rank >= SCHEMA_LOST_RANK
+        candidate will (its richest level that keeps every key path is over; the compact
+        search reuses that measurement), and the pretty rendering of every level is longer."""
+        return not self._layout_search(self._lines, pretty=False).schema_fits()
 
     def _pretty_surely_over(self, compact: _Fitted) -> bool:
         """Whether the level the compact rendering keeps, written pretty, is surely over the
@@ -378,9 +377,15 @@ class _LayoutSearch:
     def pruner(self) -> Pruner:
         return self._pruner
 
-    def first_choice(self) -> Choice | None:
-        """The level `run` counts first (measured now, reused then)."""
-        return self._next_choice()
+    def schema_fits(self) -> bool:
+        """Whether the poorest level that keeps every key path (the first of the family
+        before `SCHEMA_LOST_RANK`) is estimated to fit: measured once, up to the size aimed
+        at, and reused by `run`."""
+        kept = [family for family in self._families if family.rank == SCHEMA_LOST_RANK - 1]
+        if not kept:
+            return True
+        limit = self._chars_for(self._fitter.budget * _AIM)
+        return self._measure(kept[0].detail(kept[0].low), limit) <= limit
 
     def run(self) -> _Fitted | None:
         budget = self._fitter.budget
