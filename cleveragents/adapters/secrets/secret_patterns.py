@@ -30,7 +30,10 @@ its literal as its `anchor`: the scanner then hops from one occurrence to the ne
 one byte, uses `memchr`, and tries the regex only there. A literal holding a byte that text
 seldom has anchors on that byte (`J` of `eyJ`, `K` of Twilio's `SK`, `~` of Azure AD client
 secrets); the one-byte literals (`-`, `_`, `A`, `.`) are too common in text for hopping to
-pay. Every match also holds at least three printable ASCII characters in a row (its literal):
+pay, and so is `api` (its short needle of common letters is found no faster than the engine
+finds it). A pattern whose matches all hold a rarer byte soon after the anchor names it as its
+`companion` (the `@` of a password in a URL): anchors too far before the next one are passed
+over by `bytes.find` too, not tried one by one. Every match also holds at least three printable ASCII characters in a row (its literal):
 the UTF-16LE pass looks only where a window has three.
 
 A classifier returns a `Hit` (`pattern_model.py`): the kind, the rule and the credential's span.
@@ -432,7 +435,9 @@ PATTERNS: tuple[SecretPattern, ...] = (
         classify_api(_left_to_formats(named(generic_assignment("api-key")))),
         lower=True,
         rules=("api-key", "databricks-token", *_NAMED_RULES),
-        anchor=b"api",
+        # No anchor: `bytes.find` of a short needle of common letters reads text no faster than
+        # the regex engine's own search for the literal `api` (measured 10% to 40% slower on
+        # markdown, logs and JSON).
     ),
 )
 
