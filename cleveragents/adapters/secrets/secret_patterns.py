@@ -33,8 +33,9 @@ secrets); the one-byte literals (`-`, `_`, `A`, `.`) are too common in text for 
 pay, and so is `api` (its short needle of common letters is found no faster than the engine
 finds it). A pattern whose matches all hold a rarer byte soon after the anchor names it as its
 `companion` (the `@` of a password in a URL): anchors too far before the next one are passed
-over by `bytes.find` too, not tried one by one. Every match also holds at least three printable ASCII characters in a row (its literal):
-the UTF-16LE pass looks only where a window has three.
+over by `bytes.find` too, not tried one by one. Every match also holds at least three
+printable ASCII characters in a row (its literal): the UTF-16LE pass looks only where a window
+has three.
 
 A classifier returns a `Hit` (`pattern_model.py`): the kind, the rule and the credential's span.
 
