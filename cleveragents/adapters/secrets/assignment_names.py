@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 # The bytes of a name in code or configuration (`self.update_token`: the name is `update_token`).
-_NAME_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+_NAME_BYTES = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
 _MAX_NAME_BYTES = 64
 # `arn:partition:service:region:account:` and any resource path after it, up to the keyword:
 # fields of ARN characters (`*` for a wildcard, `${aws:PrincipalAccount}` for a policy
@@ -48,14 +48,11 @@ _NAME_WORDS = re.compile(rb"[_-]")
 def name_span(original: bytes, keyword_start: int) -> tuple[int, int]:
     """The span of the name the keyword at `keyword_start` belongs to: `update_token` in
     `self.update_token = ...`, `ApiKey` in `AWS::ApiGateway::ApiKey`."""
-    start = keyword_start
-    floor = max(0, keyword_start - _MAX_NAME_BYTES)
-    while start > floor and original[start - 1] in _NAME_BYTES:
-        start -= 1
-    end = keyword_start
-    ceiling = min(len(original), keyword_start + _MAX_NAME_BYTES)
-    while end < ceiling and original[end] in _NAME_BYTES:
-        end += 1
+    # Up to `_MAX_NAME_BYTES` of name bytes on each side, stripped off in C.
+    before = original[max(0, keyword_start - _MAX_NAME_BYTES) : keyword_start]
+    after = original[keyword_start : keyword_start + _MAX_NAME_BYTES]
+    start = keyword_start - (len(before) - len(before.rstrip(_NAME_BYTES)))
+    end = keyword_start + (len(after) - len(after.lstrip(_NAME_BYTES)))
     return start, end
 
 

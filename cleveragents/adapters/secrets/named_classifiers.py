@@ -17,13 +17,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from cleveragents.adapters.secrets.assignment_names import name_span
 from cleveragents.adapters.secrets.pattern_model import Classifier, Hit
 from cleveragents.adapters.secrets.secret_values import is_placeholder, is_random
 from cleveragents.adapters.secrets.vendor_formats import starts_word
 from cleveragents.domain.secrets import SecretKind
 
-_NAME_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
-_MAX_NAME_BYTES = 64
 # Where an unquoted value ends (code, a query string, a header list).
 _VALUE_END = frozenset(b"`,;&<>(){}[]")
 
@@ -70,16 +69,9 @@ def name_of(original: bytes, keyword_start: int) -> tuple[int, bytes]:
     """(start, lower-cased name) of the name around the keyword at `keyword_start`: `vault_token`
     in `export VAULT_TOKEN=`, `x-vault-token` in a header. A JSON `\\n` escape before it is no
     part of it."""
-    start = keyword_start
-    floor = max(0, keyword_start - _MAX_NAME_BYTES)
-    while start > floor and original[start - 1] in _NAME_BYTES:
-        start -= 1
+    start, end = name_span(original, keyword_start)
     if original[start - 1 : start] == b"\\" and original[start : start + 1] in (b"n", b"r", b"t"):
         start += 1
-    end = keyword_start
-    ceiling = min(len(original), keyword_start + _MAX_NAME_BYTES)
-    while end < ceiling and original[end] in _NAME_BYTES:
-        end += 1
     return start, original[start:end].lower()
 
 

@@ -140,7 +140,9 @@ class _PatternScan(SecretScan):
 
     def _scan(self, *, final: bool) -> None:
         self._counted = (-1, 0)  # buffer positions change below
-        buffer = b"".join([self._buffer, *self._pending])
+        # Without the empty pieces, a stream fed in one piece is scanned as it is (`join` of a
+        # single piece returns it): no copy of the whole input.
+        buffer = b"".join([piece for piece in (self._buffer, *self._pending) if piece])
         self._pending.clear()
         self._pending_bytes = 0
         lowered = buffer.lower()  # ASCII-only: positions are unchanged
