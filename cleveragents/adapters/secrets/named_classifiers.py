@@ -75,6 +75,16 @@ def name_of(original: bytes, keyword_start: int) -> tuple[int, bytes]:
     return start, original[start:end].lower()
 
 
+# Whether a name holds any vendor's word (as `_names_vendor` reads it): one search, not one test
+# per format (most names a scan meets are no vendor's).
+_ANY_VENDOR_WORD = re.compile(
+    b"|".join(
+        rb"\Add[_-]" if word == b"dd" else re.escape(word)
+        for word in dict.fromkeys(each.word for each in NAMED_FORMATS)
+    )
+)
+
+
 def _names_vendor(name: bytes, word: bytes) -> bool:
     if word == b"dd":  # `DD_API_KEY`, `dd-api-key`: Datadog's short form, first in the name
         return name.startswith((b"dd_", b"dd-"))
@@ -106,7 +116,7 @@ def named(generic: Classifier, value_group: str = "value") -> Classifier:
 
 def _vendor_hit(original: bytes, match: re.Match[bytes], value_group: str) -> Hit | None:
     _, name = name_of(original, match.start())
-    if not any(_names_vendor(name, each.word) for each in NAMED_FORMATS):
+    if _ANY_VENDOR_WORD.search(name) is None:
         return None  # most names are no vendor's: their value need not be read
     start, end = value_span(original, match, value_group)
     value = original[start:end]
