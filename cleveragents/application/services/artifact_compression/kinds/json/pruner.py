@@ -270,18 +270,31 @@ class Pruner:
         return sizes
 
     def _flat_item(
-        self, item: object, depth: int, detail: Detail, novel_item: bool
+        self,
+        array: list[object],
+        index: int,
+        depth: int,
+        line: int,
+        detail: Detail,
+        novel_item: bool,
     ) -> tuple[object, int] | None:
-        """An array item that is an object of scalars keeping all its members, written (not
-        while measuring) and measured in one loop over them: what `_append` finds, without
-        its calls per item and per member. None for any other item."""
+        """Item `index` of `array` when it is an object of scalars: written (not while
+        measuring) and measured in one loop over its members, or, shown by what is new in
+        it, cut at once: what `_append` finds, without its calls per item and per member.
+        None for any other item."""
+        item = array[index]
         if not isinstance(item, dict) or not item or detail.members is not None:
             return None
         facts = self.survey.of(item)
         if facts.newlines != len(item) + 1:
             return None  # a member spans lines: it is a container
         if (self._novel or novel_item) and facts.new_members is not None:
-            return None  # shown by what is new in it, with a marker
+            outer, self._novel = self._novel, True  # only what is new in it, and a marker
+            try:
+                first_line = self.lines.child_line(array, line, index)
+                return self._cut_object(item, facts, depth, first_line, detail)
+            finally:
+                self._novel = outer
         if detail.keeps_whole(facts):
             return item, self.sizes.whole(facts, depth)
         limit = detail.string_limit or 0
@@ -336,7 +349,7 @@ class Pruner:
         as the level says."""
         if index == partial and detail.partial is not None:
             return self._append_partial(result, value, index, depth, line, detail.partial)
-        flat = self._flat_item(value[index], depth + 1, detail, index in novel)
+        flat = self._flat_item(value, index, depth + 1, line, detail, index in novel)
         if flat is not None:
             result.append(flat[0])
             return flat[1]
