@@ -231,7 +231,7 @@ def richest(families: list[Family], measure: Measure, limit: float) -> Choice:
     family whose poorest level fits, then a search of its knob (sizes grow with the knob,
     near enough; the caller counts the result anyway), then the levels between that knob and
     the next. When nothing fits: the poorest level of all."""
-    for family in families:
+    for family in _worth_trying(families, measure, limit):
         choice = _richest_in(family, measure, limit)
         if choice is None:
             continue
@@ -253,6 +253,19 @@ def richest(families: list[Family], measure: Measure, limit: float) -> Choice:
     last = families[-1]
     detail = last.detail(last.low)
     return Choice(last.rank, last.low, detail, measure(detail, float("inf")))
+
+
+def _worth_trying(families: list[Family], measure: Measure, limit: float) -> list[Family]:
+    """`families`, less those before the last that keeps every key path when its poorest
+    level is over `limit`: theirs are larger (they keep the last items too, and whole), so
+    they are not walked to learn that they are over as well."""
+    schema = [index for index, family in enumerate(families) if family.rank == SCHEMA_LOST_RANK - 1]
+    if not schema:
+        return families
+    family = families[schema[0]]
+    if measure(family.detail(family.low), limit) <= limit:
+        return families
+    return families[schema[0] + 1 :]
 
 
 def _richest_in(family: Family, measure: Measure, limit: float) -> Choice | None:
