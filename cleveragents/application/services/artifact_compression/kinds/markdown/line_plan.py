@@ -445,14 +445,9 @@ def _wrapped_ranks(
     ranks = [PROSE] * (len(offsets) - 1)
     first = 0  # the line a sentence starts on: the sentences are in order
     for number, (start, end) in enumerate(spans):
-        while offsets[first + 1] <= start:
-            first += 1
-        last = first
-        while offsets[last + 1] < end:
-            last += 1
+        first, last = _lines_spanned(offsets, first, start, end)
         rank = _rank(text, start, end, number == 0, keywords, terms)
-        limit = _MAX_REQUIREMENT_LINES if rank == REQUIREMENT else _MAX_SENTENCE_LINES
-        if last - first < limit:
+        if last - first < _lines_ranked_whole(rank):
             for position in range(first, last + 1):
                 ranks[position] = min(ranks[position], rank)
             continue
@@ -478,17 +473,12 @@ def _pieces(
     break)."""
     first = 0  # the line a sentence starts on: the sentences are in order
     for number, (sentence_start, sentence_end) in enumerate(spans):
-        while offsets[first + 1] <= sentence_start:
-            first += 1
-        last = first
-        while offsets[last + 1] < sentence_end:
-            last += 1
+        first, last = _lines_spanned(offsets, first, sentence_start, sentence_end)
         sentence_rank = _rank(text, sentence_start, sentence_end, number == 0, keywords, terms)
         if first == last:
             yield first, sentence_start, sentence_end, sentence_rank
             continue
-        limit = _MAX_REQUIREMENT_LINES if sentence_rank == REQUIREMENT else _MAX_SENTENCE_LINES
-        spread = last - first + 1 > limit
+        spread = last - first + 1 > _lines_ranked_whole(sentence_rank)
         for position in range(first, last + 1):
             low = max(sentence_start, offsets[position])
             high = min(sentence_end, offsets[position + 1] - 1)
@@ -499,6 +489,23 @@ def _pieces(
                 first_piece = number == 0 and position == first
                 piece_rank = _rank(text, low, high, first_piece, keywords, terms)
             yield position, low, high, piece_rank
+
+
+def _lines_spanned(offsets: list[int], first: int, start: int, end: int) -> tuple[int, int]:
+    """The first and last line of a block that the sentence `start`..`end` of its joined text
+    is on, searched from line `first` (the sentences come in order)."""
+    while offsets[first + 1] <= start:
+        first += 1
+    last = first
+    while offsets[last + 1] < end:
+        last += 1
+    return first, last
+
+
+def _lines_ranked_whole(rank: int) -> int:
+    """How many lines a sentence of `rank` may spread over and still rank each of them as a
+    whole; a sentence over more is ranked piece by piece."""
+    return _MAX_REQUIREMENT_LINES if rank == REQUIREMENT else _MAX_SENTENCE_LINES
 
 
 def _rank(
