@@ -1,0 +1,96 @@
+"""Counts and token starts read tiktoken's id buffer instead of a list of ints: the same
+figures as `Encoding.encode`, on every kind of text, and the same with a tiktoken that has no
+such buffer."""
+
+from __future__ import annotations
+
+import random
+from itertools import accumulate
+
+import pytest
+
+from cleveragents.adapters.tokens import tiktoken_counter
+from cleveragents.adapters.tokens.offline_encodings import OFFLINE_ENCODINGS
+from cleveragents.adapters.tokens.tiktoken_counter import (
+    TiktokenCounter,
+    load_encoding,
+    token_byte_lengths,
+)
+from cleveragents.domain.errors import TokenCountingError
+
+_ALPHABET = "ab zé\n\t{}\"'.,;:-_/\\0123456789ÿ€😀中文\u200b\r<|endoftext|>"
+
+
+def _texts() -> list[str]:
+    rng = random.Random(4)
+    texts = ["", "a", " ", "\n", "hello world", "<|endoftext|> as plain text", "€" * 3]
+    texts += [
+        "".join(rng.choice(_ALPHABET) for _ in range(rng.randrange(1, 400))) for _ in range(60)
+    ]
+    texts.append("a lone surrogate \ud800 and a pair \ud83d\ude00 in a Python string")
+    return texts
+
+
+def _expected_starts(name: str, text: str) -> list[int]:
+    encoding = load_encoding(name)
+    tokens = encoding.encode(text, disallowed_special=())
+    lengths = token_byte_lengths(encoding)
+    return list(accumulate((lengths[token] for token in tokens), initial=0))[:-1]
+
+
+@pytest.mark.parametrize("name", sorted(OFFLINE_ENCODINGS))
+def test_counts_and_starts_are_those_of_encode(name: str) -> None:
+    counter = TiktokenCounter(name)
+    encoding = load_encoding(name)
+    for text in _texts():
+        assert counter.count(text) == len(encoding.encode(text, disallowed_special=())), text
+        assert counter.token_starts(text) == _expected_starts(name, text), text
+
+
+def test_a_tiktoken_without_the_buffer_gives_the_same_figures(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    counter = TiktokenCounter()
+    texts = _texts()
+    with_buffer = [(counter.count(text), counter.token_starts(text)) for text in texts]
+
+    class WithoutBuffer:
+        """The core encoder with only `encode`, as in a tiktoken without the buffer."""
+
+        def __init__(self, core: object) -> None:
+            self.encode = core.encode  # type: ignore[attr-defined]
+
+    encoding = load_encoding("cl100k_base")
+    monkeypatch.setattr(encoding, "_core_bpe", WithoutBuffer(encoding._core_bpe))
+    assert not hasattr(encoding._core_bpe, "encode_to_tiktoken_buffer")
+    without = [(counter.count(text), counter.token_starts(text)) for text in texts]
+    assert without == with_buffer
+
+
+def test_the_ids_are_read_from_the_buffer_when_there_is_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Not through `encode`'s list: a count that called it would fail here."""
+    encoding = load_encoding("cl100k_base")
+
+    def no_list(*_args: object, **_kwargs: object) -> list[int]:
+        raise AssertionError("the list of ids was built")
+
+    monkeypatch.setattr(tiktoken_counter, "_encode", no_list)
+    assert TiktokenCounter().count("hello world, " * 1000) == len(
+        encoding.encode("hello world, " * 1000)
+    )
+
+
+def test_a_tokenizer_failure_through_the_buffer_is_a_counting_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    encoding = load_encoding("cl100k_base")
+
+    class Failing:
+        def encode_to_tiktoken_buffer(self, _text: str, _allowed: object) -> bytes:
+            raise ValueError("regex backtrack limit exceeded")
+
+    monkeypatch.setattr(encoding, "_core_bpe", Failing())
+    with pytest.raises(TokenCountingError, match="cannot count this text"):
+        TiktokenCounter().count("text")
