@@ -31,8 +31,8 @@ from cleveragents.application.services.artifact_compression.kinds.markdown.line_
     markdown_line_plan,
 )
 from cleveragents.application.services.artifact_compression.kinds.markdown.sentences import (
-    first_sentence_end,
-    sentence_spans,
+    end_pattern,
+    next_end,
 )
 from cleveragents.application.services.artifact_compression.task_terms import TaskTerms
 from cleveragents.domain.artifact import ArtifactKind
@@ -276,9 +276,24 @@ def _delete_filler(prose: str) -> str:
     return _tidy_blanks(_FILLER.sub("", prose))
 
 
+def _by_first_letter(words: list[str], after: dict[str, str]) -> str:
+    """An alternation of `words` grouped by first letter (`t(?:he)|a(?:|n)|...`), each word
+    followed by its test in `after`, if any: the regex engine then tries one branch per letter
+    rather than one per word."""
+    by_letter: dict[str, list[str]] = {}
+    for word in words:
+        by_letter.setdefault(word[0], []).append(word[1:] + after.get(word, ""))
+    return "|".join(f"{letter}(?:{'|'.join(group)})" for letter, group in by_letter.items())
+
+
 # `_FILLER`'s words, each followed by blanks, one after another: what follows one character
-# that may come before a filler word.
-_FILLER_CHAIN = rf"(?:(?:{_FILLER_WORDS})(?<!rather(?=[ \t]+than\b))[ \t]+)+"
+# that may come before a filler word. The first word is outside the repetition, and the words
+# are grouped by first letter: most characters before a word are followed by none, and so are
+# given up at the first letter, before the repetition is set up (some 1.4 times as fast as
+# `(?:(?:the|a|...)(?<!rather(?=...))[ \t]+)+`). After "rather", whose test ends the word,
+# `(?<!rather(?=X))` is `(?!X)`.
+_FILLER_WORD = _by_first_letter(_FILLER_WORDS.split("|"), {"rather": r"(?![ \t]+than\b)"})
+_FILLER_CHAIN = rf"(?:{_FILLER_WORD})[ \t]+(?:(?:{_FILLER_WORD})[ \t]+)*"
 _FILLER_AFTER = {mark: re.compile(re.escape(mark) + _FILLER_CHAIN) for mark in "\n\x1f(["}
 _FILLER_AFTER_SPACE = re.compile(" " + _FILLER_CHAIN)
 # ASCII whitespace but the space, \n and \x1f
@@ -358,21 +373,28 @@ def _choose(text: str, terms: TaskTerms, kept: list[str]) -> int:
     # An example starts with e or f, in either case (no other character matches them).
     if text[0] in "eEfF" and _EXAMPLE.match(text) and not terms.matches(text):
         return 0  # the design's "remove redundant examples"
-    first_end = first_sentence_end(text, refined=False)
+    ends = end_pattern(text)
+    found = next_end(text, ends, 0)
+    if found is None:  # one sentence
+        kept.append(text)
+        return 1
+    first_end, position = found
     kept.append(text[:first_end])
     # When the later sentences together hold nothing that keeps one (most paragraphs), they
     # are not split: the first sentence is all that is kept.
-    rest = text[first_end:]
-    if not (rest and _keep_sentence(rest, terms)):
+    if not _keep_sentence(text[first_end:], terms):
         return 1
-    # The later sentences are split from where the second starts (after the blanks that end
-    # the first), not from the start again.
-    following = len(text) - len(rest.lstrip(" \t"))
+    # The later sentences, each found from where the one before ends (`sentence_spans`'
+    # loop, inline).
     before = len(kept)
-    for start, end in sentence_spans(text, start=following):
-        sentence = text[start:end]
+    while (found := next_end(text, ends, position)) is not None:
+        sentence = text[position : found[0]]
         if _keep_sentence(sentence, terms):
             kept.append(sentence)
+        position = found[1]
+    sentence = text[position:]
+    if sentence.strip() and _keep_sentence(sentence, terms):
+        kept.append(sentence)
     return len(kept) - before + 1
 
 

@@ -63,6 +63,20 @@ def first_sentence_end(text: str, *, refined: bool = True) -> int:
     return len(text) if found is None else found[0]
 
 
+def end_pattern(text: str) -> re.Pattern[str]:
+    """The pattern of the first splitter's sentence ends in `text`, for `next_end`."""
+    return _ends(text, False)
+
+
+def next_end(text: str, ends: re.Pattern[str], position: int) -> tuple[int, int] | None:
+    """Where the sentence of `text` that starts at `position` ends, as the first splitter finds
+    it, and where the next one starts; None when it runs to the end of the text. `ends` is
+    `end_pattern(text)`; `position` is 0 or where a sentence found so starts. A loop over
+    these finds what `sentence_spans` finds, without a generator and a list of spans between
+    (Tier 2 looks at thousands of paragraphs, most of a few sentences)."""
+    return _next_end(text, ends, False, position)
+
+
 def _sentence_ends(text: str, refined: bool, start: int = 0) -> Iterator[tuple[int, int]]:
     """Where each sentence of `text` after `start` but the last ends, and where the next one
     starts.
