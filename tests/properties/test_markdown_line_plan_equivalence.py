@@ -260,7 +260,12 @@ def test_text_that_starts_with_a_letter_goes_on_with_any_paragraph(line: str) ->
 def test_a_list_marker_handed_on_opens_the_item_as_found_again(line: str) -> None:
     item = blocks._LIST_ITEM.match(line)
     if item is not None and not line.lstrip().startswith(">"):
-        quote, marker, prefix, content = blocks._opening(line, None)
+        quote, marker, _, _ = blocks._opening(line)
         assert quote is None
         assert marker is not None
-        assert (marker.span(), prefix, content) == (item.span(), *blocks._opening(line, item)[2:])
+        assert marker.span() == item.span()
+        for after in ("text", line, "", "> quote"):
+            found, following = blocks._prose([line, after], 0)
+            handed, handed_following = blocks._prose([line, after], 0, item)
+            assert handed == found
+            assert (following is None) == (handed_following is None)

@@ -226,19 +226,25 @@ def scan(lines: list[str]) -> list[Segment]:
     item: re.Match[str] | None = None  # the list marker of `lines[index]`, found already
     while index < count:
         line = lines[index]
-        if item is not None and "|" not in line and line.strip("-*_ \t"):
-            # The next item of a list (no table row nor thematic break): its marker is known.
+        # The next item of a list (no table row nor thematic break, which is made of `-*_` and
+        # blanks only: a line that ends otherwise is none): its marker is known, and it is a
+        # list item's block.
+        if (
+            item is not None
+            and "|" not in line
+            and (line[-1] not in "-*_ \t" or line.strip("-*_ \t"))
+        ):
             found, item = _prose(lines, index, item)
+            in_list = True
         # `_plain` (spelt out: `line[0]`, not `line[:1]`, which builds a slice on each line).
         elif line and line[0].isalpha() and "|" not in line:  # a paragraph, whatever is above
-            found, item = _prose(lines, index)
+            found, item = _prose(lines, index)  # no prefix: no list item's
+            in_list = False
         else:
             stripped = line.lstrip()
-            if not stripped:  # blank lines: between segments
+            if not stripped:  # blank lines before the first block (a block passes its own)
                 after_blank = True
-                index += 1
-                while index < count and not lines[index].strip():
-                    index += 1
+                index = _past_blanks(lines, index)
                 continue
             head = stripped[0]
             indented_ok = after_blank and not in_list
@@ -252,17 +258,23 @@ def scan(lines: list[str]) -> list[Segment]:
                 found, item = _prose(lines, index) if block is None else (block, None)
             else:  # list items, mostly: only prose starts so, spared the other blocks' tests
                 found, item = _prose(lines, index)
-        # The prefix of a prose block: a list item's marker, `>`, indentation (which goes on
-        # with a list item above it) or nothing, as for every other block.
-        prefix = found[4]
-        if prefix:
-            marker = prefix.lstrip()
-            in_list = marker[0] != ">" if marker else in_list
-        else:
-            in_list = False
+            # The prefix of a prose block: a list item's marker, `>`, indentation (which goes
+            # on with a list item above it) or nothing, as for every other block.
+            prefix = found[4]
+            if prefix:
+                marker = prefix.lstrip()
+                in_list = marker[0] != ">" if marker else in_list
+            else:
+                in_list = False
         index = found[2]
-        after_blank = False
         segments.append(found)
+        # The blank lines after the block (what ends most blocks but list items, which end at
+        # the next item) are passed here, not by a turn of the loop each run.
+        after_blank = item is None and index < count and not lines[index].strip()
+        if after_blank:
+            index += 1
+            while index < count and not lines[index].strip():
+                index += 1
     return segments
 
 
@@ -276,11 +288,15 @@ def _prose(
     first = lines[start]
     quote = marker = None
     # No indentation, marker nor `>`: most paragraphs.
-    if item is None and first and first[0].isalpha():
+    if item is not None:  # a list item whose marker was found already: most items
+        marker = item
+        prefix = item.group()
+        parts = [first[item.end() :].strip()]
+    elif first and first[0].isalpha():
         prefix = ""
         parts = [first.rstrip()]
     else:
-        quote, marker, prefix, part = _opening(first, item)
+        quote, marker, prefix, part = _opening(first)
         parts = [part]
     following = None
     index = start + 1
@@ -314,24 +330,26 @@ def _prose(
         else:
             parts.append(stripped.rstrip())
         index += 1
-    if marker is not None and not prefix.endswith((" ", "\t")):
+    # (A marker is never empty: its last character is its own, or a blank after it.)
+    if marker is not None and prefix[-1] not in " \t":
         prefix += " "  # an empty item (`-`) or `>` without a space
-    if len(parts) == 1:
-        return (Kind.PROSE, start, index, True, prefix, parts[0], parts), following
     # Only the first part can be empty (an empty item): each later line has text, or it would
     # have ended the paragraph.
-    text = " ".join(parts if parts[0] else parts[1:])
+    text = parts[0] if len(parts) == 1 else " ".join(parts if parts[0] else parts[1:])
     return (Kind.PROSE, start, index, True, prefix, text, parts), following
 
 
-def _opening(
-    first: str, item: re.Match[str] | None
-) -> tuple[re.Match[str] | None, re.Match[str] | None, str, str]:
-    """The first line of a prose block that does not start with a letter: its `>` (a quote),
-    its marker (the `>` or a list item's marker: `item`, when it was found already), its
+def _past_blanks(lines: list[str], index: int) -> int:
+    """Where the run of blank lines at `index` ends."""
+    while index < len(lines) and not lines[index].strip():
+        index += 1
+    return index
+
+
+def _opening(first: str) -> tuple[re.Match[str] | None, re.Match[str] | None, str, str]:
+    """The first line of a prose block that does not start with a letter nor with a list
+    marker found already: its `>` (a quote), its marker (the `>` or a list item's marker), its
     prefix (the marker or the indentation) and its content."""
-    if item is not None:
-        return None, item, item.group(), first[item.end() :].strip()
     head = first.lstrip()[:1]
     quote = _QUOTE.match(first) if head == ">" else None
     marker = quote or (_LIST_ITEM.match(first) if head in "-*+" or head.isdigit() else None)
