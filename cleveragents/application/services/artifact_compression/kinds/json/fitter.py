@@ -158,6 +158,15 @@ class Fitter:
         self._searches: dict[tuple[bool, int], _LayoutSearch] = {}
 
     def fit(self) -> FittedText | None:
+        try:
+            return self._fit()
+        finally:
+            # Each search refers back to this fitter: without the cycle, the survey and
+            # everything measured are freed at once, not left to the cyclic collector
+            # (paused during a compression: tens of thousands of objects a megabyte).
+            self._searches.clear()
+
+    def _fit(self) -> FittedText | None:
         pretty = self._pretty
         if pretty:
             whole = self._whole_compact()
