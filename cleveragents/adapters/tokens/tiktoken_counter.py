@@ -215,16 +215,22 @@ def _meet_at_cut(left: str, right: str) -> bool:
     the cut)."""
     before = left[-1]
     after = right[0]
-    if before == "\n" and _cuts_after("\n" + right[: _blanks_then_one(right)], 0):
+    if before == "\n" and _starts_after_a_cut(right):
         return True
     if after == " ":
         return not before.isspace()
     return after == "\n" and before.isalnum()
 
 
-def _blanks_then_one(text: str) -> int:
-    """The length of `text`'s leading spaces and tabs plus the character after them."""
-    return len(text) - len(text.lstrip(" \t")) + 1
+def _starts_after_a_cut(text: str) -> bool:
+    """Whether the offset after a line break is a safe cut when `text` follows it: `_cuts_after`
+    read on `text` alone (its spaces and tabs, then the character after them), without
+    building the joined text."""
+    first = text[0]
+    if first not in " \t":
+        return first != "/" and not first.isspace()
+    blanks = len(text) - len(text.lstrip(" \t"))
+    return blanks < len(text) and not text[blanks].isspace()
 
 
 def _utf8_length(text: str) -> int:
@@ -372,14 +378,27 @@ def first_cut_inside(text: str) -> int | None:
     alone as in the whole, and the text after it starts a pre-token in both: the counts add
     up. The rule reads the two characters around the cut only.
     """
+    # The common cases first: a copy of whole lines that starts with its line break, cut
+    # right after it (the first offset inside); the first space, after a character other than
+    # whitespace, with no line break before it (where no line cut can be), found in C.
+    if text[:1] == "\n" and _cuts_after(text, 0):
+        return 1
+    space = text.find(" ", 1)
+    if space > 0 and not text[space - 1].isspace() and text.find("\n", 0, space) < 0:
+        return space
     line_cut = next_safe_split_point(text, 1)
     end = len(text) if line_cut is None else line_cut
-    space = _SPACE_CUT.search(text, 1, end)
-    return line_cut if space is None else space.start()
+    found = _SPACE_CUT.search(text, 1, end)
+    return line_cut if found is None else found.start()
 
 
 def last_cut_inside(text: str) -> int | None:
     """The last offset strictly inside `text` where it can be cut as `first_cut_inside` says."""
+    # The common case first, in C: the last space, after a character other than whitespace,
+    # with no line break after it (every line cut comes before it).
+    space = text.rfind(" ")
+    if space > 0 and not text[space - 1].isspace() and text.find("\n", space) < 0:
+        return space
     line_cut = safe_split_point(text)
     start = 1 if line_cut is None else line_cut + 1
     space = text.rfind(" ", start)
