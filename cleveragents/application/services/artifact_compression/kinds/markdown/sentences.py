@@ -65,7 +65,7 @@ def first_sentence_end(text: str, *, refined: bool = True) -> int:
 
 def end_pattern(text: str) -> re.Pattern[str]:
     """The pattern of the first splitter's sentence ends in `text`, for `next_end`."""
-    return _ends(text, False)
+    return _PUNCTUATION_BOUNDARY if "!" in text or "?" in text else _PERIOD_BOUNDARY
 
 
 def next_end(text: str, ends: re.Pattern[str], position: int) -> tuple[int, int] | None:
@@ -73,7 +73,19 @@ def next_end(text: str, ends: re.Pattern[str], position: int) -> tuple[int, int]
     it, and where the next one starts; None when it runs to the end of the text. `ends` is
     `end_pattern(text)`; `position` is 0 or where a sentence found so starts. A loop over
     these finds what `sentence_spans` finds, without a generator and a list of spans between
-    (Tier 2 looks at thousands of paragraphs, most of a few sentences)."""
+    (Tier 2 looks at thousands of paragraphs, most of a few sentences).
+
+    `_next_end` for the first splitter, its commonest case inline: an end with no inline code
+    before it, after a word too long to abbreviate (`_may_abbreviate`)."""
+    match = ends.search(text, position)
+    if match is None:
+        return None
+    at = match.start()
+    if text.find("`", position, at) < 0:
+        token = match.group()
+        before = text[at - 4 : at] if at >= 4 else ""
+        if token[0] != "." or not (not before or " " in before or before[0] in "(\"'["):
+            return at + len(token.rstrip()), match.end()
     return _next_end(text, ends, False, position)
 
 
