@@ -351,7 +351,7 @@ def _rank_by_sentences(
     the requirement keywords of `text` start; `terms`: empty unless the text names one."""
     if len(parts) == 1:  # most blocks: a paragraph or item on one line, its text the line's
         spans = sentence_spans(text, refined=True)
-        ranks = [_rank(text, s, e, n == 0, keywords, terms) for n, (s, e) in enumerate(spans)]
+        ranks = _sentence_ranks(text, spans, keywords, terms)
         priorities.append(_line_rank(lines, start, text, 0, spans, ranks, short_forms))
         return
     # The parts joined with a space between each two, which puts one at the start after an
@@ -448,9 +448,10 @@ def _wrapped_ranks(
     piece by piece."""
     ranks = [PROSE] * (len(offsets) - 1)
     first = 0  # the line a sentence starts on: the sentences are in order
+    sentence_ranks = _sentence_ranks(text, spans, keywords, terms)
     for number, (start, end) in enumerate(spans):
         first, last = _lines_spanned(offsets, first, start, end)
-        rank = _rank(text, start, end, number == 0, keywords, terms)
+        rank = sentence_ranks[number]
         if last - first < _lines_ranked_whole(rank):
             for position in range(first, last + 1):
                 ranks[position] = min(ranks[position], rank)
@@ -476,9 +477,10 @@ def _pieces(
     lines' parts joined by spaces, each at its offset (a sentence may go on over a line
     break)."""
     first = 0  # the line a sentence starts on: the sentences are in order
+    sentence_ranks = _sentence_ranks(text, spans, keywords, terms)
     for number, (sentence_start, sentence_end) in enumerate(spans):
         first, last = _lines_spanned(offsets, first, sentence_start, sentence_end)
-        sentence_rank = _rank(text, sentence_start, sentence_end, number == 0, keywords, terms)
+        sentence_rank = sentence_ranks[number]
         if first == last:
             yield first, sentence_start, sentence_end, sentence_rank
             continue
@@ -510,6 +512,34 @@ def _lines_ranked_whole(rank: int) -> int:
     """How many lines a sentence of `rank` may spread over and still rank each of them as a
     whole; a sentence over more is ranked piece by piece."""
     return _MAX_REQUIREMENT_LINES if rank == REQUIREMENT else _MAX_SENTENCE_LINES
+
+
+def _sentence_ranks(
+    text: str, spans: list[tuple[int, int]], keywords: list[int], terms: TaskTerms
+) -> list[int]:
+    """`_rank` of each sentence (`spans`, in order: the first is the first sentence) of
+    `text`.
+
+    Without a task term, found by what sets a rank apart (a keyword, an opening `[`) rather
+    than by asking each sentence: each keyword is in the sentence that ends first after it,
+    and only a sentence that opens with `[` can be a link to a heading."""
+    if terms.terms:
+        return [_rank(text, s, e, n == 0, keywords, terms) for n, (s, e) in enumerate(spans)]
+    ranks = [PROSE] * len(spans)
+    if not spans:
+        return ranks
+    ranks[0] = FIRST_SENTENCE
+    if keywords:
+        ends = [end for _, end in spans]
+        for keyword in keywords:
+            number = bisect_right(ends, keyword)
+            if number < len(spans) and spans[number][0] <= keyword:
+                ranks[number] = REQUIREMENT
+    if "[" in text:
+        for number, (start, end) in enumerate(spans):
+            if text[start] == "[" and _ANCHOR_LINK.fullmatch(text, start, end):
+                ranks[number] = PROSE
+    return ranks
 
 
 def _rank(
