@@ -33,9 +33,9 @@ LINE = st.lists(st.sampled_from(LINE_TOKENS), min_size=1, max_size=8).map("".joi
 def spans_by_next_end(text: str) -> list[tuple[int, int]]:
     """`sentence_spans(text)` as `_choose` walks it, with `next_end`."""
     spans = []
-    ends = sentences.end_pattern(text)
+    view = sentences.ends_view(text)
     position = 0
-    while (found := sentences.next_end(text, ends, position)) is not None:
+    while (found := sentences.next_end(text, view, position)) is not None:
         spans.append((position, found[0]))
         position = found[1]
     if text[position:].strip():

@@ -31,7 +31,7 @@ from cleveragents.application.services.artifact_compression.kinds.markdown.line_
     markdown_line_plan,
 )
 from cleveragents.application.services.artifact_compression.kinds.markdown.sentences import (
-    end_pattern,
+    ends_view,
     next_end,
 )
 from cleveragents.application.services.artifact_compression.task_terms import TaskTerms
@@ -388,8 +388,8 @@ def _choose(text: str, terms: TaskTerms, kept: list[str]) -> int:
     # An example starts with e or f, in either case (no other character matches them).
     if text[0] in "eEfF" and _EXAMPLE.match(text) and not terms.matches(text):
         return 0  # the design's "remove redundant examples"
-    ends = end_pattern(text)
-    found = next_end(text, ends, 0)
+    view = ends_view(text)
+    found = next_end(text, view, 0)
     if found is None:  # one sentence
         kept.append(text)
         return 1
@@ -402,7 +402,7 @@ def _choose(text: str, terms: TaskTerms, kept: list[str]) -> int:
     # The later sentences, each found from where the one before ends (`sentence_spans`'
     # loop, inline).
     before = len(kept)
-    while (found := next_end(text, ends, position)) is not None:
+    while (found := next_end(text, view, position)) is not None:
         sentence = text[position : found[0]]
         if _keep_sentence(sentence, terms):
             kept.append(sentence)
