@@ -388,6 +388,12 @@ def _choose(text: str, terms: TaskTerms, kept: list[str]) -> int:
     # An example starts with e or f, in either case (no other character matches them).
     if text[0] in "eEfF" and _EXAMPLE.match(text) and not terms.matches(text):
         return 0  # the design's "remove redundant examples"
+    # No `.`, `!` or `?` but a `.` that ends the text: one sentence (a sentence ends at one
+    # with blanks after it), known without looking for the ends (a third of the paragraphs).
+    period = text.find(".")
+    if (period < 0 or period == len(text) - 1) and "!" not in text and "?" not in text:
+        kept.append(text)
+        return 1
     view = ends_view(text)
     found = next_end(text, view, 0)
     if found is None:  # one sentence
@@ -548,7 +554,8 @@ def _paragraph(
     was cut: a copy after all)."""
     if count == 1:  # `_condensed_lines` of one sentence
         first = shorts[taken]
-        if _reads_as_block(first):
+        head = first[:1]  # `_reads_as_block(first)`, its first test inline: most sentences
+        if not (head.isalpha() and "|" not in first) and _reads_as_block(first):
             first = kept[taken]  # e.g. "The # sign" must not turn into a heading
         line = prefix + first
         return None if end - start == 1 and line == lines[start] else line
