@@ -46,6 +46,7 @@ import re
 from cleveragents.application.ports.token_counter import TokenCounter
 from cleveragents.application.services.artifact_compression.kinds.json.fitter import (
     Fitter,
+    UnreadableDocumentError,
     read_document,
     root_marker,
 )
@@ -114,6 +115,8 @@ class JsonCompressor(KindCompressor):
             if document is None:
                 return None
             return Fitter(text, document, budget, counter, handles).fit()
+        except UnreadableDocumentError:
+            return None
         except RecursionError:
             marker = root_marker(text, budget, counter, handles)
             return FittedText(marker, counter.count(marker)) if marker is not None else None

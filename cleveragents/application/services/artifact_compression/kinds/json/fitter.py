@@ -67,15 +67,68 @@ _SURELY_ROOMY = 0.8
 to open containers (the estimate's error is a few percent)."""
 _SURELY_OVER = 1.08
 """A level estimated at this share of the budget or more is not worth a count."""
+_MAY_FIT = 1.1
+"""A whole compact document estimated from the input's length at most at this share of the
+budget is written before it is surveyed (the estimate misses by a few percent)."""
 _CLAIMS_CHECKED = 16
 _MAX_SAMPLINGS = 3
 _MAX_COUNTS = 6
 """Exact counts of candidates per layout once one of them fits."""
 
 
-class _Document(NamedTuple):
-    survey: Survey
-    lines: LineMap
+class UnreadableDocumentError(ValueError):
+    """A document `json.loads` accepts that cannot be surveyed or mapped to its lines."""
+
+
+class _Document:
+    """A parsed document; its survey and line map are made when first needed (a pretty
+    document that fits whole once compact needs neither: the survey costs a third of an
+    encode of the text). A valid document nested too deep to survey raises
+    `RecursionError` then (its root's marker is the answer), one that cannot be mapped to
+    its lines `UnreadableDocumentError`."""
+
+    def __init__(self, text: str, value: object, terms: TaskTerms) -> None:
+        self.text = text
+        self.root = value
+        self.terms = terms
+        self._survey: Survey | None = None
+        self._lines: LineMap | None = None
+
+    @property
+    def surveyed(self) -> bool:
+        return self._survey is not None
+
+    @property
+    def survey(self) -> Survey:
+        if self._survey is None:
+            self._read()
+        return self._survey  # type: ignore[return-value]
+
+    @property
+    def lines(self) -> LineMap:
+        if self._lines is None:
+            self._read()
+        return self._lines  # type: ignore[return-value]
+
+    def _read(self) -> None:
+        try:
+            survey = Survey(self.root, self.terms)
+            lines = structural_line_map(self.text, survey)
+            if lines is None:
+                self.read_with_positions()
+                return
+        except (ValueError, IndexError) as error:
+            raise UnreadableDocumentError(str(error)) from error
+        self._survey, self._lines = survey, lines
+
+    def read_with_positions(self) -> None:
+        """Parse again, noting where each member is (the layout is not the usual one)."""
+        try:
+            value, spans = parse_with_positions(self.text)
+            self._survey = Survey(value, self.terms)
+        except (ValueError, IndexError) as error:
+            raise UnreadableDocumentError(str(error)) from error
+        self._lines = Positions(self.text, spans)
 
 
 class _Fitted(NamedTuple):
@@ -87,23 +140,12 @@ class _Fitted(NamedTuple):
 
 
 def read_document(text: str, terms: TaskTerms) -> _Document | None:
-    """The parsed document with its survey and line map; None when it is not valid JSON.
-    A valid document nested too deep to survey raises `RecursionError` (its root's marker
-    is the answer then, not packed lines)."""
+    """The parsed document (surveyed when first needed); None when it is not valid JSON."""
     try:
         value = json.loads(text)
     except (ValueError, RecursionError):
         return None
-    try:
-        survey = Survey(value, terms)
-        lines = structural_line_map(text, survey)
-        if lines is None:
-            value, spans = parse_with_positions(text)
-            survey = Survey(value, terms)
-            lines = Positions(text, spans)
-    except (ValueError, IndexError):
-        return None
-    return _Document(survey, lines)
+    return _Document(text, value, terms)
 
 
 def root_marker(text: str, budget: int, counter: TokenCounter, handles: Handles) -> str | None:
@@ -147,14 +189,13 @@ class Fitter:
         handles: Handles,
     ) -> None:
         self._text = text
-        self._survey = document.survey
-        self._lines = document.lines
+        self._document = document
         self._budget = budget
         self._counter = counter
         self._handles = handles
         self._pretty = "\n" in text.strip()
         self._ratios = LayoutRatios(counter, text, pretty=self._pretty)
-        self._tables = MemberTables(self._survey)
+        self._tables: MemberTables | None = None
         self._searches: dict[tuple[bool, int], _LayoutSearch] = {}
 
     def fit(self) -> FittedText | None:
@@ -259,10 +300,18 @@ class Fitter:
         """A pretty document that fits once its whitespace is gone, whole: rendered and
         counted only when the estimate from the compacted samples fits; with room left, its
         outer containers pretty (`fill_with_layout`)."""
-        root = self._survey.root
+        root = self._document.root
         if not isinstance(root, dict | list):
             return None
-        compact = self._survey.of(root).compact
+        text: str | None = None
+        if self._document.surveyed or not self._may_fit_compact():
+            root = self._survey.root  # parsed again when the layout is not the usual one
+            compact = self._survey.of(root).compact
+        else:
+            # Likely to fit: written first (its length is the survey's figure), so that
+            # the survey is made only if it does not.
+            text = render(root, pretty=False)
+            compact = len(text)
         if compact * self._ratios[True] * _COMPACT_RATIO_FLOOR > self._budget:
             return None  # surely over: the compact samples need not be counted
         estimate = compact * self._ratios[False]
@@ -276,7 +325,8 @@ class Fitter:
             )
             if filled is not None:
                 return FittedText(*filled)
-        text = render(root, pretty=False)
+        if text is None:
+            text = render(root, pretty=False)
         tokens = self._counter.count(text)
         if tokens > self._budget:
             return None
@@ -289,6 +339,12 @@ class Fitter:
                 return FittedText(*filled)
         return FittedText(text, tokens)
 
+    def _may_fit_compact(self) -> bool:
+        """Whether the whole document written compact is estimated (from the input's length
+        and its compacted samples) to be within reach of the budget."""
+        estimate = len(self._text) * self._ratios.compacted_share() * self._ratios[False]
+        return estimate <= _MAY_FIT * self._budget
+
     def _search(self, *, pretty: bool) -> _Fitted | None:
         found = self._search_with(self._lines, pretty=pretty)
         if found is None or not isinstance(self._lines, UsualLayout):
@@ -296,10 +352,8 @@ class Fitter:
         if self._confirms_layout(found.claims):
             return found
         # The newlines matched by chance, not the layout: find the real lines and start over.
-        value, spans = parse_with_positions(self._text)
-        self._survey = Survey(value, self._survey.terms)
-        self._tables = MemberTables(self._survey)
-        self._lines = Positions(self._text, spans)
+        self._document.read_with_positions()
+        self._tables = None
         return self._search_with(self._lines, pretty=pretty)
 
     def _search_with(self, lines: LineMap, *, pretty: bool) -> _Fitted | None:
@@ -310,9 +364,19 @@ class Fitter:
         key = (pretty, id(lines))
         search = self._searches.get(key)
         if search is None:
+            if self._tables is None:
+                self._tables = MemberTables(self._survey)
             pruner = Pruner(self._survey, lines, self._handles, pretty=pretty, tables=self._tables)
             search = self._searches[key] = _LayoutSearch(pruner, ladder(self._survey), self)
         return search
+
+    @property
+    def _survey(self) -> Survey:
+        return self._document.survey
+
+    @property
+    def _lines(self) -> LineMap:
+        return self._document.lines
 
     @property
     def budget(self) -> int:

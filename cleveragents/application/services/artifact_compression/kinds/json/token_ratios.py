@@ -32,6 +32,7 @@ class LayoutRatios:
         self._text = text
         self._pretty_input = pretty
         self._windows: list[str] | None = None
+        self._compacted: list[str] | None = None
         self._ratios: dict[bool, float] = {}
 
     def __getitem__(self, pretty: bool) -> float:
@@ -39,15 +40,34 @@ class LayoutRatios:
             self._ratios[pretty] = self._measure(pretty=pretty)
         return self._ratios[pretty]
 
+    def compacted_share(self) -> float:
+        """The share of a pretty input's characters its compact rendering keeps, from the
+        windows (an estimate: escapes and numbers may be written otherwise); 1 for a
+        compact input."""
+        if not self._pretty_input:
+            return 1.0
+        windows, compacted = self._windows_of_input(), self._compacted_windows()
+        chars = sum(map(len, windows))
+        return sum(map(len, compacted)) / chars if chars else 1.0
+
     def _measure(self, *, pretty: bool) -> float:
         if not self._pretty_input:
             return sample_ratio(self._counter, self._text)
+        if pretty:
+            return _ratio_of(self._counter, self._windows_of_input())
+        return _ratio_of(self._counter, self._compacted_windows())
+
+    def _windows_of_input(self) -> list[str]:
         if self._windows is None:
             self._windows = _windows(self._text, lines=True)
-        if pretty:
-            return _ratio_of(self._counter, self._windows)
-        compacted = [_INSIGNIFICANT.sub(_keep_strings, window) for window in self._windows]
-        return _ratio_of(self._counter, compacted)
+        return self._windows
+
+    def _compacted_windows(self) -> list[str]:
+        if self._compacted is None:
+            self._compacted = [
+                _INSIGNIFICANT.sub(_keep_strings, window) for window in self._windows_of_input()
+            ]
+        return self._compacted
 
 
 _INSIGNIFICANT = re.compile(r'("(?:[^"\\]|\\.)*")|[ \t\n\r]+')
