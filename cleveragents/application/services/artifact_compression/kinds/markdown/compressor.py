@@ -119,9 +119,12 @@ _PHRASES = re.compile(
 # matching ties to no other character (unlike i, k and s): text that, lowered, holds none of
 # them holds no phrase, and skips the pattern.
 _PHRASE_PARTS = tuple(max(re.split("[iks]", phrase), key=len) for phrase in _PHRASE_REPLACEMENTS)
-# With a letter or digit, what `_PHRASES` must not find before or after a phrase (in ASCII text:
-# a word character or `-`).
-_JOINERS = ("_", "-")
+# What `_PHRASES` must not find before or after a phrase, in lowered ASCII text: a word
+# character (a lower-case letter, a digit, `_`) or `-`. Never the empty string (nothing, at an
+# end of the text).
+_JOINING = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_-")
+_PHRASE_LIST = tuple(_PHRASE_REPLACEMENTS)
+_PHRASE_SHORT = tuple(_PHRASE_REPLACEMENTS.values())
 
 
 # The same phrases in lower case, for a text lowered first: matched case-sensitively, some
@@ -136,29 +139,33 @@ def _shorten_phrases(text: str) -> str:
     if not text.isascii():
         return _PHRASES.sub(_replace_phrase, text)
     lowered = text.lower()
-    found: list[tuple[int, int, str]] = []  # start, position in the list, phrase
-    for number, phrase in enumerate(_PHRASE_REPLACEMENTS):
+    # Each phrase found as one int, its start times 16 plus its place in the list: sorted as
+    # (start, place), and none of the thousands of tuples the collector would walk.
+    found: list[int] = []
+    for number, phrase in enumerate(_PHRASE_LIST):
         at = lowered.find(phrase)
         while at >= 0:
             # The characters around the phrase (empty at an end), tested inline: thousands of
             # phrases in a long text.
-            before = lowered[at - 1 : at] if at else ""
-            after = lowered[at + len(phrase) : at + len(phrase) + 1]
-            if not (before.isalnum() or before in _JOINERS or after.isalnum() or after in _JOINERS):
-                found.append((at, number, phrase))
+            end = at + len(phrase)
+            if lowered[at - 1 : at] not in _JOINING and lowered[end : end + 1] not in _JOINING:
+                found.append(at << 4 | number)
             at = lowered.find(phrase, at + 1)
     if not found:
         return text
     found.sort()
     kept: list[str] = []
     position = 0
-    for at, _, phrase in found:
+    size = len(text)
+    for key in found:
+        at = key >> 4
         if at < position:
             continue  # inside the phrase before, or at its place after a phrase before it
+        number = key & 15
         kept.append(text[position:at])
-        kept.append(_PHRASE_REPLACEMENTS[phrase])
-        position = at + len(phrase)
-        while position < len(text) and text[position] in " \t":
+        kept.append(_PHRASE_SHORT[number])
+        position = at + len(_PHRASE_LIST[number])
+        while position < size and text[position] in " \t":
             position += 1
     kept.append(text[position:])
     return "".join(kept)
