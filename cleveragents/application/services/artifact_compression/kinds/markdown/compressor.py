@@ -61,6 +61,16 @@ def _words_after(words: list[str], not_before: str) -> str:
     return "|".join(f"{letter}(?:{'|'.join(group)})" for letter, group in by_letter.items())
 
 
+def _by_first_letter(words: list[str], after: dict[str, str]) -> str:
+    """An alternation of `words` grouped by first letter (`t(?:he)|a(?:|n)|...`), each word
+    followed by its test in `after`, if any: the regex engine then tries one branch per letter
+    rather than one per word."""
+    by_letter: dict[str, list[str]] = {}
+    for word in words:
+        by_letter.setdefault(word[0], []).append(word[1:] + after.get(word, ""))
+    return "|".join(f"{letter}(?:{'|'.join(group)})" for letter, group in by_letter.items())
+
+
 # RFC 2119 keywords in capitals, plus the plain-prose obligations "must" and "shall", as whole
 # words (`\b` before a word is "no word character before it").
 _REQUIREMENT_WORDS = ["MUST", "SHALL", "SHOULD", "REQUIRED", "RECOMMENDED"]
@@ -283,16 +293,6 @@ def _delete_filler(prose: str) -> str:
     return _tidy_blanks(_FILLER.sub("", prose))
 
 
-def _by_first_letter(words: list[str], after: dict[str, str]) -> str:
-    """An alternation of `words` grouped by first letter (`t(?:he)|a(?:|n)|...`), each word
-    followed by its test in `after`, if any: the regex engine then tries one branch per letter
-    rather than one per word."""
-    by_letter: dict[str, list[str]] = {}
-    for word in words:
-        by_letter.setdefault(word[0], []).append(word[1:] + after.get(word, ""))
-    return "|".join(f"{letter}(?:{'|'.join(group)})" for letter, group in by_letter.items())
-
-
 # `_FILLER`'s words, each followed by blanks, one after another: what follows one character
 # that may come before a filler word. The first word is outside the repetition, and the words
 # are grouped by first letter: most characters before a word are followed by none, and so are
@@ -479,7 +479,7 @@ def _compress(text: str, terms: TaskTerms) -> list[TextPiece]:
     return _written(lines, offsets, segments, counts, kept, shorts, newline_at_end=newline_at_end)
 
 
-def _written(
+def _written(  # noqa: PLR0912 -- one loop, its state in local variables: the fast form
     lines: list[str],
     offsets: list[int],
     segments: list[Segment],
@@ -509,7 +509,16 @@ def _written(
         position = end
         pending_blank = False
         new = None
-        if count >= 0:
+        if count == 1:  # most paragraphs: `_paragraph` of one sentence, inline
+            new = shorts[taken]
+            head = new[:1]  # `_reads_as_block(new)`, its first test inline
+            if not (head.isalpha() and "|" not in new) and _reads_as_block(new):
+                new = kept[taken]  # e.g. "The # sign" must not turn into a heading
+            new = prefix + new
+            if end - start == 1 and new == lines[start]:
+                new = None  # nothing was cut: a copy after all
+            taken += 1
+        elif count >= 0:
             if not count:
                 pending_blank = blank
                 continue
