@@ -49,6 +49,8 @@ def spans_by_next_end(text: str) -> list[tuple[int, int]]:
 @example("Run ``a ` b. C`` x. Y")  # a shorter run inside longer code
 @example("Run `a. B")  # unclosed: code to the end
 @example("See J. Smith. He left")  # an initial
+@example("Why? `a. B` c! D `e. F")  # ! and ?, code, then unclosed code
+@example("x `a` b. `c` d? E")  # an even number of backticks before an end
 def test_sentences_walked_with_next_end_are_the_splitters(text: str) -> None:
     assert spans_by_next_end(text) == sentences.sentence_spans(text)
 

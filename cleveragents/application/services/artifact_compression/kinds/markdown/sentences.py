@@ -69,22 +69,14 @@ def ends_view(text: str) -> str | None:
 
     Each `!` and `?` is written `.`: the period's pattern then finds every end, and the regex
     engine skips ahead to one character faster than to one of three (the ends and their lengths
-    are the same; whether a `.` may end an abbreviation is read in `text`). Inline code, which
-    opens at a single backtick and closes at the next (unclosed, it runs to the end), is
-    written as `x`s between its backticks: nothing in it ends a sentence, and the end after
-    it is found in one search."""
+    are the same; whether a `.` may end an abbreviation is read in `text`)."""
     if "``" in text:
         return None
-    view = text
-    if "!" in view:
-        view = view.replace("!", ".")
-    if "?" in view:
-        view = view.replace("?", ".")
-    if "`" in view:
-        parts = view.split("`")  # prose, code, prose, ...: the last is code when unclosed
-        parts[1::2] = ["x" * len(code) for code in parts[1::2]]
-        view = "`".join(parts)
-    return view
+    if "!" in text:
+        text = text.replace("!", ".")
+    if "?" in text:
+        text = text.replace("?", ".")
+    return text
 
 
 def next_end(text: str, view: str | None, position: int) -> tuple[int, int] | None:
@@ -92,16 +84,23 @@ def next_end(text: str, view: str | None, position: int) -> tuple[int, int] | No
     it, and where the next one starts; None when it runs to the end of the text. `view` is
     `ends_view(text)`; `position` is 0 or where a sentence found so starts. A loop over these
     finds what `sentence_spans` finds, without a generator and a list of spans between (Tier 2
-    looks at thousands of paragraphs, most of a few sentences)."""
+    looks at thousands of paragraphs, most of a few sentences).
+
+    Without runs of backticks, inline code opens at a backtick and closes at the next
+    (unclosed, it runs to the end), and a sentence starts outside code: an end is inside code
+    exactly when an odd number of backticks stands between the sentence's start and it (no end
+    holds a backtick), which one `str.count` tells."""
     if view is None:
         return _next_end(text, _ends(text, False), False, position)
     match = _PERIOD_BOUNDARY.search(view, position)
     while match is not None:
         at = match.start()
-        position = match.end()
-        if text[at] != "." or not (_may_abbreviate(text, at) and _abbreviates(text, at, False)):
-            return at + len(match.group().rstrip()), position
-        match = _PERIOD_BOUNDARY.search(view, position)
+        following = match.end()
+        if not text.count("`", position, at) % 2 and (
+            text[at] != "." or not (_may_abbreviate(text, at) and _abbreviates(text, at, False))
+        ):
+            return at + len(match.group().rstrip()), following
+        match = _PERIOD_BOUNDARY.search(view, following)
     return None
 
 
