@@ -177,11 +177,11 @@ def without_template_fields(value: bytes) -> bytes:
 # constant's name (`UNKNOWN12`) are `_NUMBER_RUN`s. Random text puts other letters right after
 # digits (`Xk9mQ2`, `3f9a0b`, `A1B2`) and almost never fits.
 _NUMBER_RUN = re.compile(rb"0x[0-9A-Fa-f]+|[0-9]+[A-Za-z]{0,3}|[A-Z]+[0-9]*")
-_NAMING_RUN = re.compile(
-    rb"(?:[a-z]+|[A-Z][a-z]+|[A-Z]+(?![a-z]))(?:[A-Z][a-z]+|[A-Z]+(?![a-z]))*"
-    rb"(?:[0-9]+[A-Z][a-z]+(?:[A-Z][a-z]+|[A-Z]+(?![a-z]))*)*"
-    rb"(?:[0-9]+(?:[a-z]{1,3})?)?"
-)
+# Camel-case words in any mix are any letters, so the run is letters, then numbers each before a
+# capitalised word, then a number with up to three lower-case letters. (Written as a sequence of
+# words, `(?:[A-Z][a-z]+|[A-Z]+)*`, the regex engine tried every split of a long upper-case run:
+# a 75-character one took 1.5 s, each character more about doubled it.)
+_NAMING_RUN = re.compile(rb"[A-Za-z]+(?:[0-9]+[A-Z][a-z][A-Za-z]*)*(?:[0-9]+[a-z]{0,3})?")
 _CAMEL_WORD = re.compile(rb"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 _ALNUM_RUN = re.compile(rb"[A-Za-z0-9]+")
 # At least this many bytes of random runs: a key, a token or a generated password has them; a
