@@ -81,3 +81,52 @@ def test_anchors_far_before_the_next_at_are_passed_over_without_losing_a_match()
         assert _hopped(_URL_PASSWORD, text, 0, len(text)) == _scanned(
             _URL_PASSWORD, text, 0, len(text)
         )
+
+
+_FOUND_FROM_A_RARE_BYTE = tuple(pattern for pattern in PATTERNS if pattern.finder is not None)
+
+
+def test_some_patterns_are_found_from_a_rare_byte() -> None:
+    # Guards the test below against checking nothing.
+    assert len(_FOUND_FROM_A_RARE_BYTE) >= 3
+
+
+@pytest.mark.parametrize("pattern", _FOUND_FROM_A_RARE_BYTE, ids=lambda p: "+".join(p.rules))
+def test_a_finder_finds_what_the_regex_engine_finds(pattern: SecretPattern) -> None:
+    # Keywords (whole, cut, glued to each other, in runs), separators and values, so that
+    # matches start inside other matches' values, at the window's start and at its limit.
+    rng = random.Random(53)
+    pieces = [
+        b"token",
+        b"secret",
+        b"secret_access_key",
+        b"api",
+        b"api_key",
+        b"dapi",
+        b"ken",
+        b"cret",
+        b"pi",
+        b"to",
+        b"se",
+        b"a",
+        b"=",
+        b": ",
+        b'"',
+        b"\\",
+        b" ",
+        b"\n",
+        b"0123456789abcdef0123456789abcdef",
+        b"-1",
+    ]
+    for _ in range(400):
+        parts = []
+        for _ in range(rng.randrange(1, 60)):
+            if rng.random() < 0.6:
+                parts.append(rng.choice(pieces))
+            else:
+                alphabet = b"abcdefghijklmnopqrstuvwxyz0123456789_-=:"
+                parts.append(bytes(rng.choice(alphabet) for _ in range(rng.randrange(1, 30))))
+        text = b"".join(parts)
+        start = rng.randrange(0, len(text) + 1)
+        limit = rng.randrange(start, len(text) + 1)
+        assert _hopped(pattern, text, start, limit) == _scanned(pattern, text, start, limit)
