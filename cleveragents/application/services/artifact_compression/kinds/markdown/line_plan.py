@@ -165,6 +165,47 @@ def _keywords_by_line(lines: list[str], segments: list[Segment]) -> dict[int, li
     return {keys[index]: found for index, found in _keywords_by_text(texts).items()}
 
 
+def _naming_by_text(texts: list[str], terms: TaskTerms) -> set[int]:
+    """The indices of the `texts` that name a task term (`terms.matches`), found in one
+    search of the texts joined, as `_keywords_by_text` finds keywords: each term looked for
+    once in the lower-cased whole (not each text lower-cased and searched for every term),
+    and a text that names one passed at once. A line break joins them: no text holds one, and
+    lower case treats it as the end of a text (a final sigma's form is decided by the letters
+    before a line break, as before the end). When lower case changes the length of the text,
+    each text is asked instead."""
+    joined = "\n".join(texts)
+    lowered = joined.lower()
+    if not texts or len(lowered) != len(joined):
+        return {index for index, text in enumerate(texts) if terms.matches(text)}
+    # Where each text starts in `joined`, and one more: where a text after the last would.
+    starts = list(accumulate(map(_ONE.__add__, map(len, texts)), initial=0))
+    named: set[int] = set()
+    for term in terms.terms:
+        at = lowered.find(term)
+        while at >= 0:
+            index = bisect_right(starts, at) - 1
+            if at + len(term) < starts[index + 1]:  # within the text, not over a line break
+                named.add(index)
+                at = lowered.find(term, starts[index + 1])  # the next text
+            else:
+                at = lowered.find(term, at + 1)
+    return named
+
+
+def _naming_by_line(lines: list[str], segments: list[Segment], terms: TaskTerms) -> set[int]:
+    """The first line of each prose block whose text names a task term, and each line of the
+    other blocks that names one."""
+    if not terms.terms:
+        return set()
+    keys = [segment[1] for segment in segments if segment[0] is _PROSE]
+    texts = [segment[5] for segment in segments if segment[0] is _PROSE]
+    for segment in segments:
+        if segment[0] is not _PROSE:
+            keys.extend(range(segment[1], segment[2]))
+            texts.extend(lines[segment[1] : segment[2]])
+    return {keys[index] for index in _naming_by_text(texts, terms)}
+
+
 def markdown_line_plan(lines: list[str], terms: TaskTerms) -> LinePlan:
     """One rank per line (see the module docstring), and short forms for long prose lines."""
     priorities: list[int] = []
@@ -173,15 +214,15 @@ def markdown_line_plan(lines: list[str], terms: TaskTerms) -> LinePlan:
     # found at once.
     segments = scan(lines)
     keywords = _keywords_by_line(lines, segments)
-    named = bool(terms.terms)
+    naming = _naming_by_line(lines, segments, terms)  # and the task terms, all at once too
     for kind, start, end, closed, _, text, parts in segments:
         at = len(priorities)  # the blank lines before the block, `lines[at:start]`
         if kind is not _PROSE:
-            priorities.extend(_block_ranks(kind, lines, start, end, closed, keywords, terms))
+            priorities.extend(_block_ranks(kind, lines, start, end, closed, keywords, naming))
         else:
             # The text is screened once: most blocks hold no requirement keyword and name no
             # task term, and then no sentence of theirs does, and only the first stands out.
-            mentioned = named and terms.matches(text)
+            mentioned = start in naming
             found = keywords.get(start)
             if found or mentioned:
                 block_terms = terms if mentioned else _NO_TERMS
@@ -221,11 +262,11 @@ def _block_ranks(
     end: int,
     closed: bool,
     stated: dict[int, list[int]],
-    terms: TaskTerms,
+    naming: set[int],
 ) -> list[int]:
     """Ranks of the lines `lines[start:end]` of a block that is not prose; a line naming a task
-    term is raised to its rank. `stated`: the lines of tables that hold a requirement
-    keyword (and more)."""
+    term (one of the `naming` lines) is raised to its rank. `stated`: the lines of tables that
+    hold a requirement keyword (and more)."""
     count = end - start
     if kind is _HEADING:
         return [HEADING] * count
@@ -241,10 +282,10 @@ def _block_ranks(
         ranks = [STRUCTURE] * count
     else:
         ranks = [PROSE] * count
-    if terms.terms:
-        for position, line in enumerate(lines[start:end]):
-            if terms.matches(line):
-                ranks[position] = min(ranks[position], FIRST_SENTENCE)
+    if naming:
+        for index in range(start, end):
+            if index in naming:
+                ranks[index - start] = min(ranks[index - start], FIRST_SENTENCE)
     return ranks
 
 
