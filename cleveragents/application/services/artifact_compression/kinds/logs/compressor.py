@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from operator import attrgetter
+from itertools import compress, count
+from operator import itemgetter
 
 from cleveragents.application.services.artifact_compression.kinds.kind_compressor import (
     KindCompressor,
@@ -16,22 +17,25 @@ from cleveragents.application.services.artifact_compression.kinds.kind_compresso
     ShortForm,
 )
 from cleveragents.application.services.artifact_compression.kinds.logs.line_plan import (
+    ERROR_STATEMENT,
     FIRST_ROUTINE,
     HEAD_LINES,
     LAST_ERROR,
     LAST_REPEAT,
+    LEVELLED_ERROR,
     LONG_LINE_CHARS,
     LONG_LINE_DEMOTION,
     TAIL_LINES,
     LineRanker,
-    last_index,
+    last_true,
     mark_last_occurrences,
     short_form,
 )
 from cleveragents.application.services.artifact_compression.kinds.logs.severity import (
     Severity,
     classify,
-    describe,
+    describe_lines,
+    digit_keys,
 )
 from cleveragents.application.services.artifact_compression.kinds.logs.streaming import (
     LogCandidates,
@@ -119,9 +123,14 @@ class LogCompressor(KindCompressor):
         return "\n".join(out) + ("\n" if final_newline else "")
 
     def line_plan(self, lines: list[str], terms: TaskTerms) -> LinePlan:
-        ranked = LineRanker(terms).rank_batch(list(describe(lines)))
-        ranks = [line.rank for line in ranked]
-        mark_last_occurrences(ranks, ranked)
+        keys = digit_keys(lines)
+        described = describe_lines(lines, keys)
+        ranked = LineRanker(terms).rank_rows(described, keys)
+        # The rest reads the ranked rows column by column, in C (map, zip, list.index): a
+        # Python loop turn per line would cost what ranking them did.
+        ranks = list(map(itemgetter(0), ranked))
+        messages = list(map(itemgetter(1), ranked))
+        mark_last_occurrences(ranks, messages, ranked)
         for index in range(min(HEAD_LINES, len(lines))):
             ranks[index] = min(ranks[index], FIRST_ROUTINE)
         for index in range(max(len(lines) - TAIL_LINES, 0), len(lines)):
@@ -129,18 +138,18 @@ class LogCompressor(KindCompressor):
         trouble = last_trouble_lines(lines)
         for index in trouble.values():
             ranks[index] = min(ranks[index], LAST_REPEAT)
-        for wanted in (attrgetter("error_statement"), attrgetter("levelled_error")):
-            last = last_index(ranked, wanted)
+        for column in (ERROR_STATEMENT, LEVELLED_ERROR):
+            last = last_true(list(map(itemgetter(column), ranked)))
             if last is not None:
                 ranks[last] = LAST_ERROR
         if trouble:  # the last line that mentions trouble, whatever its level
             ranks[max(trouble.values())] = LAST_ERROR
         short_forms: dict[int, ShortForm] = {}
-        for index, line in enumerate(lines):
-            if len(line) > LONG_LINE_CHARS:
-                short_forms[index] = ShortForm(short_form(line), ranks[index])
-                ranks[index] += LONG_LINE_DEMOTION
-        return LinePlan(ranks, short_forms, [line.message for line in ranked])
+        long_lines = compress(count(), map(LONG_LINE_CHARS.__lt__, map(len, lines)))
+        for index in long_lines:
+            short_forms[index] = ShortForm(short_form(lines[index]), ranks[index])
+            ranks[index] += LONG_LINE_DEMOTION
+        return LinePlan(ranks, short_forms, messages)
 
     def stream_candidates(
         self, lines: Iterable[str], terms: TaskTerms, budget: int

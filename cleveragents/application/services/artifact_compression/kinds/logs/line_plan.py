@@ -14,11 +14,15 @@ the second copy of that warning.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from cleveragents.application.services.artifact_compression.kinds.logs.joined_lines import (
+    lines_holding,
+)
 from cleveragents.application.services.artifact_compression.kinds.logs.severity import (
+    Described,
     LineKind,
     LogLine,
     Severity,
@@ -30,17 +34,22 @@ from cleveragents.application.services.artifact_compression.task_terms import Ta
 
 __all__ = [
     "ERROR_REPEAT",
+    "ERROR_STATEMENT",
     "FIRST_ERROR",
     "FIRST_ROUTINE",
     "FIRST_WARNING",
     "LAST_ERROR",
     "LAST_REPEAT",
+    "LEVELLED_ERROR",
     "LONG_LINE_CHARS",
     "LONG_LINE_DEMOTION",
     "ROUTINE_REPEAT",
     "WARNING_REPEAT",
     "LineRanker",
     "RankedLine",
+    "RankedRow",
+    "last_true",
+    "mark_last_occurrences",
     "short_form",
 ]
 
@@ -70,10 +79,13 @@ SHORT_FORM_CHARS = 300
 LONG_LINE_DEMOTION = 3  # ranks the whole of a long line falls behind its head
 
 
+_MARKER_START = "... ("
+
+
 def _is_marker(line: str) -> bool:
     """An omission marker of an earlier compression (``... (12 info lines omitted)``, ``...
     (lines 5-9 omitted)``): it stands for lines that are not here."""
-    return line.startswith("... (") and line.rstrip("\r").endswith(")")
+    return line.startswith(_MARKER_START) and line.rstrip("\r").endswith(")")
 
 
 def short_form(line: str) -> str:
@@ -89,8 +101,16 @@ _MESSAGE_CLASS = {
     Severity.INFO: Severity.INFO,
     Severity.OTHER: Severity.INFO,
 }
+# Read once a line: module names, not attribute look-ups.
+_ERROR, _INFO = Severity.ERROR, Severity.INFO
+_ENTRY, _EXCEPTION, _DETAIL = LineKind.ENTRY, LineKind.EXCEPTION, LineKind.DETAIL
 _FIRST = {Severity.ERROR: FIRST_ERROR, Severity.WARNING: FIRST_WARNING}
 _REPEAT = {Severity.ERROR: ERROR_REPEAT, Severity.WARNING: WARNING_REPEAT}
+
+
+RankedRow = tuple[int, int, bool, bool, bool]
+"""A `RankedLine` as a plain tuple (cheaper to make: there is one per line)."""
+ERROR_STATEMENT, LEVELLED_ERROR, REPEATED_PROBLEM = 2, 3, 4  # its columns of flags
 
 
 class RankedLine(NamedTuple):
@@ -131,9 +151,18 @@ class LineRanker:
 
     def rank_batch(self, lines: Sequence[LogLine]) -> list[RankedLine]:
         """The ranks of the next `lines` (in batches: templates are masked a batch at once)."""
-        assigned = self._templates.assign([line.text for line in lines])
+        return list(map(RankedLine._make, self.rank_rows(lines)))
+
+    def rank_rows(
+        self, lines: Sequence[Described], keys: Sequence[str] | None = None
+    ) -> list[RankedRow]:
+        """`rank_batch` as plain tuples (one per line: the fields of `RankedLine`); `keys`: the
+        lines' digits-as-one keys when the caller has them already."""
+        texts = [line[0] for line in lines]
+        assigned = self._templates.assign(texts, keys)
         # One loop with the ranker's state in locals (it runs once a line of the log); the
-        # state goes back to the ranker at the end.
+        # state goes back to the ranker at the end. Omission markers and lines naming the task
+        # are ranked after it (`_rank_marked`): no other rank or state depends on them.
         messages = self._messages
         count = self._message_count
         trace_class, trace_kept, trace_lines = (
@@ -141,13 +170,34 @@ class LineRanker:
             self._trace_kept,
             self._trace_lines,
         )
-        task_terms = self.terms if self.terms.terms else None
-        ranked: list[RankedLine] = []
+        ranked: list[RankedRow] = []
         append = ranked.append
-        for (text, severity, kind), (template, variant) in zip(lines, assigned, strict=True):
-            entry = kind is LineKind.ENTRY
-            message_class = _MESSAGE_CLASS[severity] if entry else trace_class
-            key = (message_class, template)
+        for (_, severity, kind), (template, variant) in zip(lines, assigned, strict=True):
+            if kind is _ENTRY:
+                message_class = _MESSAGE_CLASS[severity]
+                key = (message_class, template)
+                message = messages.get(key)
+                first = message is None
+                if message is None:
+                    message = count
+                    count += 1
+                    if message < MESSAGE_LIMIT:
+                        messages[key] = message
+                trace_lines = 0
+                if message_class is _INFO:  # routine
+                    append(
+                        (FIRST_ROUTINE if first else ROUTINE_REPEAT, message, False, False, False)
+                    )
+                    trace_class = _ERROR
+                    trace_kept = False
+                    continue
+                rank = self._entry_rank(message_class, first, self._new(key, variant))
+                trace_class = message_class
+                trace_kept = first
+                error = message_class is _ERROR
+                append((rank, message, error, error, not first))
+                continue
+            key = (trace_class, template)
             message = messages.get(key)
             first = message is None
             if message is None:
@@ -155,41 +205,49 @@ class LineRanker:
                 count += 1
                 if message < MESSAGE_LIMIT:
                     messages[key] = message
-            routine = message_class is Severity.INFO
-            if entry:
-                if routine:
-                    rank = FIRST_ROUTINE if first else ROUTINE_REPEAT
-                else:
-                    rank = self._entry_rank(message_class, first, self._new(key, variant))
-                trace_class = Severity.ERROR if routine else message_class
-                trace_kept = first and not routine
-                trace_lines = 0
+            # What went wrong, and where the trace starts; then where it went wrong.
+            if kind is _EXCEPTION or trace_lines == 0:
+                rank = _FIRST[trace_class] if first or trace_kept else _REPEAT[trace_class]
+            elif first or (trace_kept and trace_lines + 1 <= TRACE_HEAD_LINES):
+                rank = _FIRST[trace_class] + 1
             else:
-                # What went wrong, and where the trace starts; then where it went wrong.
-                if kind is LineKind.EXCEPTION or trace_lines == 0:
-                    rank = _FIRST[message_class] if first or trace_kept else _REPEAT[message_class]
-                elif first or (trace_kept and trace_lines + 1 <= TRACE_HEAD_LINES):
-                    rank = _FIRST[message_class] + 1
-                else:
-                    rank = _REPEAT[message_class]
-                trace_lines += 1
-            if text.startswith("... (") and _is_marker(text):
-                rank = ROUTINE_REPEAT
-            elif task_terms is not None and task_terms.matches(text):
-                task_first = message not in self._task_messages
-                self._task_messages.add(message)
-                rank = min(rank, FIRST_WARNING if task_first else ERROR_REPEAT)
-            error = message_class is Severity.ERROR
-            detail = kind is LineKind.DETAIL
-            repeated = not (first or routine or detail)
-            append(RankedLine(rank, message, error and not detail, error and entry, repeated))
+                rank = _REPEAT[trace_class]
+            trace_lines += 1
+            detail = kind is _DETAIL
+            append(
+                (
+                    rank,
+                    message,
+                    trace_class is _ERROR and not detail,
+                    False,
+                    not (first or detail),
+                )
+            )
         self._message_count = count
         self._trace_class, self._trace_kept, self._trace_lines = (
             trace_class,
             trace_kept,
             trace_lines,
         )
+        self._rank_marked(texts, ranked)
         return ranked
+
+    def _rank_marked(self, texts: list[str], ranked: list[RankedRow]) -> None:
+        """Omission markers of an earlier compression rank last; a line naming the task ranks
+        as a first occurrence the first time a line of its message does, else as a repeat."""
+        joined = "\n".join(texts)
+        markers = lines_holding(joined, (_MARKER_START,))
+        named = lines_holding(joined.lower(), self.terms.terms) if self.terms.terms else []
+        task_lines = set(named)
+        for index in sorted(task_lines.union(markers)):
+            rank, message, error_statement, levelled_error, repeated = ranked[index]
+            if _is_marker(texts[index]):
+                rank = ROUTINE_REPEAT
+            elif index in task_lines:
+                task_first = message not in self._task_messages
+                self._task_messages.add(message)
+                rank = min(rank, FIRST_WARNING if task_first else ERROR_REPEAT)
+            ranked[index] = (rank, message, error_statement, levelled_error, repeated)
 
     def _new(self, key: tuple[Severity, int], variant: int) -> bool:
         """Whether `variant` of the message is new (another word in its varying place)."""
@@ -211,21 +269,20 @@ class LineRanker:
         return LAST_REPEAT if new_variant else _REPEAT[message_class]
 
 
-def mark_last_occurrences(ranks: list[int], ranked: Sequence[RankedLine]) -> None:
+def mark_last_occurrences(
+    ranks: list[int], messages: list[int], ranked: Sequence[RankedRow]
+) -> None:
     """The last occurrence of each repeated error and warning message ranks before the other
-    repeats: the last time a problem showed is as telling as the first."""
-    seen: set[int] = set()
-    for index in range(len(ranked) - 1, -1, -1):
-        line = ranked[index]
-        if line.message in seen:
-            continue
-        seen.add(line.message)
-        if line.repeated_problem:
+    repeats: the last time a problem showed is as telling as the first. (`messages`: the
+    message of each line, as `ranked` holds it.)"""
+    last_of_each = dict(zip(messages, range(len(messages)), strict=True))  # the later wins
+    for index in last_of_each.values():
+        if ranked[index][REPEATED_PROBLEM]:
             ranks[index] = min(ranks[index], LAST_REPEAT)
 
 
-def last_index(ranked: Sequence[RankedLine], wanted: Callable[[RankedLine], bool]) -> int | None:
-    for index in range(len(ranked) - 1, -1, -1):
-        if wanted(ranked[index]):
-            return index
-    return None
+def last_true(flags: list[bool]) -> int | None:
+    """The index of the last true flag, or None."""
+    if True not in flags:
+        return None
+    return len(flags) - 1 - flags[::-1].index(True)

@@ -43,18 +43,27 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
 from enum import IntEnum
 from itertools import islice
-from typing import NamedTuple
+from operator import itemgetter
+from typing import NamedTuple, cast
 
 from cleveragents.application.services.artifact_compression.kinds.logs.digits import DIGITS_AS_ONE
+from cleveragents.application.services.artifact_compression.kinds.logs.joined_lines import (
+    lines_holding,
+    lines_starting,
+)
 
 __all__ = [
+    "Described",
     "LineKind",
     "LogLine",
     "Severity",
     "classify",
     "describe",
+    "describe_lines",
+    "digit_keys",
     "is_important",
     "line_severity",
 ]
@@ -289,37 +298,145 @@ def _on_its_own(line: str, first: str, opens_traceback: bool) -> tuple[Severity,
 # count before a failure word (`0 failed` reports none, `3 failed` does). A line whose key
 # (every digit a 1, `digits.digits_as_one`) holds none of them has the severity and kind of
 # any other line with that key: every other rule reads digits as a class.
-_DIGIT_VALUES = re.compile(  # on the lower-cased key; each alternative starts with a literal
-    "|".join(rf'{key}[" ]?[=:][ \t]*+"?1' for key in _LEVEL_KEYS)
-    + r"|1 (?<![\w.]..)(?:fail|fatal|invalid|denied|refused|err|exception|critical|time"
+# Two patterns, on the lower-cased key: a numeric level after a level key, and a count before a
+# failure word. The count's starts with a literal (`1 `), which the regex engine finds at the
+# speed of a substring search; the level's runs only on a key that holds a level key's stem.
+_LEVEL_VALUE = re.compile("|".join(rf'{key}[" ]?[=:][ \t]*+"?1' for key in _LEVEL_KEYS))
+_COUNT_VALUE = re.compile(
+    r"1 (?<![\w.]..)(?:fail|fatal|invalid|denied|refused|err|exception|critical|time"
     r"|traceback|panic|abort|segfault|oom|killed)"
 )
 
 
 def _digit_values_matter(key: str) -> bool:
-    """Whether the lines with digits-as-one `key` may differ in severity (see `_DIGIT_VALUES`)."""
-    return key.startswith("<") or _DIGIT_VALUES.search(key.lower()) is not None
+    """Whether the lines with digits-as-one `key` may differ in severity (see the patterns
+    above)."""
+    if key.startswith("<"):
+        return True
+    lowered = key.lower()
+    if _COUNT_VALUE.search(lowered) is not None:
+        return True
+    # Every one of `_LEVEL_KEYS` holds one of these stems (four substring tests in C).
+    holds_key = "level" in lowered or "lvl" in lowered or "severity" in lowered or "type" in lowered
+    return holds_key and _LEVEL_VALUE.search(lowered) is not None
 
 
 SEEN_LIMIT = 16_384
 SEEN_KEY_CHARS = 1_000
 """Keys remembered by one `describe` pass: this many, none longer than this (memory stays
 bounded, some 16 MB at worst, whatever the log)."""
-_UNSEEN: tuple[Severity, LineKind] = (Severity.OTHER, LineKind.ENTRY)
 
 
 KEY_BATCH_LINES = 4096
 
+Described = tuple[str, Severity, LineKind]
+"""A line, its severity and its kind: what `LogLine` holds, as a plain tuple (one per line)."""
 
-def _with_keys(lines: Iterable[str]) -> Iterator[tuple[str, str]]:
-    """Each line with its digits-as-one key, the keys made a batch of lines at once (one
-    `str.translate` of a line costs about what it does of thousands joined)."""
-    iterator = iter(lines)
-    while batch := list(islice(iterator, KEY_BATCH_LINES)):
-        keys = "\n".join(batch).translate(DIGITS_AS_ONE).split("\n")
-        if len(keys) != len(batch):  # a line held a newline of its own
-            keys = [line.translate(DIGITS_AS_ONE) for line in batch]
-        yield from zip(batch, keys, strict=True)
+
+def digit_keys(lines: list[str]) -> list[str]:
+    """The digits-as-one key of each line, made at once (one `str.translate` of a line costs
+    about what it does of thousands joined)."""
+    keys = "\n".join(lines).translate(DIGITS_AS_ONE).split("\n")
+    if len(keys) != len(lines):  # a line held a newline of its own
+        keys = [line.translate(DIGITS_AS_ONE) for line in lines]
+    return keys
+
+
+def _opens_traceback(line: str) -> bool:
+    return "Traceback" in line and line.rstrip().endswith(_TRACEBACK)
+
+
+@dataclass(slots=True)
+class _Describer:
+    """What `describe` carries from one line to the next: whether a Python traceback is open,
+    and each line's severity and kind on its own by its digits-as-one key (see
+    `_digit_values_matter`; None: worked out for each line).
+
+    A batch of lines is described in two steps, so that no Python loop runs once a line: each
+    line on its own, worked out once for each new key and looked up for the others (`map` over
+    the keys); then the lines a neighbour can change, found by `str.find` in the joined batch
+    (a traceback's header and the lines after it, a line that starts with a blank and the
+    line above it), are read again in order with the traceback's state."""
+
+    in_traceback: bool = False
+    seen: dict[str, tuple[Severity, LineKind] | None] = field(default_factory=dict)
+
+    def extend(self, lines: list[str], keys: list[str], out: list[Described]) -> None:
+        """Append `lines` (their digits-as-one `keys` beside them) described to `out`, whose
+        last line, when there is one, is the line before `lines[0]`: a stack frame makes the
+        line above it the exception it belongs to, so that line may change."""
+        own = self._on_their_own(lines, keys)
+        base = len(out)
+        out.extend(zip(lines, map(itemgetter(0), own), map(itemgetter(1), own), strict=True))
+        self._in_context(lines, out, base)
+
+    def _on_their_own(self, lines: list[str], keys: list[str]) -> list[tuple[Severity, LineKind]]:
+        """Each line's severity and kind on its own (no traceback state); the new keys are
+        remembered in order of first appearance, up to the limits (`SEEN_LIMIT`)."""
+        seen = self.seen
+        if len(seen) < SEEN_LIMIT:
+            first_lines = dict(zip(reversed(keys), reversed(lines), strict=True))  # first wins
+            for key in dict.fromkeys(keys):
+                if key in seen or len(key) > SEEN_KEY_CHARS:
+                    continue
+                if len(seen) >= SEEN_LIMIT:
+                    break
+                line = first_lines[key]
+                known = _on_its_own(line, line[:1], _opens_traceback(line))
+                seen[key] = None if _digit_values_matter(key) else known
+        own = list(map(seen.get, keys))
+        for index in [index for index, known in enumerate(own) if known is None]:
+            line = lines[index]  # its digits' values matter, or its key is not remembered
+            own[index] = _on_its_own(line, line[:1], _opens_traceback(line))
+        return cast("list[tuple[Severity, LineKind]]", own)  # every None was replaced
+
+    def _in_context(self, lines: list[str], out: list[Described], base: int) -> None:
+        """Apply to `out[base:]`, the lines of `lines` described on their own, what their
+        neighbours tell: the lines of a Python traceback and the exception line that ends it,
+        and the line above a stack frame."""
+        joined = "\n".join(lines)
+        headers = [i for i in lines_holding(joined, ("Traceback",)) if _opens_traceback(lines[i])]
+        blank_first = lines_starting(joined, _BLANKS)
+        # A traceback goes on while its lines start with a blank: every line it may hold is a
+        # header's or a blank-first line's next one.
+        read = {*headers, *blank_first}
+        read.update([index + 1 for index in read if index + 1 < len(lines)])
+        if self.in_traceback and lines:
+            read.add(0)
+        in_traceback = self.in_traceback
+        opening = set(headers)
+        for index in sorted(read):
+            line = lines[index]
+            _, severity, kind = out[base + index]
+            first_blank = line[:1] in _BLANKS
+            if in_traceback:
+                in_traceback = first_blank
+                if in_traceback:
+                    severity, kind = Severity.ERROR, LineKind.DETAIL
+                elif line.strip():  # the exception line that ends the traceback
+                    severity = min(severity, Severity.ERROR)
+                    kind = LineKind.EXCEPTION if kind is LineKind.ENTRY else kind
+            if index in opening:
+                in_traceback = True
+            if first_blank and base + index > 0:
+                above, above_severity, _ = out[base + index - 1]
+                if above_severity > Severity.ERROR and _FRAME.match(line):
+                    unlevelled = _level(above) > Severity.WARNING
+                    out[base + index - 1] = (
+                        above,
+                        Severity.ERROR,
+                        LineKind.EXCEPTION if unlevelled else LineKind.ENTRY,
+                    )
+            out[base + index] = (line, severity, kind)
+        self.in_traceback = in_traceback
+
+
+def describe_lines(lines: list[str], keys: list[str] | None = None) -> list[Described]:
+    """`describe` of lines held in memory, as plain tuples: what smart mode's line plan reads.
+    `keys`: their `digit_keys`, when the caller has them already."""
+    described: list[Described] = []
+    _Describer().extend(lines, digit_keys(lines) if keys is None else keys, described)
+    return described
 
 
 def describe(lines: Iterable[str]) -> Iterator[LogLine]:
@@ -329,44 +446,15 @@ def describe(lines: Iterable[str]) -> Iterator[LogLine]:
     lines, and the exception line that ends it) is an ERROR, and so is the line right above a
     stack frame (the exception the frames belong to), whatever it looks like on its own.
     """
-    in_traceback = False
-    pending: LogLine | None = None
-    # A line on its own, by its digits-as-one key (see `_DIGIT_VALUES`); None: by the line.
-    seen: dict[str, tuple[Severity, LineKind] | None] = {}
-    for line, key in _with_keys(lines):
-        first = line[:1]
-        blank_first = first in _BLANKS
-        opens_traceback = "Traceback" in line and line.rstrip().endswith(_TRACEBACK)
-        known = seen.get(key, _UNSEEN)
-        if known is None:
-            severity, kind = _on_its_own(line, first, opens_traceback)
-        else:
-            if known is _UNSEEN:
-                known = _on_its_own(line, first, opens_traceback)
-                if len(seen) < SEEN_LIMIT and len(key) <= SEEN_KEY_CHARS:
-                    seen[key] = None if _digit_values_matter(key) else known
-            severity, kind = known
-        if in_traceback:
-            in_traceback = blank_first
-            if in_traceback:
-                severity, kind = Severity.ERROR, LineKind.DETAIL
-            elif line.strip():  # the exception line that ends the traceback
-                severity = min(severity, Severity.ERROR)
-                kind = LineKind.EXCEPTION if kind is LineKind.ENTRY else kind
-        if opens_traceback:
-            in_traceback = True
-        if pending is not None:
-            if blank_first and pending.severity > Severity.ERROR and _FRAME.match(line):
-                unlevelled = _level(pending.text) > Severity.WARNING
-                pending = LogLine(
-                    pending.text,
-                    Severity.ERROR,
-                    LineKind.EXCEPTION if unlevelled else LineKind.ENTRY,
-                )
-            yield pending
-        pending = LogLine(line, severity, kind)
-    if pending is not None:
-        yield pending
+    describer = _Describer()
+    iterator = iter(lines)
+    held: list[Described] = []  # the last line described: the next batch's frames may change it
+    while batch := list(islice(iterator, KEY_BATCH_LINES)):
+        describer.extend(batch, digit_keys(batch), held)
+        last = held.pop()
+        yield from map(LogLine._make, held)
+        held = [last]
+    yield from map(LogLine._make, held)
 
 
 def classify(lines: Iterable[str]) -> Iterator[tuple[str, Severity]]:

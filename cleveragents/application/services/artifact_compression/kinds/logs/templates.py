@@ -31,9 +31,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import accumulate
 
 from cleveragents.application.services.artifact_compression.kinds.logs.digits import (
     digits_as_one,
+)
+from cleveragents.application.services.artifact_compression.kinds.logs.joined_lines import (
+    lines_holding,
 )
 
 __all__ = ["TemplateIndex", "template_ids", "template_of"]
@@ -119,7 +123,7 @@ _CANONICAL = re.compile(
 # in its place with the rest of the form the same (two could be `Starting` and `Stopping`;
 # three or more are names). Forms longer than `MERGE_WORDS` words are not compared, and the
 # tables stop growing at their limits, so memory stays bounded whatever the log.
-VARIANTS = 3
+VARIANTS = 3  # two at least: a place's first word alone never makes a variable
 MERGE_WORDS = 32
 FIXED_WORDS = 3  # other words (with a letter) that must stay around a varying one
 FORM_LIMIT = 50_000
@@ -149,38 +153,31 @@ def template_of(line: str) -> str:
 _HEX_PREFIXES = ("0x", "0X")
 
 
-def masked_lines(lines: Sequence[str]) -> list[str]:
+def masked_lines(lines: Sequence[str], keys: Sequence[str] | None = None) -> list[str]:
     """`template_of` of every line. The lines are masked in one call over their joined text
     (the regex engine's loop, not Python's), and each distinct line once: lines equal but for
     their digits (`digits_as_one`) share their masked form, so a log whose lines repeat a few
-    hundred messages with other numbers masks a fraction of its text."""
+    hundred messages with other numbers masks a fraction of its text. `keys`: the lines'
+    digits-as-one keys when the caller has them already."""
     if not lines:
         return []
     joined = "\n".join(lines)
-    keys = digits_as_one(joined).split("\n")
+    if keys is None:
+        keys = digits_as_one(joined).split("\n")
     if len(keys) != len(lines):
         return [_mask(line) for line in lines]  # a line held a newline of its own
-    if _HEX_PREFIXES[0] in joined or _HEX_PREFIXES[1] in joined:
+    hex_lines = lines_holding(joined, _HEX_PREFIXES)
+    if hex_lines:
         # The digits of these lines are kept: a key of 1s would not tell `0x1f` from `1x1f`.
-        keys = [
-            line if _HEX_PREFIXES[0] in line or _HEX_PREFIXES[1] in line else key
-            for line, key in zip(lines, keys, strict=True)
-        ]
+        keys = list(keys)
+        for index in hex_lines:
+            keys[index] = lines[index]
     distinct = list(dict.fromkeys(keys))
     masked = _mask("\n".join(distinct)).split("\n")
     if len(masked) != len(distinct):
         return [_mask(line) for line in lines]
     by_key = dict(zip(distinct, masked, strict=True))
-    return [by_key[key] for key in keys]
-
-
-@dataclass
-class _Place:
-    """The words seen in one place of a form whose other words are fixed (up to `VARIANTS`),
-    and the template of the first of them."""
-
-    ident: int
-    words: set[str]
+    return list(map(by_key.__getitem__, keys))
 
 
 @dataclass
@@ -194,7 +191,11 @@ class TemplateIndex:
     """
 
     _forms: dict[str, tuple[int, int]] = field(default_factory=dict)  # template id, variant
-    _places: dict[str, _Place] = field(default_factory=dict)
+    # Each place of a form whose other words are fixed: the template and the word it was first
+    # seen with; and the words seen there (up to `VARIANTS`), once there are two (most places
+    # never see another word: a set for each would cost more than the rest of a template).
+    _places: dict[str, tuple[int, str]] = field(default_factory=dict)
+    _words: dict[str, set[str]] = field(default_factory=dict)
     _count: int = 0
     _variants: int = 0
 
@@ -207,11 +208,14 @@ class TemplateIndex:
         """The template id of each line."""
         return [template for template, _ in self.assign(lines)]
 
-    def assign(self, lines: Sequence[str]) -> list[tuple[int, int]]:
+    def assign(
+        self, lines: Sequence[str], keys: Sequence[str] | None = None
+    ) -> list[tuple[int, int]]:
         """The template id of each line, and its variant: lines of one template whose varying
-        word (see the module docstring) differs are variants of it, numbered like templates."""
+        word (see the module docstring) differs are variants of it, numbered like templates.
+        `keys`: the lines' digits-as-one keys when the caller has them already."""
         known = self._forms
-        return [known.get(form) or self._new_form(form) for form in masked_lines(lines)]
+        return [known.get(form) or self._new_form(form) for form in masked_lines(lines, keys)]
 
     def _new_form(self, form: str) -> tuple[int, int]:
         canonical = _CANONICAL.sub("", form)
@@ -233,9 +237,10 @@ class TemplateIndex:
         if ident is None:
             ident = self._count
             self._count += 1
+            known = self._places
             for key, word in places:
-                if key not in self._places and len(self._places) < PLACE_LIMIT:
-                    self._places[key] = _Place(ident, {word})
+                if key not in known and len(known) < PLACE_LIMIT:
+                    known[key] = (ident, word)
         return ident
 
     def _variant_of(self, places: list[tuple[str, str]]) -> int | None:
@@ -245,10 +250,16 @@ class TemplateIndex:
             place = self._places.get(key)
             if place is None:
                 continue
-            if len(place.words) < VARIANTS:
-                place.words.add(word)
-            if len(place.words) >= VARIANTS:
-                return place.ident
+            ident, first_word = place
+            words = self._words.get(key)
+            if words is None:
+                if word == first_word:
+                    continue  # one word still: fewer than `VARIANTS`
+                words = self._words[key] = {first_word, word}
+            elif len(words) < VARIANTS:
+                words.add(word)
+            if len(words) >= VARIANTS:
+                return ident
         return None
 
 
@@ -259,16 +270,21 @@ def _places(form: str) -> list[tuple[str, str]]:
     words = form.split(" ")
     if len(words) > MERGE_WORDS:
         return []
-    if sum(1 for word in words if word != WILDCARD and _has_letter(word)) < FIXED_WORDS + 1:
-        return []
-    places: list[tuple[str, str]] = []
-    start = 0
+    lettered = 0
     for word in words:
-        end = start + len(word)
-        if word != WILDCARD:
-            places.append((f"{form[:start]}{_PLACE}{form[end:]}", word))
-        start = end + 1
-    return places
+        if word != WILDCARD and _has_letter(word):
+            lettered += 1
+            if lettered > FIXED_WORDS:
+                break
+    else:
+        return []
+    # Where each word starts: after the words before it and a space after each.
+    starts = accumulate((len(word) + 1 for word in words[:-1]), initial=0)
+    return [
+        (f"{form[:start]}{_PLACE}{form[start + len(word) :]}", word)
+        for start, word in zip(starts, words, strict=True)
+        if word != WILDCARD
+    ]
 
 
 def _has_letter(word: str) -> bool:
