@@ -236,16 +236,17 @@ class DiffLineRanker:
             for index in JoinedLines.between(self._notable.blank_changes, start, end):
                 run[index - start] = _CONTEXT
         changes = self.changes
-        if changes < _OPENING_CHANGES:
-            for at, rank in enumerate(run):
-                if rank == _CHANGE:
-                    run[at] = _OPENING
-                    changes += 1
-                    if changes == _OPENING_CHANGES:
-                        break
+        at = 0
+        while changes < _OPENING_CHANGES:  # the first changed lines, found by `list.index`
+            try:
+                at = run.index(_CHANGE, at)
+            except ValueError:
+                break
+            run[at] = _OPENING
+            changes += 1
         self.changes = changes + run.count(_CHANGE)
         if self.deleted:  # the ranks are below `_NOISE`
-            run = [rank + 1 for rank in run]
+            run = list(map(_ONE_LOWER, run))
         self.previous = run[-1]
         ranks.extend(run)
 
@@ -326,6 +327,7 @@ _MARKER = itemgetter(slice(0, 1))  # a line's first character, or "" for an empt
 # A plain line's rank by its marker (a changed one: when it is not blank, and not one of the
 # first of its hunk); an empty line is a blank context line.
 _PLAIN_RANKS = {" ": _CONTEXT, "": _CONTEXT, "+": _CHANGE, "-": _CHANGE}
+_ONE_LOWER = (1).__add__  # a rank made one lower (kept later)
 _BLANK_CHANGE = re.compile(r"\n[+-][^\S\n]*+$", re.MULTILINE)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from enum import Enum, auto
+from operator import itemgetter
 
 from cleveragents.domain.languages import language_for_path
 
@@ -57,6 +58,7 @@ def scan_diff(lines: list[str]) -> Iterator[tuple[DiffLineKind, str | None]]:
 
 
 _BODY_MARKERS = frozenset((" ", "+", "-", "\\", ""))  # what a hunk body line starts with
+_MARKER = itemgetter(slice(0, 1))  # a line's first character, or "" for an empty line
 
 
 def diff_segments(lines: list[str]) -> Iterator[tuple[DiffLineKind, str | None, int, int]]:
@@ -72,10 +74,10 @@ def diff_segments(lines: list[str]) -> Iterator[tuple[DiffLineKind, str | None, 
     index = 0
     while index < count:
         line = lines[index]
-        following = lines[index + 1] if index + 1 < count else ""
         starts_file = line.startswith(FILE_STARTS) or (
             line.startswith("--- ")
-            and following.startswith("+++ ")
+            and index + 1 < count
+            and lines[index + 1].startswith("+++ ")
             and (state is not DiffLineKind.BODY or not counted)
         )
         if state is DiffLineKind.BODY and not starts_file and line[:1] in _BODY_MARKERS:
@@ -162,7 +164,7 @@ def _uncounted_stretch(
     span = min(max(old_left, new_left) - 1, len(lines) - index, _STRETCH)
     if span < 2:
         return None
-    markers = [line[:1] for line in lines[index : index + span]]
+    markers = list(map(_MARKER, lines[index : index + span]))
     if not _BODY_MARKERS.issuperset(markers):  # up to the first line that is no body line
         span = min(markers.index(marker) for marker in set(markers) - _BODY_MARKERS)
         del markers[span:]

@@ -98,6 +98,9 @@ class Reader:
     # The lines of a joined hunk whose code looks like a comment when no block comment is open
     # (a line comment, or ``//``, ``*/``, ``* `` and ``*`` alone); None: the family has none.
     comment_lines: re.Pattern[str] | None
+    # Whether the family's comments are ``//`` and ``/* ... */`` (whose state a hunk's lines
+    # carry from one to the next). A field, not a property: it is read once a hunk.
+    block_comments: bool
 
     @classmethod
     def of(cls, family: str | None) -> Reader:
@@ -114,13 +117,10 @@ class Reader:
             comment_lines = re.compile(r"\n[^\n][^\S\n]*+" + re.escape(line_comment))
         elif family is not None:
             comment_lines = re.compile(r"\n[^\n][^\S\n]*+(?://|\*/|\* |\*[^\S\n]*+$)", re.M)
-        return cls(family, line_comment, declaration, starts, heads, special, bound, comment_lines)
-
-    @property
-    def block_comments(self) -> bool:
-        """Whether the family's comments are ``//`` and ``/* ... */`` (whose state a hunk's
-        lines carry from one to the next)."""
-        return self.family is not None and self.line_comment is None
+        block = family is not None and line_comment is None
+        return cls(
+            family, line_comment, declaration, starts, heads, special, bound, comment_lines, block
+        )
 
     def role(
         self,
