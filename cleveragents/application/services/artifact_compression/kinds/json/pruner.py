@@ -41,6 +41,7 @@ from cleveragents.application.services.artifact_compression.kinds.json.writing i
     ELLIPSIS,
     cut_string,
     items_marker,
+    kept_whole_up_to,
     keys_marker,
 )
 from cleveragents.application.services.artifact_compression.kinds.kind_compressor import Handles
@@ -278,10 +279,10 @@ class Pruner:
         detail: Detail,
         novel_item: bool,
     ) -> tuple[object, int] | None:
-        """Item `index` of `array` when it is an object of scalars: written (not while
-        measuring) and measured in one loop over its members, or, shown by what is new in
-        it, cut at once: what `_append` finds, without its calls per item and per member.
-        None for any other item."""
+        """Item `index` of `array` when it is an object of scalars: measured from its whole
+        size and the strings the level cuts, and written (not while measuring) as a copy
+        with those cut, or, shown by what is new in it, cut at once: what `_append` finds,
+        without its calls per item and per member. None for any other item."""
         item = array[index]
         if not isinstance(item, dict) or not item or detail.members is not None:
             return None
@@ -295,25 +296,26 @@ class Pruner:
                 return self._cut_object(item, facts, depth, first_line, detail)
             finally:
                 self._novel = outer
+        chars = self.sizes.whole(facts, depth)
         if detail.keeps_whole(facts):
-            return item, self.sizes.whole(facts, depth)
+            return item, chars
+        # Only its strings longer than the limit change: its size is its whole size less
+        # what cutting them saves, and it is written as a copy with them replaced (found in
+        # one comprehension: a loop over every member costs several times more).
         limit = detail.string_limit or 0
-        key_length = self.survey.key_length
-        written: dict[str, object] | None = None if self._measuring else {}
-        chars = (2 if self.pretty else 1) * len(item)
-        for key, member in item.items():
-            shown = member
-            if isinstance(member, str):
-                if len(member) > limit:
-                    shown = cut_string(member, limit)
-                chars += key_length(key) + len(encode_string(shown))
-            elif isinstance(member, dict | list):
-                chars += key_length(key) + 2  # empty: its members would span lines
-            else:
-                chars += key_length(key) + len(scalar_text(member))
+        whole_up_to = kept_whole_up_to(limit)
+        long = [
+            (key, member)
+            for key, member in item.items()
+            if type(member) is str and len(member) > whole_up_to
+        ]
+        written: dict[str, object] | None = None if self._measuring else dict(item)
+        for key, member in long:
+            shown = cut_string(member, limit)
+            chars -= len(encode_string(member)) - len(encode_string(shown))
             if written is not None:
                 written[key] = shown
-        return written, self.sizes.container_chars(chars, len(item), depth)
+        return written, chars
 
     def _omitted(
         self,

@@ -32,6 +32,11 @@ def cut_string(value: str, limit: int) -> str:
     return cut if len(encode_string(cut)) < len(encode_string(value)) else value
 
 
+def kept_whole_up_to(limit: int) -> int:
+    """The length up to which `cut_string(value, limit)` surely returns `value` itself."""
+    return limit if limit else BARE_KEPT
+
+
 def items_marker(count: int, where: str) -> str:
     noun = "item" if count == 1 else "items"
     return (
