@@ -43,6 +43,8 @@ PIECES = [
     "batch {n}: {n} failed",
     "request failed with Traceback in its text",
     "plain words {n}",
+    "a line\nTraceback (most recent call last):",  # a newline inside a line: read one by one
+    "ERROR x\n\tat a.B.c(B.java:{n})",
     "... (1{n} info lines omitted)",
 ]
 LINE = st.tuples(st.sampled_from(PIECES), st.integers(0, 9)).map(
@@ -104,19 +106,22 @@ def test_any_batch_size_reads_the_same(lines: list[str], batch: int) -> None:
     assert streamed == _one_by_one(lines)
 
 
-NEEDLES = st.lists(st.text(alphabet="ab(. ", min_size=1, max_size=3), min_size=1, max_size=3)
+NEEDLES = st.lists(st.text(alphabet="aB(. ", min_size=1, max_size=3), min_size=1, max_size=3)
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.text(alphabet="ab(. \t", max_size=8), min_size=1, max_size=12), NEEDLES)
+@given(st.lists(st.text(alphabet="abB(. \t\n", max_size=8), min_size=1, max_size=12), NEEDLES)
 def test_lines_found_in_the_joined_text_are_the_lines_holding_them(
     lines: list[str], needles: list[str]
 ) -> None:
-    joined = "\n".join(lines)
     words = tuple(needles)
-    assert lines_holding(joined, words) == [
+    assert lines_holding(lines, words) == [
         index for index, line in enumerate(lines) if any(word in line for word in words)
     ]
-    assert lines_starting(joined, words) == [
+    lower = tuple(word.lower() for word in words)
+    assert lines_holding(lines, lower, lowered=True) == [
+        index for index, line in enumerate(lines) if any(word in line.lower() for word in lower)
+    ]
+    assert lines_starting(lines, words) == [
         index for index, line in enumerate(lines) if line.startswith(words)
     ]

@@ -236,8 +236,10 @@ class LineRanker:
         """Omission markers of an earlier compression rank last; a line naming the task ranks
         as a first occurrence the first time a line of its message does, else as a repeat."""
         joined = "\n".join(texts)
-        markers = lines_holding(joined, (_MARKER_START,))
-        named = lines_holding(joined.lower(), self.terms.terms) if self.terms.terms else []
+        markers = lines_holding(texts, (_MARKER_START,), joined)
+        named: list[int] = []
+        if self.terms.terms:
+            named = lines_holding(texts, self.terms.terms, joined, lowered=True)
         task_lines = set(named)
         for index in sorted(task_lines.union(markers)):
             rank, message, error_statement, levelled_error, repeated = ranked[index]

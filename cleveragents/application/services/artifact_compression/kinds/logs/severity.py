@@ -395,8 +395,10 @@ class _Describer:
         neighbours tell: the lines of a Python traceback and the exception line that ends it,
         and the line above a stack frame."""
         joined = "\n".join(lines)
-        headers = [i for i in lines_holding(joined, ("Traceback",)) if _opens_traceback(lines[i])]
-        blank_first = lines_starting(joined, _BLANKS)
+        headers = [
+            i for i in lines_holding(lines, ("Traceback",), joined) if _opens_traceback(lines[i])
+        ]
+        blank_first = lines_starting(lines, _BLANKS, joined)
         # A traceback goes on while its lines start with a blank: every line it may hold is a
         # header's or a blank-first line's next one.
         read = {*headers, *blank_first}

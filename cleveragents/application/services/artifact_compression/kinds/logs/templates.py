@@ -166,7 +166,7 @@ def masked_lines(lines: Sequence[str], keys: Sequence[str] | None = None) -> lis
         keys = digits_as_one(joined).split("\n")
     if len(keys) != len(lines):
         return [_mask(line) for line in lines]  # a line held a newline of its own
-    hex_lines = lines_holding(joined, _HEX_PREFIXES)
+    hex_lines = lines_holding(lines, _HEX_PREFIXES, joined)
     if hex_lines:
         # The digits of these lines are kept: a key of 1s would not tell `0x1f` from `1x1f`.
         keys = list(keys)
