@@ -235,16 +235,12 @@ class DiffLineRanker:
         if self._notable is not None:
             for index in JoinedLines.between(self._notable.blank_changes, start, end):
                 run[index - start] = _CONTEXT
-        changes = self.changes
+        changed = run.count(_CHANGE)
         at = 0
-        while changes < _OPENING_CHANGES:  # the first changed lines, found by `list.index`
-            try:
-                at = run.index(_CHANGE, at)
-            except ValueError:
-                break
+        for _ in range(min(max(_OPENING_CHANGES - self.changes, 0), changed)):
+            at = run.index(_CHANGE, at)  # the first changed lines of the hunk
             run[at] = _OPENING
-            changes += 1
-        self.changes = changes + run.count(_CHANGE)
+        self.changes += changed
         if self.deleted:  # the ranks are below `_NOISE`
             run = list(map(_ONE_LOWER, run))
         self.previous = run[-1]
