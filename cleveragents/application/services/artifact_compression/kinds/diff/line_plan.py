@@ -209,7 +209,6 @@ class DiffLineRanker:
         if self.columns != 1:  # a combined diff's hunk: every line is read
             self._read_lines(lines, start, end, end, reader, None, ranks)
             return
-        hinted = notable.hinted
         notables = notable.between(start, end)
         following = 0  # the first of `notables` not behind `index`
         index = start
@@ -225,7 +224,7 @@ class DiffLineRanker:
                 while following + 1 < len(notables) and notables[following + 1] == through:
                     following += 1
                     through += 1
-                index = self._read_lines(lines, index, through, end, reader, hinted, ranks)
+                index = self._read_lines(lines, index, through, end, reader, notable, ranks)
 
     def _plain_run(self, lines: list[str], start: int, end: int, ranks: list[int]) -> None:
         """Append the ranks of `lines[start:end]`, lines of one marker column with no
@@ -253,14 +252,14 @@ class DiffLineRanker:
         through: int,
         end: int,
         reader: Reader,
-        hinted: set[int] | None,
+        notable: _Notable | None,
         ranks: list[int],
     ) -> int:
         """Append the ranks of body lines read one by one in the language of their file
         (module docstring): `lines[start:through]`, then each next one up to `end` while a
-        block comment is open. `hinted`: the lines whose code holds a word of `ERROR_WORDS`
-        (None: unknown, each line's code is searched). Returns the index after the last line
-        read."""
+        block comment is open. `notable`: what the scan found (which lines' code holds a word
+        of `ERROR_WORDS`, which match their declaration pattern); None: unknown, each line's
+        code is searched. Returns the index after the last line read."""
         columns = self.columns
         comments = self.comments
         inside = comments.inside
@@ -268,6 +267,12 @@ class DiffLineRanker:
         # What a line must start with to be more than plain: most lines are told plain from
         # their first and last characters, without a call.
         heads = reader.special_heads
+        # The lines the scan found matching their declaration pattern: a pattern's scan also
+        # reads the lines of files of no known language between two of its files, so only a
+        # file with a pattern of its own trusts it.
+        declarations = (
+            notable.declared if notable is not None and reader.declaration is not None else None
+        )
         terms = self.terms if self.terms.terms else None
         deleted = self.deleted
         changes = self.changes
@@ -285,7 +290,8 @@ class DiffLineRanker:
                 if not stripped:
                     rank = _CONTEXT
                 else:
-                    hint = None if hinted is None else index in hinted
+                    hint = None if notable is None else index in notable.hinted
+                    declared = None if declarations is None else index in declarations
                     plain = (
                         heads is not None
                         and hint is False
@@ -295,7 +301,7 @@ class DiffLineRanker:
                     role = (
                         Role.PLAIN
                         if plain
-                        else reader.role(code, stripped, markers, comments, hint)
+                        else reader.role(code, stripped, markers, comments, hint, declared)
                     )
                     if "+" in markers or "-" in markers:  # a changed line
                         if role is Role.DECLARATION:
@@ -336,6 +342,7 @@ class _Notable:
     whose lines cannot start with a letter or ``/``: a word in the line is in its code."""
 
     hinted: set[int]
+    declared: set[int]  # the lines whose code matches their file's declaration pattern
     listed: list[int]
     blank_changes: list[int]  # the lines of one marker column, ``+`` or ``-``, and blanks
     lines: list[str]  # the lines read
@@ -349,9 +356,10 @@ class _Notable:
             notable |= joined.holding(terms.terms)
         if "/*" in joined.text:
             notable |= joined.holding(("/*",))
-        notable.update(_declarations(joined, segments))
+        declared = set(_declarations(joined, segments))
+        notable |= declared
         blank_changes = joined.matching(_BLANK_CHANGE)
-        return cls(hinted, sorted(notable), blank_changes, lines)
+        return cls(hinted, declared, sorted(notable), blank_changes, lines)
 
     def between(self, start: int, end: int) -> list[int]:
         """The notable lines from `start` up to `end` (excluded), in order."""

@@ -129,10 +129,12 @@ class Reader:
         markers: str,
         comments: Comments,
         hinted: bool | None = None,
+        declared: bool | None = None,
     ) -> Role:
         """The role of the code of a hunk body line that is not blank: `stripped` is the code
         without blanks, `markers` the line's marker columns. `hinted`, when known: whether the
-        code holds a word of `_ERROR_WORDS` (else it is searched for)."""
+        code holds a word of `_ERROR_WORDS` (else it is searched for); `declared`, when known:
+        whether the declaration pattern matches the code (else it is matched)."""
         # Each `startswith`/`endswith` is screened by one character, which costs less than
         # the call: most lines are no placeholder, no comment and no declaration.
         if stripped[-1] == OMITTED_END and stripped.endswith(IMPLEMENTATION_OMITTED):
@@ -142,7 +144,7 @@ class Reader:
                 return Role.COMMENT
         elif self.family is not None and comments.is_block_comment(_side(markers), stripped):
             return Role.COMMENT
-        if self._declares(code, stripped):
+        if self._declares(code, stripped) if declared is None else declared:
             return Role.DECLARATION
         if hinted is None:
             hinted = ERROR_HINT.search(code.lower()) is not None
