@@ -16,6 +16,10 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 
+from cleveragents.application.services.artifact_compression.kinds.line_hits import (
+    first_hits_per_line,
+)
+
 _NEWLINE_FREE_ESCAPES = frozenset("wdSbB\\.()[]{}|*+?$^-/'\"!#&~,:;<=>@`%")
 
 
@@ -106,16 +110,8 @@ class JoinedLines:
         if self._lowered is None:
             self._lowered = self.text.lower()
         lowered = self._lowered
-        offsets: list[int] = []
-        for word in words:
-            at = lowered.find(word)
-            while at >= 0:
-                offsets.append(at)
-                line_end = lowered.find("\n", at)
-                if line_end < 0:
-                    break
-                at = lowered.find(word, line_end)  # on from the next line
-        return set(self._line_indexes(sorted(offsets), text=lowered))
+        offsets = sorted(first_hits_per_line(lowered, words))
+        return set(self._line_indexes(offsets, text=lowered))
 
     def starting(self, prefix: str) -> list[int]:
         """The indexes of the lines that start with `prefix` (no newline), in order."""

@@ -11,6 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from cleveragents.application.services.artifact_compression.kinds.line_hits import (
+    first_hits_per_line,
+)
+
 __all__ = ["lines_holding", "lines_starting"]
 
 
@@ -34,16 +38,7 @@ def lines_holding(
         ]
     if lowered:
         text = text.lower()
-    offsets: list[int] = []
-    for needle in needles:
-        at = text.find(needle)
-        while at >= 0:
-            offsets.append(at)
-            line_end = text.find("\n", at)
-            if line_end < 0:
-                break
-            at = text.find(needle, line_end)  # on from the next line
-    return _line_indexes(text, offsets)
+    return _line_indexes(text, first_hits_per_line(text, needles))
 
 
 def lines_starting(
