@@ -7,6 +7,7 @@ import threading
 from bisect import bisect_left
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from functools import partial
 from itertools import accumulate
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from cleveragents.adapters.tokens.offline_encodings import (
     OFFLINE_ENCODINGS,
     read_ranks,
 )
+from cleveragents.adapters.tokens.repeated_words import count_by_repeated_words
 from cleveragents.application.ports.token_counter import TextPiece, TokenCounter
 from cleveragents.domain.errors import TokenCountingError, UnknownEncodingError
 
@@ -184,28 +186,41 @@ def _starts(encoding: tiktoken.Encoding, text: str, offset: int = 0) -> list[int
 
 def _count_runs(encoding: tiktoken.Encoding, runs: list[str]) -> int:
     """The count of each of `runs` (each starts and ends at a safe cut of the text it came
-    from), summed: consecutive runs that meet at a safe cut are encoded as one text, of about
-    `STREAM_WINDOW_CHARS` at most (a long run alone is cut as `count` cuts a text)."""
-    total = 0
+    from), summed: consecutive runs that meet at a safe cut are joined into one text, of about
+    `STREAM_WINDOW_CHARS` at most (a long run alone is cut as `count` cuts a text), and the
+    texts are counted together, by their distinct words when they repeat (`_count_all`)."""
+    texts: list[str] = []
     group: list[str] = []
     size = 0
     for run in runs:
         if not run:
             continue
         if group and (size > STREAM_WINDOW_CHARS or not _meet_at_cut(group[-1], run)):
-            total += _count_long(encoding, "".join(group))
+            texts.append("".join(group))
             group = []
             size = 0
         group.append(run)
         size += len(run)
     if group:
-        total += _count_long(encoding, "".join(group))
-    return total
+        texts.append("".join(group))
+    return _count_all(encoding, texts)
 
 
 def _count_long(encoding: tiktoken.Encoding, text: str) -> int:
-    """The count of `text`, encoded in the pieces of `exact_pieces` (the token list of a long
-    text is never built whole)."""
+    """The count of `text` (see `_count_all`)."""
+    return _count_all(encoding, [text])
+
+
+def _count_all(encoding: tiktoken.Encoding, texts: list[str]) -> int:
+    """The summed count of `texts`: by their distinct words (`repeated_words`) when they are
+    long and repeat enough, else each encoded in the pieces of `exact_pieces` (the token list
+    of a long text is never built whole)."""
+    count_whole = partial(_count_whole, encoding)
+    counted = count_by_repeated_words(texts, count_whole)
+    return sum(map(count_whole, texts)) if counted is None else counted
+
+
+def _count_whole(encoding: tiktoken.Encoding, text: str) -> int:
     return sum(len(_token_ids(encoding, piece)) for piece in exact_pieces(text))
 
 

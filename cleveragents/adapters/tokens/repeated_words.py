@@ -1,0 +1,108 @@
+"""Counting a long text by its distinct words: each one encoded once, however often it comes.
+
+Real text repeats itself. A log's lines share their words, a diff its identifiers, a JSON
+response its keys, prose its vocabulary: in a megabyte, a few percent of the characters are
+the distinct words, and the tokenizer spends most of its time finding again what it found
+before. So the text is cut where no token can cross (before a space that follows a character
+other than whitespace: `tiktoken_counter.first_cut_inside` says why the counts of the two sides
+then add up, in every encoding offered), its pieces (a space and the word after it) are
+counted with `collections.Counter`, and the distinct ones are encoded once, grouped by how
+often they come: the total is the sum over the groups of the group's count times that often.
+No per-word Python loop runs over the text, and the count is exact.
+
+A text whose words barely repeat (random identifiers, a base64 blob) gains nothing and pays
+for the cutting: `count_by_repeated_words` declines it from a sample of its first words, and
+the caller encodes it whole.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from itertools import chain, islice
+from typing import cast
+
+MIN_CHARS = 1 << 15
+"""Below this a text is encoded whole: cutting and grouping a short text costs more than it
+saves."""
+
+_SAMPLE_WORDS = 4096
+_MAX_SAMPLE_DISTINCT = 0.6
+"""The share of distinct words among the first `_SAMPLE_WORDS` above which a text is
+declined. Distinct words grow slower than the text (a sample shows more of them than the
+whole), so a text declined here would have gained little."""
+
+_MARK = "\x1f"
+"""Stands for a space that is no cut (one after whitespace) while the text is split at
+spaces; a text that holds it is declined (the mark must be told from the text)."""
+
+_ASCII_BLANKS = "\t\n\x0b\x0c\r\x1c\x1d\x1e"
+# Every other character Python's `isspace` accepts (the tokenizers' `\s`, Unicode's
+# White_Space, is within it), none past U+3000: a space after one of them is no cut either.
+_WIDE_BLANKS = tuple(chr(code) for code in range(0x80, 0x3001) if chr(code).isspace())
+
+
+def count_by_repeated_words(texts: Sequence[str], count: Callable[[str], int]) -> int | None:
+    """The summed count of `texts`, `count` (an exact count of one text) called once per group
+    of distinct words that come equally often, and once per distinct first and last word of a
+    text; None when they are short, hold the mark, or repeat too little to gain (the caller
+    counts them whole)."""
+    if sum(map(len, texts)) < MIN_CHARS:
+        return None
+    split = [_words_between_cuts(text) for text in texts]
+    if any(words is None for words in split):
+        return None
+    sample = list(islice(chain.from_iterable(split), _SAMPLE_WORDS))  # type: ignore[arg-type]
+    if len(sample) == _SAMPLE_WORDS and len(set(sample)) > _MAX_SAMPLE_DISTINCT * len(sample):
+        return None
+    # A text's first word has no space before it, and its last may end in whitespace (a cut
+    # before a following space would not hold): those are counted alone, once each however
+    # often they come. Every word between them ends in a character other than whitespace, so
+    # any of them can follow any other at a cut.
+    firsts: Counter[str] = Counter()
+    lasts: Counter[str] = Counter()
+    inner: Counter[str] = Counter()
+    for words in cast("list[list[str]]", split):
+        firsts[words[0]] += 1
+        if len(words) > 1:
+            lasts[words[-1]] += 1
+            inner.update(islice(words, 1, len(words) - 1))
+    total = sum(times * count(_unmarked(word)) for word, times in firsts.items())
+    total += sum(times * count(_unmarked(" " + word)) for word, times in lasts.items())
+    by_times: dict[int, list[str]] = {}
+    for word, times in inner.items():
+        same = by_times.get(times)
+        if same is None:
+            by_times[times] = [word]
+        else:
+            same.append(word)
+    for times, same in by_times.items():
+        total += times * count(_unmarked(" " + " ".join(same)))
+    return total
+
+
+def _words_between_cuts(text: str) -> list[str] | None:
+    """`text` split at its cuts (each space that follows a character other than whitespace),
+    the spaces dropped: every other space is first replaced by the mark, with `str.replace`
+    (in C), so that `str.split` cuts at the right ones only."""
+    if _MARK in text:
+        return None
+    marked = text
+    if "  " in marked:
+        # Left to right, in pairs: the second space of each pair is marked, so no two spaces
+        # stand together after it, and a space left after a marked one is marked last.
+        marked = marked.replace("  ", " " + _MARK)
+    for blank in _ASCII_BLANKS:
+        if blank + " " in marked:
+            marked = marked.replace(blank + " ", blank + _MARK)
+    if not text.isascii():
+        for blank in _WIDE_BLANKS:
+            if blank + " " in marked:
+                marked = marked.replace(blank + " ", blank + _MARK)
+    if _MARK + " " in marked:
+        marked = marked.replace(_MARK + " ", _MARK + _MARK)
+    return marked.split(" ")
+
+
+def _unmarked(text: str) -> str:
+    return text.replace(_MARK, " ") if _MARK in text else text
