@@ -33,8 +33,7 @@ def _count(encoding: str, text: str) -> int:
 
 @pytest.fixture
 def any_length(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Short texts and rare words taken too, so that generated text reaches every branch."""
-    monkeypatch.setattr(repeated_words, "MIN_CHARS", 0)
+    """Rare words taken too, so that generated text reaches every branch."""
     monkeypatch.setattr(repeated_words, "_MAX_SAMPLE_DISTINCT", 1.0)
 
 
@@ -73,8 +72,29 @@ def test_a_text_that_barely_repeats_is_declined_and_counted_whole() -> None:
     assert TiktokenCounter().count(text) == _count("cl100k_base", text)
 
 
-def test_a_short_text_is_declined() -> None:
-    assert count_by_repeated_words(["a few words, a few words"], len) is None
+def test_a_short_text_is_encoded_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refused(*_: object) -> None:
+        raise AssertionError("a short text is not split into words")
+
+    monkeypatch.setattr(repeated_words, "count_by_repeated_words", refused)
+    text = "a few words, a few words " * 100
+    assert TiktokenCounter().count(text) == _count("cl100k_base", text)
+
+
+def test_a_long_text_is_split_into_bounded_pieces(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only one piece's words are held at a time: a 3 MB text comes in pieces of about 1 MB."""
+    seen: list[int] = []
+    split = repeated_words._words_between_cuts
+
+    def watched(piece: str) -> list[str] | None:
+        seen.append(len(piece))
+        return split(piece)
+
+    monkeypatch.setattr(repeated_words, "_words_between_cuts", watched)
+    text = "the shard failed again.\n" * 130_000
+    assert TiktokenCounter().count(text) == _count("cl100k_base", text)
+    assert len(seen) >= 2
+    assert max(seen) < 2.5 * (1 << 20)
 
 
 def test_every_blank_python_knows_is_below_the_last_one_listed() -> None:

@@ -18,13 +18,12 @@ the caller encodes it whole.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
-from itertools import chain, islice
-from typing import cast
+from collections.abc import Callable, Iterable
+from itertools import islice
 
 MIN_CHARS = 1 << 15
-"""Below this a text is encoded whole: cutting and grouping a short text costs more than it
-saves."""
+"""Below this a text is encoded whole (the caller's test): cutting and grouping a short text
+costs more than it saves."""
 
 _SAMPLE_WORDS = 4096
 _MAX_SAMPLE_DISTINCT = 0.6
@@ -42,27 +41,23 @@ _ASCII_BLANKS = "\t\n\x0b\x0c\r\x1c\x1d\x1e"
 _WIDE_BLANKS = tuple(chr(code) for code in range(0x80, 0x3001) if chr(code).isspace())
 
 
-def count_by_repeated_words(texts: Sequence[str], count: Callable[[str], int]) -> int | None:
-    """The summed count of `texts`, `count` (an exact count of one text) called once per group
-    of distinct words that come equally often, and once per distinct first and last word of a
-    text; None when they are short, hold the mark, or repeat too little to gain (the caller
-    counts them whole)."""
-    if sum(map(len, texts)) < MIN_CHARS:
-        return None
-    split = [_words_between_cuts(text) for text in texts]
-    if any(words is None for words in split):
-        return None
-    sample = list(islice(chain.from_iterable(split), _SAMPLE_WORDS))  # type: ignore[arg-type]
-    if len(sample) == _SAMPLE_WORDS and len(set(sample)) > _MAX_SAMPLE_DISTINCT * len(sample):
-        return None
-    # A text's first word has no space before it, and its last may end in whitespace (a cut
-    # before a following space would not hold): those are counted alone, once each however
-    # often they come. Every word between them ends in a character other than whitespace, so
-    # any of them can follow any other at a cut.
+def count_by_repeated_words(pieces: Iterable[str], count: Callable[[str], int]) -> int | None:
+    """The summed count of `pieces` (a long text in pieces whose counts add up, split one at
+    a time, so that only one piece's words are held at once), `count` (an exact count of one
+    text) called once per group of distinct words that come equally often, and once per
+    distinct first and last word of a piece; None when a piece holds the mark, or the first
+    words show that they repeat too little to gain (the caller counts them whole)."""
     firsts: Counter[str] = Counter()
     lasts: Counter[str] = Counter()
     inner: Counter[str] = Counter()
-    for words in cast("list[list[str]]", split):
+    for number, piece in enumerate(pieces):
+        words = _words_between_cuts(piece)
+        if words is None or (number == 0 and _barely_repeats(words)):
+            return None
+        # A piece's first word has no space before it, and its last may end in whitespace (a
+        # cut before a following space would not hold): those are counted alone, once each
+        # however often they come. Every word between them ends in a character other than
+        # whitespace, so any of them can follow any other at a cut.
         firsts[words[0]] += 1
         if len(words) > 1:
             lasts[words[-1]] += 1
@@ -79,6 +74,11 @@ def count_by_repeated_words(texts: Sequence[str], count: Callable[[str], int]) -
     for times, same in by_times.items():
         total += times * count(_unmarked(" " + " ".join(same)))
     return total
+
+
+def _barely_repeats(words: list[str]) -> bool:
+    sample = words[:_SAMPLE_WORDS]
+    return len(sample) == _SAMPLE_WORDS and len(set(sample)) > _MAX_SAMPLE_DISTINCT * len(sample)
 
 
 def _words_between_cuts(text: str) -> list[str] | None:

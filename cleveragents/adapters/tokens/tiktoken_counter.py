@@ -13,12 +13,12 @@ from pathlib import Path
 
 import tiktoken
 
+from cleveragents.adapters.tokens import repeated_words
 from cleveragents.adapters.tokens.offline_encodings import (
     DEFAULT_ENCODING,
     OFFLINE_ENCODINGS,
     read_ranks,
 )
-from cleveragents.adapters.tokens.repeated_words import count_by_repeated_words
 from cleveragents.application.ports.token_counter import TextPiece, TokenCounter
 from cleveragents.domain.errors import TokenCountingError, UnknownEncodingError
 
@@ -211,7 +211,10 @@ def _count_long(encoding: tiktoken.Encoding, text: str) -> int:
     """The count of `text`: by its distinct words (`repeated_words`) when it is long and
     repeats enough, else encoded in the pieces of `exact_pieces` (the token list of a long
     text is never built whole)."""
-    counted = count_by_repeated_words([text], partial(_count_whole, encoding))
+    counted = None
+    if len(text) >= repeated_words.MIN_CHARS:
+        pieces = exact_pieces(text)  # one piece's words held at a time
+        counted = repeated_words.count_by_repeated_words(pieces, partial(_count_whole, encoding))
     return _count_whole(encoding, text) if counted is None else counted
 
 
