@@ -141,3 +141,23 @@ def test_long_texts_of_every_kind_count_as_the_tokenizer_does(encoding: str, mak
     assert counted is not None  # it repeats: counted by its words, not declined
     assert counted == _count(encoding, text)
     assert TiktokenCounter(encoding).count(text) == _count(encoding, text)
+
+
+def test_a_stream_is_counted_by_words_one_window_at_a_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`agents tokens count` streams a file: each window is counted alone, by its words."""
+    windows: list[int] = []
+    by_words = repeated_words.count_by_repeated_words
+
+    def watched(pieces: object, count: object) -> int | None:
+        listed = list(pieces)  # type: ignore[call-overload]
+        windows.append(sum(map(len, listed)))
+        return by_words(listed, count)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(repeated_words, "count_by_repeated_words", watched)
+    text = _log(random.Random(5)) * 6
+    chunks = (text[start : start + 65_536] for start in range(0, len(text), 65_536))
+    assert TiktokenCounter().count_stream(chunks) == _count("cl100k_base", text)
+    assert len(windows) >= 2
+    assert max(windows) < 3 * (1 << 20)

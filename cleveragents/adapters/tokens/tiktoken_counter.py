@@ -102,11 +102,13 @@ class TiktokenCounter(TokenCounter):
                     searched = max(len(pending) - 1, 0)
                     continue
                 cut = len(pending)  # one enormous line: split anyway (off by at most a token)
-            total += len(_token_ids(encoding, pending[:cut]))
+            # Each window alone (by its distinct words when it repeats): what is held stays
+            # bounded however long the stream.
+            total += _count_long(encoding, pending[:cut])
             pending = pending[cut:]
             searched = 0
         if pending:
-            total += len(_token_ids(encoding, pending))
+            total += _count_long(encoding, pending)
         return total
 
     def token_starts(self, text: str) -> list[int]:
