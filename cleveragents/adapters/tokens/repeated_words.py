@@ -26,6 +26,7 @@ MIN_CHARS = 1 << 15
 costs more than it saves."""
 
 _SAMPLE_WORDS = 4096
+_SAMPLE_CHARS = 1 << 17
 _MAX_SAMPLE_DISTINCT = 0.6
 """The share of distinct words among the first `_SAMPLE_WORDS` above which a text is
 declined. Distinct words grow slower than the text (a sample shows more of them than the
@@ -51,8 +52,10 @@ def count_by_repeated_words(pieces: Iterable[str], count: Callable[[str], int]) 
     lasts: Counter[str] = Counter()
     inner: Counter[str] = Counter()
     for number, piece in enumerate(pieces):
+        if number == 0 and _barely_repeats(piece):
+            return None
         words = _words_between_cuts(piece)
-        if words is None or (number == 0 and _barely_repeats(words)):
+        if words is None:
             return None
         # A piece's first word has no space before it, and its last may end in whitespace (a
         # cut before a following space would not hold): those are counted alone, once each
@@ -76,9 +79,17 @@ def count_by_repeated_words(pieces: Iterable[str], count: Callable[[str], int]) 
     return total
 
 
-def _barely_repeats(words: list[str]) -> bool:
-    sample = words[:_SAMPLE_WORDS]
-    return len(sample) == _SAMPLE_WORDS and len(set(sample)) > _MAX_SAMPLE_DISTINCT * len(sample)
+def _barely_repeats(text: str) -> bool:
+    """Whether the first `_SAMPLE_WORDS` words of `text` (of its first `_SAMPLE_CHARS`
+    characters, read alone: the whole of a text declined is never split) are mostly
+    distinct. Fewer than a quarter of that many words in so many characters (one long
+    minified line) say nothing either way: such a text is split, in a few long words."""
+    sample = _words_between_cuts(text[:_SAMPLE_CHARS])
+    if sample is None:
+        return True  # it holds the mark
+    sample = sample[:_SAMPLE_WORDS]
+    enough = len(sample) >= _SAMPLE_WORDS // 4
+    return enough and len(set(sample)) > _MAX_SAMPLE_DISTINCT * len(sample)
 
 
 def _words_between_cuts(text: str) -> list[str] | None:
