@@ -65,9 +65,17 @@ def test_a_text_holding_the_mark_is_declined() -> None:
     assert TiktokenCounter().count(text) == _count("cl100k_base", text)
 
 
+def test_a_text_of_few_distinct_words_is_counted_by_them() -> None:
+    text = _prose(random.Random(11)) * 2
+    assert len(text) > repeated_words.MIN_CHARS
+    assert count_by_repeated_words([text], lambda part: _count("cl100k_base", part)) == _count(
+        "cl100k_base", text
+    )
+
+
 def test_a_text_that_barely_repeats_is_declined_and_counted_whole() -> None:
     rng = random.Random(7)
-    text = " ".join(f"{rng.getrandbits(64):x}" for _ in range(8_000))
+    text = " ".join(f"{rng.getrandbits(64):x}" for _ in range(40_000))
     assert count_by_repeated_words([text], len) is None
     assert TiktokenCounter().count(text) == _count("cl100k_base", text)
 
@@ -132,6 +140,7 @@ def _code(rng: random.Random) -> str:
     return "".join(blocks)
 
 
+@pytest.mark.usefixtures("any_length")
 @pytest.mark.parametrize("encoding", ENCODINGS)
 @pytest.mark.parametrize("make", [_prose, _log, _code])
 def test_long_texts_of_every_kind_count_as_the_tokenizer_does(encoding: str, make: object) -> None:
