@@ -38,8 +38,18 @@ from cleveragents.application.services.artifact_compression.task_terms import Ta
 _OBJECT, _ARRAY, _STRING, _NUMBER, _BOOL, _NULL = range(6)
 _KINDS = 8  # a shape is `path * _KINDS + kind`
 _ITEM = None  # the pseudo key of an array's items in a path
-_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False)
-"""`json.dumps` of the compact layout, made once (the survey sizes flat objects with it)."""
+
+
+def _unencodable(value: object) -> object:
+    raise TypeError(f"{type(value).__name__} is not JSON")
+
+
+_COMPACT: Callable[[object, int], list[str]] = json.encoder.c_make_encoder(  # type: ignore[attr-defined]
+    None, _unencodable, json.encoder.encode_basestring, None, ":", ",", False, False, True
+)
+"""`json.dumps`'s compact layout (``ensure_ascii=False``), the C writer made once: the survey
+sizes flat objects with it, and making it per object (as `json.JSONEncoder.encode` does)
+cost more than writing a small object."""
 _FLAT_FROM = 16
 """Objects of scalars alone of this many members or more are sized at once (`_flat_object`);
 for fewer, that costs more than walking the members."""
@@ -91,7 +101,10 @@ class Survey:
         self.terms = terms
         self._mentions = _mention_test(terms)
         self.facts: dict[int, Facts] = {}
-        self._paths: dict[tuple[int, str | None], int] = {}
+        self._children: dict[int, dict[str | None, int]] = {}
+        """The number of each path: by its parent's number, by its last key (one dict per
+        parent, so a member's lookup builds no tuple)."""
+        self._path_count = 0
         self._seen: set[int] = set()
         self._key_lengths: dict[str, int] = {}
         self._key_matches: dict[str, bool] = {}
@@ -185,9 +198,21 @@ class Survey:
         return length
 
     def _path(self, parent: int, key: str | None) -> int:
-        path = self._paths.get((parent, key))
+        return self._child_path(self._children_of(parent), key)
+
+    def _children_of(self, parent: int) -> dict[str | None, int]:
+        children = self._children.get(parent)
+        if children is None:
+            children = self._children[parent] = {}
+        return children
+
+    def _child_path(self, children: dict[str | None, int], key: str | None) -> int:
+        """The number of the path `key` under the parent of `children`; a path not met
+        before takes the next number."""
+        path = children.get(key)
         if path is None:
-            path = self._paths[(parent, key)] = len(self._paths) + 1
+            self._path_count += 1
+            path = children[key] = self._path_count
         return path
 
     def _key_mentions_task(self, key: str) -> bool:
@@ -270,9 +295,10 @@ class Survey:
             kinds = list(map(_KIND_OF.get, map(type, value.values())))
             if _OBJECT not in kinds and _ARRAY not in kinds and None not in kinds:
                 return self._flat_object(value, path, kinds)  # type: ignore[arg-type]
-        start = self._counts()
+        arrays, shape_items, tasks = self.arrays, self.shape_items, self.task_items
         count = len(value)
-        paths, seen, key_lengths = self._paths, self._seen, self._key_lengths
+        children = self._children.get(path) or self._children_of(path)
+        seen, key_lengths = self._seen, self._key_lengths
         mentions = self._mentions if self.terms else None
         compact = widened = newlines = items = longest = 0
         keys = count
@@ -280,7 +306,7 @@ class Survey:
         new: list[int] = []
         for index, (key, item) in enumerate(value.items()):
             seen_before = len(seen)
-            member_path = paths.get((path, key)) or self._path(path, key)
+            member_path = children.get(key) or self._child_path(children, key)
             key_length = key_lengths.get(key) or self.key_length(key)
             kind = _KIND_OF.get(type(item))
             if kind is None:
@@ -308,45 +334,57 @@ class Survey:
                 task.append(index)
             if len(seen) > seen_before:
                 new.append(index)
+        # Positional (the fields' order), which builds it at half the cost of keywords.
         return Facts(
-            compact=compact + 2 * count + 1,  # ':' and ',' per member, the braces
-            pretty=compact + widened + 6 * count + 2,  # ': ', ',', newline and indent per member
-            newlines=newlines + count + 1,
-            max_items=items,
-            max_string=longest,
-            max_keys=keys,
-            matched=bool(task),
-            task_items=tuple(task),
-            ranges=self._ranges(*start),
-            new_members=None if len(new) == count else tuple(new),
+            compact + 2 * count + 1,  # ':' and ',' per member, the braces
+            compact + widened + 6 * count + 2,  # ': ', ',', newline and indent per member
+            newlines + count + 1,
+            items,
+            longest,
+            keys,
+            bool(task),
+            (),
+            (),
+            tuple(task),
+            (),
+            -1,
+            0,
+            (arrays, self.arrays, shape_items, self.shape_items, tasks, self.task_items),
+            None if len(new) == count else tuple(new),
         )
 
     def _flat_object(self, value: dict[str, object], path: int, kinds: list[int]) -> Facts:
         """An object of scalars alone (no task), the commonest new one (a record of a new
         shape, a translation file): written compact in C to size it, its shapes found in
         comprehensions, no call per member."""
-        start = self._counts()
+        arrays, shape_items, tasks = self.arrays, self.shape_items, self.task_items
         count = len(value)
-        paths = self._paths
+        children = self._children.get(path) or self._children_of(path)
         shapes = [
-            (paths.get((path, key)) or self._path(path, key)) * _KINDS + kind
+            (children.get(key) or self._child_path(children, key)) * _KINDS + kind
             for key, kind in zip(value, kinds, strict=True)
         ]
         seen = self._seen
         new = [index for index, shape in enumerate(shapes) if shape not in seen]
         seen.update(shapes)
-        compact = len(_COMPACT.encode(value))
+        compact = len("".join(_COMPACT(value, 0)))
         longest = max(map(len, [item for item in value.values() if type(item) is str]), default=0)
         return Facts(
-            compact=compact,
-            pretty=compact + 4 * count + 1,  # ': ' for ':', newline and indent per member
-            newlines=count + 1,
-            max_items=0,
-            max_string=longest,
-            max_keys=count,
-            matched=False,
-            ranges=self._ranges(*start),
-            new_members=None if len(new) == count else tuple(new),
+            compact,
+            compact + 4 * count + 1,  # ': ' for ':', newline and indent per member
+            count + 1,
+            0,
+            longest,
+            count,
+            False,
+            (),
+            (),
+            (),
+            (),
+            -1,
+            0,
+            (arrays, arrays, shape_items, shape_items, tasks, tasks),
+            None if len(new) == count else tuple(new),
         )
 
     def _array(self, value: list[object], path: int) -> Facts:
@@ -494,7 +532,9 @@ class Survey:
         rank = self.shape_items
         if middle:  # ranked before the new shapes inside it, which need it shown
             self.shape_items += 1
-        facts = self._visit(item, path)
+        # `_visit`, one call less per item
+        facts = self._object(item, path) if isinstance(item, dict) else self._array(item, path)
+        self.facts[id(item)] = facts
         if not middle:
             return facts, None
         if len(seen) > seen_before:
