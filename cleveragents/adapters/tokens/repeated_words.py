@@ -17,9 +17,11 @@ the caller encodes it whole.
 
 from __future__ import annotations
 
-from collections import Counter
+from bisect import bisect_right
+from collections import ChainMap, Counter
 from collections.abc import Callable, Iterable
-from itertools import islice
+from itertools import accumulate, chain, islice, repeat
+from operator import mul, sub
 
 MIN_CHARS = 1 << 16
 """Below this a text is encoded whole (the caller's test): cutting and grouping a short text
@@ -36,6 +38,9 @@ code, diffs and agent transcripts sit at 0.5-0.8 in a sample of a few thousand w
 0.1-0.3 and API responses at 0.45 or less (their keys repeat), and the sample overstates the
 share of a long text (its vocabulary grows slower than it does)."""
 
+_MAX_REMEMBERED = 1 << 20
+"""The most words one compression remembers the counts of (some 100 MB at most)."""
+
 _MARK = "\x1f"
 """Stands for a space that is no cut (one after whitespace) while the text is split at
 spaces; a text that holds it is declined (the mark must be told from the text)."""
@@ -46,18 +51,30 @@ _ASCII_BLANKS = "\t\n\x0b\x0c\r\x1c\x1d\x1e"
 _WIDE_BLANKS = tuple(chr(code) for code in range(0x80, 0x3001) if chr(code).isspace())
 
 
-def count_by_repeated_words(pieces: Iterable[str], count: Callable[[str], int]) -> int | None:
+def count_by_repeated_words(
+    pieces: Iterable[str],
+    count: Callable[[str], int],
+    remembered: dict[str, int] | None = None,
+    word_counts: Callable[[list[str]], list[int]] | None = None,
+) -> int | None:
     """The summed count of `pieces` (a long text in pieces whose counts add up, split one at
     a time, so that only one piece's words are held at once), `count` (an exact count of one
     text) called once per group of distinct words that come equally often, and once per
     distinct first and last word of a piece; None when a piece holds the mark, or the first
-    words show that they repeat too little to gain (the caller counts them whole)."""
+    words show that they repeat too little to gain (the caller counts them whole).
+
+    With `remembered` (the count of each word, with the space before it, that earlier counts
+    found), a word found there is not encoded again, the text is never declined for repeating
+    too little (what it holds is met again), and the words not found are counted each by
+    `word_counts` (all of them in one encode) and remembered."""
     firsts: Counter[str] = Counter()
     lasts: Counter[str] = Counter()
     inner: Counter[str] = Counter()
     for number, piece in enumerate(pieces):
-        if number == 0 and _barely_repeats(piece):
+        if number == 0 and remembered is None and _barely_repeats(piece):
             return None
+        if remembered is not None and not _encodable(piece):
+            return None  # a lone surrogate: the tokenizer mends it, so byte lengths differ
         words = _words_between_cuts(piece)
         if words is None:
             return None
@@ -71,6 +88,8 @@ def count_by_repeated_words(pieces: Iterable[str], count: Callable[[str], int]) 
             inner.update(islice(words, 1, len(words) - 1))
     total = sum(times * count(_unmarked(word)) for word, times in firsts.items())
     total += sum(times * count(_unmarked(" " + word)) for word, times in lasts.items())
+    if remembered is not None and word_counts is not None:
+        return total + _count_remembering(inner, remembered, word_counts)
     by_times: dict[int, list[str]] = {}
     for word, times in inner.items():
         same = by_times.get(times)
@@ -81,6 +100,41 @@ def count_by_repeated_words(pieces: Iterable[str], count: Callable[[str], int]) 
     for times, same in by_times.items():
         total += times * count(_unmarked(" " + " ".join(same)))
     return total
+
+
+def _count_remembering(
+    inner: Counter[str],
+    remembered: dict[str, int],
+    word_counts: Callable[[list[str]], list[int]],
+) -> int:
+    """The count of the `inner` words (each with the space before it) times how often each
+    comes: those `remembered` looked up, the others counted together and remembered (up to
+    `_MAX_REMEMBERED` words: past it they are counted, not kept)."""
+    new = [word for word in inner if word not in remembered]
+    if new:
+        counted = dict(zip(new, word_counts(new), strict=True))
+        if len(remembered) < _MAX_REMEMBERED:
+            remembered.update(counted)
+        lookup = ChainMap(remembered, counted).__getitem__
+    else:
+        lookup = remembered.__getitem__
+    return sum(map(mul, map(lookup, inner), inner.values()))
+
+
+def counts_of_words(words: list[str], token_lengths: Callable[[str], list[int]]) -> list[int]:
+    """The count of each of `words` (none empty nor ending in whitespace) with a space before
+    it, from one encode of them all joined (`token_lengths` gives the byte length of each of
+    its tokens): no token crosses a cut, so a word's tokens end exactly where it does, found by
+    bisecting the running sum of the lengths (in C, over every word at once)."""
+    joined = _unmarked(" " + " ".join(words))
+    token_ends = list(accumulate(token_lengths(joined)))
+    sizes: Iterable[int] = (
+        map(len, words) if joined.isascii() else (_utf8_length(word) for word in words)
+    )
+    word_ends = accumulate(sizes, lambda end, size: end + 1 + size, initial=0)
+    next(word_ends)  # the start of the first word
+    stops = list(map(bisect_right, repeat(token_ends), word_ends))
+    return list(map(sub, stops, chain((0,), stops)))
 
 
 def _barely_repeats(text: str) -> bool:
@@ -125,3 +179,17 @@ def _words_between_cuts(text: str) -> list[str] | None:
 
 def _unmarked(text: str) -> str:
     return text.replace(_MARK, " ") if _MARK in text else text
+
+
+def _utf8_length(text: str) -> int:
+    return len(text) if text.isascii() else len(text.encode("utf-8"))
+
+
+def _encodable(text: str) -> bool:
+    if text.isascii():
+        return True
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True

@@ -7,6 +7,7 @@ import threading
 from bisect import bisect_left
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import partial
 from itertools import accumulate
 from pathlib import Path
@@ -85,7 +86,21 @@ class TiktokenCounter(TokenCounter):
         encoding = load_encoding(self._encoding_name, self._cache_dir)
         # A long text is counted in pieces cut where the count does not change: the token
         # list of the whole (some 40 bytes a token) is never built.
-        return _count_long(encoding, text)
+        return _count_long(encoding, text, remember=True)
+
+    @contextmanager
+    def remembering(self) -> Iterator[None]:
+        """Inside the block a count of 1 Ki characters or more goes by its words, and the count
+        of each word it encodes is remembered for the later counts of the block (in this
+        thread or task only; a block inside another shares the outer one's)."""
+        if _remembered.get() is not None:
+            yield
+            return
+        token = _remembered.set({})
+        try:
+            yield
+        finally:
+            _remembered.reset(token)
 
     def count_stream(self, chunks: Iterable[str]) -> int:
         encoding = load_encoding(self._encoding_name, self._cache_dir)
@@ -209,15 +224,41 @@ def _count_runs(encoding: tiktoken.Encoding, runs: list[str]) -> int:
     return total
 
 
-def _count_long(encoding: tiktoken.Encoding, text: str) -> int:
+# The counts of the words met in a `remembering` block, by encoding.
+_remembered: ContextVar[dict[str, dict[str, int]] | None] = ContextVar(
+    "remembered_word_counts", default=None
+)
+REMEMBERING_MIN_CHARS = 1 << 10
+
+
+def _count_long(encoding: tiktoken.Encoding, text: str, *, remember: bool = False) -> int:
     """The count of `text`: by its distinct words (`repeated_words`) when it is long and
-    repeats enough, else encoded in the pieces of `exact_pieces` (the token list of a long
-    text is never built whole)."""
+    repeats enough, or, with `remember`, inside a `remembering` block, else encoded in the
+    pieces of `exact_pieces` (the token list of a long text is never built whole). (A count
+    of copied pieces' runs does not remember: each run's two ends would be encoded alone.)"""
     counted = None
-    if len(text) >= repeated_words.MIN_CHARS:
+    by_encoding = _remembered.get() if remember else None
+    if by_encoding is not None and len(text) >= REMEMBERING_MIN_CHARS:
+        counted = repeated_words.count_by_repeated_words(
+            exact_pieces(text),
+            partial(_count_whole, encoding),
+            by_encoding.setdefault(encoding.name, {}),
+            partial(_word_counts, encoding),
+        )
+    elif len(text) >= repeated_words.MIN_CHARS:
         pieces = exact_pieces(text)  # one piece's words held at a time
         counted = repeated_words.count_by_repeated_words(pieces, partial(_count_whole, encoding))
     return _count_whole(encoding, text) if counted is None else counted
+
+
+def _word_counts(encoding: tiktoken.Encoding, words: list[str]) -> list[int]:
+    lengths = partial(_token_lengths, encoding)
+    return repeated_words.counts_of_words(words, lengths)
+
+
+def _token_lengths(encoding: tiktoken.Encoding, text: str) -> list[int]:
+    """The length in bytes of each token of `text`."""
+    return list(map(token_byte_lengths(encoding).__getitem__, _token_ids(encoding, text)))
 
 
 def _count_whole(encoding: tiktoken.Encoding, text: str) -> int:

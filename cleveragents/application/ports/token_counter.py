@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 
 
@@ -54,3 +55,10 @@ class TokenCounter(ABC):
         where no token can cross a cut counts the inside of such a piece from the starts, and
         encodes only the rest. This default encodes the joined text."""
         return self.count("".join(piece.text for piece in pieces))
+
+    def remembering(self) -> AbstractContextManager[object]:
+        """A block whose counts may remember what they encoded, for the later counts in it: the
+        texts one compression counts (the raw text, candidates rendered from it, samples of
+        them) share most of their words. Nothing is remembered past the block, and every count
+        stays exact. This default remembers nothing."""
+        return nullcontext()

@@ -329,7 +329,9 @@ class ArtifactCompressorService:
     ) -> CompressionOutcome:
         """`compress_text`, with the kind it was compressed as."""
         _check_budget(budget)
-        with self._errors_redacted(), collector_paused():
+        # The counts of one compression share most of their words (the raw text, what is
+        # rendered or cut from it): the counter may remember them until it ends.
+        with self._errors_redacted(), collector_paused(), self._counter.remembering():
             return self._compress_text(name, text, budget, task, mode, handles, kind)
 
     def _compress_text(
