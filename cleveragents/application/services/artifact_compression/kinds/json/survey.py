@@ -78,6 +78,10 @@ _KIND_OF: dict[type, int] = {
 }
 
 
+_SCALAR_TYPES = frozenset((str, int, float, bool, type(None)))
+"""The types `json.loads` gives scalars (`_KIND_OF` has each)."""
+
+
 def _kind(value: object) -> int:
     if isinstance(value, dict):
         return _OBJECT
@@ -291,10 +295,13 @@ class Survey:
 
     def _new_object(self, value: dict[str, object], path: int) -> Facts:
         """An object walked member by member: the first of its signature, or with a task."""
-        if not self.terms and len(value) >= _FLAT_FROM:
-            kinds = list(map(_KIND_OF.get, map(type, value.values())))
-            if _OBJECT not in kinds and _ARRAY not in kinds and None not in kinds:
-                return self._flat_object(value, path, kinds)  # type: ignore[arg-type]
+        if not self.terms:
+            if len(value) >= _FLAT_FROM:
+                kinds = list(map(_KIND_OF.get, map(type, value.values())))
+                if _OBJECT not in kinds and _ARRAY not in kinds and None not in kinds:
+                    return self._flat_object(value, path, kinds)  # type: ignore[arg-type]
+            elif _SCALAR_TYPES.issuperset(map(type, value.values())):
+                return self._small_flat_object(value, path)
         arrays, shape_items, tasks = self.arrays, self.shape_items, self.task_items
         count = len(value)
         children = self._children.get(path) or self._children_of(path)
@@ -307,7 +314,9 @@ class Survey:
         for index, (key, item) in enumerate(value.items()):
             seen_before = len(seen)
             member_path = children.get(key) or self._child_path(children, key)
-            key_length = key_lengths.get(key) or self.key_length(key)
+            key_length = key_lengths.get(key)
+            if key_length is None:  # `key_length`, inline: keys that never repeat are common
+                key_length = key_lengths[key] = len(encode_string(key))
             kind = _KIND_OF.get(type(item))
             if kind is None:
                 kind = _kind(item)
@@ -350,6 +359,42 @@ class Survey:
             -1,
             0,
             (arrays, self.arrays, shape_items, self.shape_items, tasks, self.task_items),
+            None if len(new) == count else tuple(new),
+        )
+
+    def _small_flat_object(self, value: dict[str, object], path: int) -> Facts:
+        """A small object of scalars alone (no task): its shapes found member by member (for
+        few members a loop costs less than `_flat_object`'s comprehensions), its size
+        written in C at once instead of each key and value spelt and measured."""
+        arrays, shape_items, tasks = self.arrays, self.shape_items, self.task_items
+        count = len(value)
+        children = self._children.get(path) or self._children_of(path)
+        seen = self._seen
+        new: list[int] = []
+        for index, (key, item) in enumerate(value.items()):
+            shape = (children.get(key) or self._child_path(children, key)) * _KINDS + _KIND_OF[
+                type(item)
+            ]
+            if shape not in seen:
+                seen.add(shape)
+                new.append(index)
+        compact = len("".join(_COMPACT(value, 0)))
+        longest = max(map(len, [item for item in value.values() if type(item) is str]), default=0)
+        return Facts(
+            compact,
+            compact + 4 * count + 1,  # ': ' for ':', newline and indent per member
+            count + 1,
+            0,
+            longest,
+            count,
+            False,
+            (),
+            (),
+            (),
+            (),
+            -1,
+            0,
+            (arrays, arrays, shape_items, shape_items, tasks, tasks),
             None if len(new) == count else tuple(new),
         )
 
