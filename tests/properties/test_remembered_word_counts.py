@@ -6,15 +6,20 @@ between threads or encodings."""
 
 from __future__ import annotations
 
+import json
 import random
 import threading
+from contextlib import AbstractContextManager
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cleveragents.adapters.tokens import tiktoken_counter
+from cleveragents.adapters.tokens import repeated_words, tiktoken_counter
 from cleveragents.adapters.tokens.tiktoken_counter import TiktokenCounter, load_encoding
+from cleveragents.container import build_container
+from cleveragents.domain.artifact import CompressionMode
 
 _PARTS = [
     "a", "Z", "word", " word", " the", "7", "123456", " ", "  ", "\t", "\t ", "\n", "\n ",
@@ -29,6 +34,15 @@ def _count(encoding: str, text: str) -> int:
     return len(load_encoding(encoding).encode(text, disallowed_special=()))
 
 
+@pytest.fixture
+def any_length(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first count of a block remembers words whatever its length and words, so that the
+    generated texts reach the remembering path."""
+    monkeypatch.setattr(repeated_words, "MIN_CHARS", 0)
+    monkeypatch.setattr(repeated_words, "_MAX_SAMPLE_DISTINCT", 1.0)
+
+
+@pytest.mark.usefixtures("any_length")
 @pytest.mark.parametrize("encoding", ENCODINGS)
 @given(texts=st.lists(_long_texts, min_size=1, max_size=5))
 @settings(max_examples=60, deadline=None)
@@ -50,7 +64,8 @@ def test_a_count_again_encodes_no_word_it_met(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setattr(tiktoken_counter, "_word_counts", watched)
     rng = random.Random(3)
     vocabulary = [f"word{n}" for n in range(300)]
-    text = " ".join(rng.choice(vocabulary) for _ in range(5_000))
+    text = " ".join(rng.choice(vocabulary) for _ in range(12_000))
+    assert len(text) > repeated_words.MIN_CHARS
     counter = TiktokenCounter()
     with counter.remembering():
         assert counter.count(text) == _count("cl100k_base", text)
@@ -66,7 +81,7 @@ def test_nothing_is_remembered_past_the_block() -> None:
     counter = TiktokenCounter()
     with counter.remembering():
         with counter.remembering():  # a block inside another shares it
-            counter.count("the same words again " * 200)
+            counter.count("the same words again " * 4_000)
             inner = tiktoken_counter._remembered.get()
         assert tiktoken_counter._remembered.get() is inner
         assert inner
@@ -83,6 +98,45 @@ def test_a_block_is_its_own_threads() -> None:
     assert seen == [None]
 
 
+def test_words_that_barely_repeat_are_remembered_in_a_block() -> None:
+    """A block is opened where counts share their words: its first count is not declined."""
+    rng = random.Random(9)
+    text = " ".join(f"{rng.getrandbits(64):x}" for _ in range(40_000))
+    counter = TiktokenCounter()
+    with counter.remembering():
+        assert counter.count(text) == _count("cl100k_base", text)
+        remembered = tiktoken_counter._remembered.get()
+        assert remembered is not None
+        assert len(remembered["cl100k_base"]) > 30_000
+
+
+def test_only_a_kind_that_fits_itself_remembers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """JSON's smart fit counts candidates rendered from the text; markdown, or JSON in tiered
+    mode, counts the raw text and what it copies from it, which share nothing to remember."""
+    opened: list[bool] = []
+    remembering = TiktokenCounter.remembering
+
+    def watched(self: TiktokenCounter) -> AbstractContextManager[object]:
+        opened.append(True)
+        return remembering(self)
+
+    monkeypatch.setattr(TiktokenCounter, "remembering", watched)
+    service = build_container(
+        f"sqlite:///{tmp_path}/c.db", home=tmp_path
+    ).artifact_compressor_service()
+    document = json.dumps([{"id": n, "name": f"item {n}", "tags": ["a", "b"]} for n in range(900)])
+    result = service.compress_text("a.json", document, 2_000, mode=CompressionMode.SMART)
+    assert result.compacted_tokens == _count("cl100k_base", result.content) <= 2_000
+    assert opened == [True]
+    service.compress_text("a.json", document, 2_000, mode=CompressionMode.TIERED)
+    service.compress_text("a.md", "# Plan\n\n" + "Do the thing. " * 2_000, 500)
+    assert opened == [True]
+    assert tiktoken_counter._remembered.get() is None
+
+
+@pytest.mark.usefixtures("any_length")
 def test_two_encodings_in_one_block_keep_their_own_counts() -> None:
     text = "naïve café résumé déjà vu, the tokenizer differs 🚀 " * 100
     first, second = TiktokenCounter("cl100k_base"), TiktokenCounter("o200k_base")
@@ -92,6 +146,7 @@ def test_two_encodings_in_one_block_keep_their_own_counts() -> None:
         assert first.count(text) == _count("cl100k_base", text)
 
 
+@pytest.mark.usefixtures("any_length")
 @pytest.mark.parametrize(
     "text",
     [

@@ -56,6 +56,8 @@ def count_by_repeated_words(
     count: Callable[[str], int],
     remembered: dict[str, int] | None = None,
     word_counts: Callable[[list[str]], list[int]] | None = None,
+    *,
+    may_decline: bool = True,
 ) -> int | None:
     """The summed count of `pieces` (a long text in pieces whose counts add up, split one at
     a time, so that only one piece's words are held at once), `count` (an exact count of one
@@ -64,14 +66,15 @@ def count_by_repeated_words(
     words show that they repeat too little to gain (the caller counts them whole).
 
     With `remembered` (the count of each word, with the space before it, that earlier counts
-    found), a word found there is not encoded again, the text is never declined for repeating
-    too little (what it holds is met again), and the words not found are counted each by
-    `word_counts` (all of them in one encode) and remembered."""
+    found) and `word_counts`, a word found there is not encoded again, and the words not found
+    are counted each by `word_counts` (all of them in one encode) and remembered; a text that
+    may not decline is split however little its words repeat (the caller knows that later
+    counts will meet them again)."""
     firsts: Counter[str] = Counter()
     lasts: Counter[str] = Counter()
     inner: Counter[str] = Counter()
     for number, piece in enumerate(pieces):
-        if number == 0 and remembered is None and _barely_repeats(piece):
+        if number == 0 and may_decline and _barely_repeats(piece):
             return None
         if remembered is not None and not _encodable(piece):
             return None  # a lone surrogate: the tokenizer mends it, so byte lengths differ

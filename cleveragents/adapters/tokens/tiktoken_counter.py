@@ -90,9 +90,10 @@ class TiktokenCounter(TokenCounter):
 
     @contextmanager
     def remembering(self) -> Iterator[None]:
-        """Inside the block a count of 1 Ki characters or more goes by its words, and the count
-        of each word it encodes is remembered for the later counts of the block (in this
-        thread or task only; a block inside another shares the outer one's)."""
+        """Inside the block a count of 1 Ki characters or more goes by its words, never
+        declined (the block is opened where counts share their words), and the count of each
+        word it encodes is remembered for the later counts of the block (in this thread or
+        task only; a block inside another shares the outer one's)."""
         if _remembered.get() is not None:
             yield
             return
@@ -239,11 +240,13 @@ def _count_long(encoding: tiktoken.Encoding, text: str, *, remember: bool = Fals
     counted = None
     by_encoding = _remembered.get() if remember else None
     if by_encoding is not None and len(text) >= REMEMBERING_MIN_CHARS:
+        # The block's counts share their words: never declined, what it encodes is kept.
         counted = repeated_words.count_by_repeated_words(
             exact_pieces(text),
             partial(_count_whole, encoding),
             by_encoding.setdefault(encoding.name, {}),
             partial(_word_counts, encoding),
+            may_decline=False,
         )
     elif len(text) >= repeated_words.MIN_CHARS:
         pieces = exact_pieces(text)  # one piece's words held at a time

@@ -32,7 +32,7 @@ and redacts everything it prints.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, replace
 from functools import partial
 
@@ -329,9 +329,7 @@ class ArtifactCompressorService:
     ) -> CompressionOutcome:
         """`compress_text`, with the kind it was compressed as."""
         _check_budget(budget)
-        # The counts of one compression share most of their words (the raw text, what is
-        # rendered or cut from it): the counter may remember them until it ends.
-        with self._errors_redacted(), collector_paused(), self._counter.remembering():
+        with self._errors_redacted(), collector_paused():
             return self._compress_text(name, text, budget, task, mode, handles, kind)
 
     def _compress_text(
@@ -353,21 +351,25 @@ class ArtifactCompressorService:
         # tier that then needs the starts encodes for them). Nor does a kind whose smart mode
         # is its own fit, which counts what it renders.
         fitted = mode is CompressionMode.SMART and compressor.fits_itself
-        counted = count_raw(self._counter, text, with_starts=len(text) > budget and not fitted)
-        run = CompressionRun(
-            text,
-            compressor,
-            TaskTerms.from_task(task),
-            handles or Handles(),
-            mode is CompressionMode.SMART,
-            partial(redact_artifact, scanner=self._scanner),
-        )
-        try:
-            body = compress_within(run, budget, counted)
-            return CompressionOutcome(self._finished(name, counted, body), kind=detected.kind)
-        except TokenCountingError:
-            if counted.by_heuristic:
-                raise  # the heuristic never fails: a bug, let it show
+        # Such a kind renders candidates from the text and counts them, and samples of them:
+        # those counts share most of their words with the raw count's, so the counter may
+        # remember them until the compression ends.
+        with self._counter.remembering() if fitted else nullcontext():
+            counted = count_raw(self._counter, text, with_starts=len(text) > budget and not fitted)
+            run = CompressionRun(
+                text,
+                compressor,
+                TaskTerms.from_task(task),
+                handles or Handles(),
+                mode is CompressionMode.SMART,
+                partial(redact_artifact, scanner=self._scanner),
+            )
+            try:
+                body = compress_within(run, budget, counted)
+                return CompressionOutcome(self._finished(name, counted, body), kind=detected.kind)
+            except TokenCountingError:
+                if counted.by_heuristic:
+                    raise  # the heuristic never fails: a bug, let it show
         # The tokenizer counted the raw text but failed on a later one: the fallback applies to
         # the whole compression, as if the raw count had failed.
         fallback = heuristic_count(text)
