@@ -69,3 +69,17 @@ def test_a_document_that_does_not_fit_whole_is_surveyed_and_cut(surveys: _Survey
     assert fitted.tokens <= budget
     assert "items omitted" in fitted.text
     assert surveys.made >= 1
+
+
+def test_a_document_with_room_to_open_its_containers_is_not_surveyed(surveys: _Surveys) -> None:
+    # How many lines the room buys is judged from the whole document's pretty length and
+    # newlines, which follow from its containers alone (`layout_sizes`), not from a survey.
+    text = _events()
+    compact = json.dumps(json.loads(text), ensure_ascii=False, separators=(",", ":"))
+    budget = int(COUNTER.count(compact) * 1.3)
+    fitted = JsonCompressor().fit(text, TaskTerms(), budget, COUNTER, Handles())
+    assert fitted is not None
+    assert fitted.tokens == COUNTER.count(fitted.text) <= budget
+    assert json.loads(fitted.text) == json.loads(text)
+    assert "\n" in fitted.text  # the outer containers opened
+    assert surveys.made == 0

@@ -19,6 +19,9 @@ from cleveragents.application.services.artifact_compression.kinds.json.ladder im
 from cleveragents.application.services.artifact_compression.kinds.json.layered import (
     fill_with_layout,
 )
+from cleveragents.application.services.artifact_compression.kinds.json.layout_sizes import (
+    pretty_extent,
+)
 from cleveragents.application.services.artifact_compression.kinds.json.line_maps import (
     LineMap,
     Positions,
@@ -283,18 +286,30 @@ class Fitter:
         floor = _ENOUGH * self._budget
         return compact.tokens >= floor or pretty.tokens < floor
 
-    def _line_tokens(self, compact_tokens: int | None = None) -> float:
+    def _line_tokens(
+        self, compact_tokens: int | None = None, compact_chars: int | None = None
+    ) -> float:
         """Tokens a line of the pretty layout adds to the compact one (its newline, its
         indentation, the space after a key), on average over the input: from the estimates
-        of both layouts' counts, or the whole document's compact count when known."""
-        facts = self._survey.of(self._survey.root)
-        if not facts.newlines:
+        of both layouts' counts, or the whole document's compact count when known. The
+        whole document's sizes are the survey's; when it is not made yet and the compact
+        length (`compact_chars`) is known, the pretty one is found without it."""
+        extent = None
+        if compact_chars is not None and not self._document.surveyed:
+            extent = pretty_extent(self._document.root)
+        if extent is not None and compact_chars is not None:
+            compact_length, newlines = compact_chars, extent.newlines
+            pretty_length = compact_chars + extent.extra_chars
+        else:
+            facts = self._survey.of(self._survey.root)
+            compact_length, pretty_length, newlines = facts.compact, facts.pretty, facts.newlines
+        if not newlines:
             return 1.0
-        pretty = facts.pretty * self._ratios[True]
+        pretty = pretty_length * self._ratios[True]
         compact = (
-            compact_tokens if compact_tokens is not None else facts.compact * self._ratios[False]
+            compact_tokens if compact_tokens is not None else compact_length * self._ratios[False]
         )
-        return max((pretty - compact) / facts.newlines, 0.5)
+        return max((pretty - compact) / newlines, 0.5)
 
     def _whole_compact(self) -> FittedText | None:
         """A pretty document that fits once its whitespace is gone, whole: rendered and
@@ -321,7 +336,11 @@ class Fitter:
             # Surely room to open containers: the compact rendering need not be counted,
             # only what opens them (from the estimate; the count of each try decides).
             filled = fill_with_layout(
-                root, round(estimate), self._budget, self._counter.count, self._line_tokens()
+                root,
+                round(estimate),
+                self._budget,
+                self._counter.count,
+                self._line_tokens(compact_chars=compact),
             )
             if filled is not None:
                 return FittedText(*filled)
@@ -333,7 +352,7 @@ class Fitter:
         if tokens < _GOOD_ENOUGH * self._budget:
             # Everything is shown and room is left: open the outer containers with it.
             filled = fill_with_layout(
-                root, tokens, self._budget, self._counter.count, self._line_tokens(tokens)
+                root, tokens, self._budget, self._counter.count, self._line_tokens(tokens, compact)
             )
             if filled is not None:
                 return FittedText(*filled)
