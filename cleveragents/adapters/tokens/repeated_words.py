@@ -68,8 +68,8 @@ def count_by_repeated_words(
     With `remembered` (the count of each word, with the space before it, that earlier counts
     found) and `word_counts`, a word found there is not encoded again, and the words not found
     are counted each by `word_counts` (all of them in one encode) and remembered; a text that
-    may not decline is split however little its words repeat (the caller knows that later
-    counts will meet them again)."""
+    may not decline is split however little its words repeat (the caller knows that it
+    shares words with what was remembered)."""
     firsts: Counter[str] = Counter()
     lasts: Counter[str] = Counter()
     inner: Counter[str] = Counter()

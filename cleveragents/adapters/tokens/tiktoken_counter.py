@@ -90,10 +90,11 @@ class TiktokenCounter(TokenCounter):
 
     @contextmanager
     def remembering(self) -> Iterator[None]:
-        """Inside the block a count of 1 Ki characters or more goes by its words, never
-        declined (the block is opened where counts share their words), and the count of each
-        word it encodes is remembered for the later counts of the block (in this thread or
-        task only; a block inside another shares the outer one's)."""
+        """Inside the block the first count that goes by its words (as outside: long, and its
+        words repeating) remembers the count of each word it encodes; once it has, every
+        count of 1 Ki characters or more goes by its words, never declined, looks up those it
+        met and remembers the others (in this thread or task only; a block inside another
+        shares the outer one's)."""
         if _remembered.get() is not None:
             yield
             return
@@ -234,23 +235,32 @@ REMEMBERING_MIN_CHARS = 1 << 10
 
 def _count_long(encoding: tiktoken.Encoding, text: str, *, remember: bool = False) -> int:
     """The count of `text`: by its distinct words (`repeated_words`) when it is long and
-    repeats enough, or, with `remember`, inside a `remembering` block, else encoded in the
-    pieces of `exact_pieces` (the token list of a long text is never built whole). (A count
-    of copied pieces' runs does not remember: each run's two ends would be encoded alone.)"""
+    repeats enough, or, with `remember`, inside a `remembering` block that already kept
+    words, else encoded in the pieces of `exact_pieces` (the token list of a long text is
+    never built whole). (A count of copied pieces' runs does not remember: each run's two ends
+    would be encoded alone.)"""
     counted = None
     by_encoding = _remembered.get() if remember else None
-    if by_encoding is not None and len(text) >= REMEMBERING_MIN_CHARS:
-        # The block's counts share their words: never declined, what it encodes is kept.
+    remembered = None if by_encoding is None else by_encoding.setdefault(encoding.name, {})
+    if remembered and len(text) >= REMEMBERING_MIN_CHARS:
+        # An earlier count of the block kept words: this one shares them, never declined.
         counted = repeated_words.count_by_repeated_words(
             exact_pieces(text),
             partial(_count_whole, encoding),
-            by_encoding.setdefault(encoding.name, {}),
+            remembered,
             partial(_word_counts, encoding),
             may_decline=False,
         )
     elif len(text) >= repeated_words.MIN_CHARS:
-        pieces = exact_pieces(text)  # one piece's words held at a time
-        counted = repeated_words.count_by_repeated_words(pieces, partial(_count_whole, encoding))
+        # As outside a block, declined when its words barely repeat (splitting all of them
+        # costs up to three encodes); in a block, the words of one not declined are kept. One
+        # piece's words are held at a time.
+        counted = repeated_words.count_by_repeated_words(
+            exact_pieces(text),
+            partial(_count_whole, encoding),
+            remembered,
+            None if remembered is None else partial(_word_counts, encoding),
+        )
     return _count_whole(encoding, text) if counted is None else counted
 
 
