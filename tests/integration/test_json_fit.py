@@ -321,8 +321,11 @@ def test_any_document_at_any_budget_gives_valid_json_within_it(
     budget = max(1, int(COUNTER.count(text) * share))
     terms = TaskTerms.from_task("needle 0 true") if with_task else NO_TERMS
     out = COMPRESSOR.fit(text, terms, budget, COUNTER, HANDLES)
-    if out is None:  # only when not even the root's marker fits
-        assert budget < 12
+    if out is None:
+        # Only when not even the root's marker fits, or the root is a scalar that does not
+        # fit whole and has nothing to cut (a short string of costly characters, a number):
+        # smart mode then cuts the text as Tier 3 does.
+        assert budget < 12 or not isinstance(value, (dict, list))
         return
     json.loads(out.text)
     assert out.tokens == COUNTER.count(out.text) <= budget
