@@ -366,8 +366,6 @@ class Survey:
         """A small object of scalars alone (no task): its shapes found member by member (for
         few members a loop costs less than `_flat_object`'s comprehensions), its size
         written in C at once instead of each key and value spelt and measured."""
-        arrays, shape_items, tasks = self.arrays, self.shape_items, self.task_items
-        count = len(value)
         children = self._children.get(path) or self._children_of(path)
         seen = self._seen
         new: list[int] = []
@@ -378,32 +376,12 @@ class Survey:
             if shape not in seen:
                 seen.add(shape)
                 new.append(index)
-        compact = len("".join(_COMPACT(value, 0)))
-        longest = max(map(len, [item for item in value.values() if type(item) is str]), default=0)
-        return Facts(
-            compact,
-            compact + 4 * count + 1,  # ': ' for ':', newline and indent per member
-            count + 1,
-            0,
-            longest,
-            count,
-            False,
-            (),
-            (),
-            (),
-            (),
-            -1,
-            0,
-            (arrays, arrays, shape_items, shape_items, tasks, tasks),
-            None if len(new) == count else tuple(new),
-        )
+        return self._scalars_facts(value, new)
 
     def _flat_object(self, value: dict[str, object], path: int, kinds: list[int]) -> Facts:
         """An object of scalars alone (no task), the commonest new one (a record of a new
         shape, a translation file): written compact in C to size it, its shapes found in
         comprehensions, no call per member."""
-        arrays, shape_items, tasks = self.arrays, self.shape_items, self.task_items
-        count = len(value)
         children = self._children.get(path) or self._children_of(path)
         shapes = [
             (children.get(key) or self._child_path(children, key)) * _KINDS + kind
@@ -412,8 +390,15 @@ class Survey:
         seen = self._seen
         new = [index for index, shape in enumerate(shapes) if shape not in seen]
         seen.update(shapes)
+        return self._scalars_facts(value, new)
+
+    def _scalars_facts(self, value: dict[str, object], new: list[int]) -> Facts:
+        """The facts of an object of scalars alone, whose members at `new` show a shape not
+        seen before: its size written compact in C, its longest string."""
+        count = len(value)
         compact = len("".join(_COMPACT(value, 0)))
         longest = max(map(len, [item for item in value.values() if type(item) is str]), default=0)
+        arrays, shape_items, tasks = self.arrays, self.shape_items, self.task_items
         return Facts(
             compact,
             compact + 4 * count + 1,  # ': ' for ':', newline and indent per member
