@@ -5,7 +5,9 @@ SQLite: WAL, foreign keys on, a busy timeout, and every transaction begins with
 transactions that both read first then both write deadlock, and SQLite fails one at once with
 "database is locked" whatever the busy timeout. Taking the lock at BEGIN makes the second writer
 wait its turn instead. The price: transactions, reads included, run one at a time; they are
-short, and the busy timeout makes the next one wait rather than fail.
+short, and the busy timeout makes the next one wait rather than fail. The switch to WAL is
+tried again while SQLite answers BUSY without waiting, as it may when several processes open a
+new database at once (`sqlite_wal_switch`).
 
 A SQLite file that this process may not write (``os.access``), or a URL that asks for it with
 ``?mode=ro``, is opened read-only (SQLite's ``mode=ro``): reading commands work on it, and every
@@ -41,6 +43,7 @@ from cleveragents.adapters.persistence.locations import (
     resolve_database_url,
 )
 from cleveragents.adapters.persistence.postgres import is_postgres_url, make_postgres_engine
+from cleveragents.adapters.persistence.sqlite_wal_switch import switch_to_wal
 from cleveragents.domain.errors import InvalidInputError
 
 BUSY_TIMEOUT_MS = 30_000
@@ -143,10 +146,12 @@ def _configure_sqlite(engine: Engine, *, read_only: bool) -> None:
         # implicit, deferred BEGIN.
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
-        if not read_only:  # a read-only file keeps the journal mode it has
-            cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute("PRAGMA foreign_keys=ON")
+        # The busy timeout first, so that the WAL switch's ordinary lock waits use it however
+        # the connection was made (the driver's `timeout` sets it too, on both paths above).
         cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        if not read_only:  # a read-only file keeps the journal mode it has
+            switch_to_wal(dbapi_connection, patience_seconds=BUSY_TIMEOUT_MS / 1000)
+        cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.close()
 
