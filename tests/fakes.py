@@ -320,7 +320,7 @@ class FakeTokenCounter(TokenCounter):
         data = text.encode("utf-8", errors="surrogatepass")
         return [match.start() for match in re.finditer(rb"\S+", data)]
 
-    def prefix_within(self, text: str, max_tokens: int) -> str:
+    def prefix_within(self, text: str, max_tokens: int, starts: Sequence[int] | None = None) -> str:
         words = text.split()
         if len(words) <= max_tokens:
             return text

@@ -21,8 +21,11 @@ from tests.properties.test_cuts_inside_lines import _texts
 
 _SPACE_CUT = re.compile(r"(?<=\S) ")
 _LAST_SPACE_CUT = re.compile(r".*\S( )", re.DOTALL)
+_PUNCTUATION_CUT = re.compile(r"(?<=[A-Za-z0-9])[!-&(-/:-@\[-`{-~]")
 _near_cuts = st.lists(
-    st.sampled_from(["a", "7", ".", "/", " ", "  ", "\t", "\n", "\n ", "\u00a0", "\u3000", "é"]),
+    st.sampled_from(
+        ["a", "7", ".", "/", " ", "  ", "\t", "\n", "\n ", "\u00a0", "\u3000", "é", '"', "'", "{"]
+    ),
     max_size=24,
 ).map("".join)
 _any = st.one_of(_texts, _near_cuts)
@@ -32,7 +35,11 @@ def _plain_first(text: str) -> int | None:
     line_cut = next_safe_split_point(text, 1)
     end = len(text) if line_cut is None else line_cut
     space = _SPACE_CUT.search(text, 1, end)
-    return line_cut if space is None else space.start()
+    if space is not None:
+        return space.start()
+    if line_cut is not None:
+        return line_cut
+    return next((found.start() for found in _PUNCTUATION_CUT.finditer(text, 1)), None)
 
 
 def _plain_last(text: str) -> int | None:
@@ -45,7 +52,9 @@ def _plain_last(text: str) -> int | None:
         found = _LAST_SPACE_CUT.match(text, start - 1, space)
         if found is not None:
             return found.start(1)
-    return line_cut
+    if line_cut is not None:
+        return line_cut
+    return max((found.start() for found in _PUNCTUATION_CUT.finditer(text, 1)), default=None)
 
 
 def _plain_meet(left: str, right: str) -> bool:

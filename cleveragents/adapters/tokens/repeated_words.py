@@ -23,6 +23,8 @@ from collections.abc import Callable, Iterable
 from itertools import accumulate, chain, islice, repeat
 from operator import mul, sub
 
+from cleveragents.adapters.tokens.utf8 import encodable, utf8_length
+
 MIN_CHARS = 1 << 16
 """Below this a text is encoded whole (the caller's test): cutting and grouping a short text
 costs more than it saves (each group of equally frequent words is one more call)."""
@@ -76,7 +78,7 @@ def count_by_repeated_words(
     for number, piece in enumerate(pieces):
         if number == 0 and may_decline and _barely_repeats(piece):
             return None
-        if remembered is not None and not _encodable(piece):
+        if remembered is not None and not encodable(piece):
             return None  # a lone surrogate: the tokenizer mends it, so byte lengths differ
         words = _words_between_cuts(piece)
         if words is None:
@@ -132,7 +134,7 @@ def counts_of_words(words: list[str], token_lengths: Callable[[str], list[int]])
     joined = _unmarked(" " + " ".join(words))
     token_ends = list(accumulate(token_lengths(joined)))
     sizes: Iterable[int] = (
-        map(len, words) if joined.isascii() else (_utf8_length(word) for word in words)
+        map(len, words) if joined.isascii() else (utf8_length(word) for word in words)
     )
     word_ends = accumulate(sizes, lambda end, size: end + 1 + size, initial=0)
     next(word_ends)  # the start of the first word
@@ -182,17 +184,3 @@ def _words_between_cuts(text: str) -> list[str] | None:
 
 def _unmarked(text: str) -> str:
     return text.replace(_MARK, " ") if _MARK in text else text
-
-
-def _utf8_length(text: str) -> int:
-    return len(text) if text.isascii() else len(text.encode("utf-8"))
-
-
-def _encodable(text: str) -> bool:
-    if text.isascii():
-        return True
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True

@@ -20,6 +20,7 @@ from cleveragents.adapters.tokens.offline_encodings import (
     OFFLINE_ENCODINGS,
     read_ranks,
 )
+from cleveragents.adapters.tokens.utf8 import encodable, utf8_length
 from cleveragents.application.ports.token_counter import TextPiece, TokenCounter
 from cleveragents.domain.errors import TokenCountingError, UnknownEncodingError
 
@@ -168,17 +169,29 @@ class TiktokenCounter(TokenCounter):
             if text.isascii():
                 begin, end = origin + first, origin + last
             else:
-                begin = origin + _utf8_length(head)
-                end = begin + _utf8_length(text[first:last])
+                begin = origin + utf8_length(head)
+                end = begin + utf8_length(text[first:last])
             total += bisect_left(source_starts, end) - bisect_left(source_starts, begin)
             pending = [text[last:]]
         runs.append("".join(pending))
         return total + _count_runs(encoding, runs)
 
-    def prefix_within(self, text: str, max_tokens: int) -> str:
+    def prefix_within(self, text: str, max_tokens: int, starts: Sequence[int] | None = None) -> str:
+        """The prefix ends at the last cut no token crosses (`last_cut_at_or_before`) at or
+        before the start of token `max_tokens`: it holds exactly the tokens before it, known
+        from `starts` or from one encode, never encoded again. A text with no such cut in
+        reach (a long run of letters, a base64 blob) is cut at a token boundary and encoded
+        again, stepping back until the prefix fits."""
         if max_tokens <= 0 or not text:
             return ""
         encoding = load_encoding(self._encoding_name, self._cache_dir)
+        if encodable(text):  # else the tokenizer mends it, and byte offsets differ
+            limit = _byte_limit(encoding, text, max_tokens, starts)
+            if limit is None:
+                return text  # it fits whole
+            cut = last_cut_at_or_before(text, _chars_within(text, limit))
+            if cut is not None:
+                return text[:cut]
         tokens = _encode(encoding, text)
         keep = min(max_tokens, len(tokens))
         while keep > 0:
@@ -190,6 +203,30 @@ class TiktokenCounter(TokenCounter):
                 return prefix
             keep -= 1
         return ""
+
+
+def _byte_limit(
+    encoding: tiktoken.Encoding, text: str, max_tokens: int, starts: Sequence[int] | None
+) -> int | None:
+    """Where token `max_tokens` of `text` starts, in bytes (from `starts`, the token starts of
+    `text` or of a text it begins, else from one encode); None when `text` has no more
+    tokens than that (by one encode: a text cut from a longer one may count otherwise than
+    its share of the starts)."""
+    if starts is not None and max_tokens < len(starts):
+        limit = starts[max_tokens]
+        if limit < utf8_length(text):
+            return limit
+    lengths = _token_lengths(encoding, text)
+    if len(lengths) <= max_tokens:
+        return None
+    return sum(lengths[:max_tokens])
+
+
+def _chars_within(text: str, limit: int) -> int:
+    """How many whole characters of `text` its first `limit` UTF-8 bytes hold."""
+    if text.isascii():
+        return limit
+    return len(text.encode("utf-8")[:limit].decode("utf-8", errors="ignore"))
 
 
 def _starts(encoding: tiktoken.Encoding, text: str, offset: int = 0) -> list[int]:
@@ -300,10 +337,6 @@ def _starts_after_a_cut(text: str) -> bool:
         return first != "/" and not first.isspace()
     blanks = len(text) - len(text.lstrip(" \t"))
     return blanks < len(text) and not text[blanks].isspace()
-
-
-def _utf8_length(text: str) -> int:
-    return len(text) if text.isascii() else len(text.encode("utf-8", errors="surrogatepass"))
 
 
 def _token_ids(encoding: tiktoken.Encoding, text: str) -> Sequence[int]:
@@ -428,6 +461,8 @@ def _cuts_after(text: str, newline: int) -> bool:
 # which every character of Unicode's White_Space, the tokenizers' `\s`, fails).
 _SPACE_CUT = re.compile(r"(?<=\S) ")
 _LAST_SPACE_CUT = re.compile(r".*\S( )", re.DOTALL)
+# An ASCII punctuation character other than the apostrophe, after an ASCII letter or digit.
+_PUNCTUATION_CUT = re.compile(r"(?<=[A-Za-z0-9])[!-&(-/:-@\[-`{-~]")
 
 
 def first_cut_inside(text: str) -> int | None:
@@ -446,6 +481,15 @@ def first_cut_inside(text: str) -> int | None:
     than whitespace precedes. So the text before the cut splits into the same pre-tokens
     alone as in the whole, and the text after it starts a pre-token in both: the counts add
     up. The rule reads the two characters around the cut only.
+
+    A text with neither kind of cut (one line of minified data or code) is cut by a third
+    rule: before an ASCII punctuation character other than the apostrophe that follows an
+    ASCII letter or digit (`{"id":7,"name":"x"}` between `id` and `"`, `7` and `,`). The
+    pre-token holding that letter or digit is a run of letters (o200k_base's with marks and
+    a contraction's `'s` after it) or of up to three digits, and each stops at such a
+    character as at the end of the text; the character starts the next pre-token in both, as
+    punctuation or as the one character allowed before a word. (The apostrophe is left out:
+    a contraction may follow the letters.)
     """
     # The common cases first: a copy of whole lines that starts with its line break, cut
     # right after it (the first offset inside); the first space, after a character other than
@@ -458,7 +502,13 @@ def first_cut_inside(text: str) -> int | None:
     line_cut = next_safe_split_point(text, 1)
     end = len(text) if line_cut is None else line_cut
     found = _SPACE_CUT.search(text, 1, end)
-    return line_cut if found is None else found.start()
+    if found is not None:
+        return found.start()
+    if line_cut is not None:
+        return line_cut
+    # No space nor line cut (one line of minified data or code): the punctuation rule.
+    found = _PUNCTUATION_CUT.search(text, 1)
+    return None if found is None else found.start()
 
 
 def last_cut_inside(text: str) -> int | None:
@@ -477,7 +527,38 @@ def last_cut_inside(text: str) -> int | None:
         found = _LAST_SPACE_CUT.match(text, start - 1, space)
         if found is not None:
             return found.start(1)
-    return line_cut
+    if line_cut is not None:
+        return line_cut
+    return _last_punctuation_cut(text, 1)  # no space nor line cut: the punctuation rule
+
+
+def last_cut_at_or_before(text: str, limit: int) -> int | None:
+    """The last offset in 1..`limit` where `text` can be cut without changing its count, by
+    any of the rules of `first_cut_inside` (the latest of the space and line rules' last
+    cut and the punctuation rule's after it: minified data has a space only here and there,
+    in a string)."""
+    if limit < 1:
+        return None
+    window = text[: limit + 1]  # a cut at `limit` reads the character after it
+    by_words = last_cut_inside(window)
+    after = _last_punctuation_cut(window, 1 if by_words is None else by_words + 1)
+    return by_words if after is None else after
+
+
+def _last_punctuation_cut(text: str, start: int) -> int | None:
+    """The last cut of the punctuation rule at or after `start`, looked for in a window at the
+    end of `text` that widens until one is found or it reaches `start`."""
+    width = 256
+    while True:
+        begin = max(len(text) - width, start)
+        found = None
+        for found in _PUNCTUATION_CUT.finditer(text, begin):  # noqa: B007 -- the last one
+            pass
+        if found is not None:
+            return found.start()
+        if begin == start:
+            return None
+        width *= 8
 
 
 def exact_pieces(text: str, window: int | None = None) -> Iterator[str]:

@@ -40,8 +40,10 @@ class TokenCounter(ABC):
         (for artifacts too large to hold in memory)."""
 
     @abstractmethod
-    def prefix_within(self, text: str, max_tokens: int) -> str:
-        """A prefix of `text` (cut at a token boundary) whose own count is <= `max_tokens`."""
+    def prefix_within(self, text: str, max_tokens: int, starts: Sequence[int] | None = None) -> str:
+        """A prefix of `text` (cut at a token boundary) whose own count is <= `max_tokens`.
+        `starts`, when given, are the `token_starts` of `text` or of a text it begins: an
+        adapter that knows where no token can cross a cut may cut there without encoding."""
 
     @abstractmethod
     def token_starts(self, text: str) -> list[int]:

@@ -106,13 +106,19 @@ def truncate_to_budget(
             result = attempt(cut)
             if result is not None:
                 return result
-    # Not even the first line fits: cut inside it, at a token boundary.
-    kept = counter.prefix_within(head, max(room, 0))
-    while kept:
-        result = attempt(len(kept.encode("utf-8", errors="surrogatepass")))
+    # Not even the first line fits (one line of minified data, a log's huge line): cut inside
+    # it, at a token boundary found from the head's starts where the counter knows a cut no
+    # token crosses; each try keeps fewer tokens than the one before.
+    limit = room
+    while limit > 0:
+        kept = counter.prefix_within(head, limit, head_starts)
+        if not kept:
+            break
+        cut = len(kept.encode("utf-8", errors="surrogatepass"))
+        result = attempt(cut)
         if result is not None:
             return result
-        kept = counter.prefix_within(kept, max(counter.count(kept) - 1, 0))
+        limit = min(limit, kept_tokens(cut)) - 1
     return attempt(0) or Truncated("", "", 0)
 
 

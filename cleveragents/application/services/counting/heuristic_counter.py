@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from cleveragents.application.ports.token_counter import TokenCounter
 from cleveragents.domain.tokens import HEURISTIC_CHARS_PER_TOKEN, heuristic_token_estimate
@@ -27,7 +27,7 @@ class HeuristicTokenCounter(TokenCounter):
         characters = sum(map(len, chunks))
         return -(-characters // HEURISTIC_CHARS_PER_TOKEN)  # ceil without holding the text
 
-    def prefix_within(self, text: str, max_tokens: int) -> str:
+    def prefix_within(self, text: str, max_tokens: int, starts: Sequence[int] | None = None) -> str:
         return text[: max(max_tokens, 0) * HEURISTIC_CHARS_PER_TOKEN]
 
     def token_starts(self, text: str) -> list[int]:
