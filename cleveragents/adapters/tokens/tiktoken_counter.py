@@ -14,7 +14,7 @@ from pathlib import Path
 
 import tiktoken
 
-from cleveragents.adapters.tokens import repeated_words
+from cleveragents.adapters.tokens import record_chunks, repeated_words
 from cleveragents.adapters.tokens.offline_encodings import (
     DEFAULT_ENCODING,
     OFFLINE_ENCODINGS,
@@ -263,7 +263,8 @@ def _count_runs(encoding: tiktoken.Encoding, runs: list[str]) -> int:
     return total
 
 
-# The counts of the words met in a `remembering` block, by encoding.
+# The counts of the words met in a `remembering` block, by encoding (and of the records of
+# compact JSON, under the encoding's name followed by " records").
 _remembered: ContextVar[dict[str, dict[str, int]] | None] = ContextVar(
     "remembered_word_counts", default=None
 )
@@ -271,13 +272,24 @@ REMEMBERING_MIN_CHARS = 1 << 10
 
 
 def _count_long(encoding: tiktoken.Encoding, text: str, *, remember: bool = False) -> int:
-    """The count of `text`: by its distinct words (`repeated_words`) when it is long and
-    repeats enough, or, with `remember`, inside a `remembering` block that already kept
-    words, else encoded in the pieces of `exact_pieces` (the token list of a long text is
-    never built whole). (A count of copied pieces' runs does not remember: each run's two ends
-    would be encoded alone.)"""
+    """The count of `text`: with `remember`, inside a `remembering` block, by its records
+    when it is JSON written compact (`record_chunks`); by its distinct words
+    (`repeated_words`) when it is long and repeats enough, or, with `remember`, inside a
+    block that already kept words, else encoded in the pieces of `exact_pieces` (the token
+    list of a long text is never built whole). (A count of copied pieces' runs does not
+    remember: each run's two ends would be encoded alone.)"""
     counted = None
     by_encoding = _remembered.get() if remember else None
+    if by_encoding is not None and len(text) >= REMEMBERING_MIN_CHARS and encodable(text):
+        # JSON written compact: its candidates share its records, not its words.
+        counted = record_chunks.count_by_records(
+            text,
+            by_encoding.setdefault(f"{encoding.name} records", {}),
+            partial(_token_lengths, encoding),
+            partial(_count_whole, encoding),
+        )
+        if counted is not None:
+            return counted
     remembered = None if by_encoding is None else by_encoding.setdefault(encoding.name, {})
     if remembered and len(text) >= REMEMBERING_MIN_CHARS:
         # An earlier count of the block kept words: this one shares them, never declined.
