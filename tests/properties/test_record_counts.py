@@ -140,7 +140,8 @@ def test_a_text_with_the_separator_everywhere_and_no_cut_is_no_array_of_records(
 def test_what_is_remembered_stops_at_its_cap(monkeypatch: pytest.MonkeyPatch) -> None:
     small = _compact(_api_response(70, seed=9), ascii_only=True)
     large = _compact(_api_response(400, seed=9), ascii_only=True)
-    monkeypatch.setattr(record_chunks, "_MAX_REMEMBERED_CHARS", len(small))
+    weight = record_chunks._RECORD_WEIGHT
+    monkeypatch.setattr(record_chunks, "_MAX_REMEMBERED_CHARS", len(small) + 70 * weight)
     encoding = load_encoding("cl100k_base")
     remembered: dict[str, int] = {}
 
@@ -151,4 +152,10 @@ def test_what_is_remembered_stops_at_its_cap(monkeypatch: pytest.MonkeyPatch) ->
     assert count_by_records(large, remembered, token_lengths, count) == _count("cl100k_base", large)
     assert remembered == {}  # its records hold more than the cap: none is kept
     assert count_by_records(small, remembered, token_lengths, count) == _count("cl100k_base", small)
-    assert 0 < remembered[record_chunks._TALLY] <= len(small)
+    assert 0 < remembered[record_chunks._TALLY] <= len(small) + 70 * weight
+    # Many tiny records weigh more than their characters: the weight keeps their number down.
+    tiny = "[" + ",".join(f'{{"a":{n}}}' for n in range(1_000)) + "]"
+    assert len(tiny) < len(small) + 70 * weight  # fewer characters than the cap takes
+    remembered = {}
+    assert count_by_records(tiny, remembered, token_lengths, count) == _count("cl100k_base", tiny)
+    assert remembered == {}  # but 1,000 records weigh some 130,000

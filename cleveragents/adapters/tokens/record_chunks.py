@@ -35,7 +35,11 @@ _PUNCTUATION = '!"#$%&()*+,-./:;<=>?@[\\]^_`{|}~'
 _LETTERS_AND_DIGITS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
 
 _MAX_REMEMBERED_CHARS = 1 << 25
-"""The most characters of records one compression remembers (some 64 MB at most)."""
+"""The most characters of records one compression remembers, each record weighed as its
+characters plus `_RECORD_WEIGHT` (some 64 MB at most, however small the records)."""
+_RECORD_WEIGHT = 128
+"""What a remembered record costs beyond its characters, in characters: the string's header
+and its place in the dictionary."""
 _TALLY = ""
 """The key under which the remembered records' characters are tallied: no record is empty."""
 _WINDOW_CHARS = 1 << 20
@@ -94,7 +98,7 @@ def count_by_records(
 
 def _remember(remembered: dict[str, int], counted: dict[str, int]) -> None:
     tally = remembered.get(_TALLY, 0)
-    size = sum(map(len, counted))
+    size = sum(map(len, counted)) + _RECORD_WEIGHT * len(counted)
     if tally + size <= _MAX_REMEMBERED_CHARS:
         remembered.update(counted)
         remembered[_TALLY] = tally + size
