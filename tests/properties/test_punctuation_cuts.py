@@ -106,7 +106,8 @@ def test_tier3_on_one_long_line_keeps_its_budget_without_encoding_the_head_again
 ) -> None:
     counter = TiktokenCounter(encoding)
     text = _minified_records(400, seed=7)
-    assert "\n" not in text and " " not in text
+    assert "\n" not in text
+    assert " " not in text
     starts = counter.token_starts(text)
     budget = int(len(starts) * share)
     encoded: list[int] = []

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 import pytest
 
@@ -33,7 +33,7 @@ class BrokenTokenCounter(TokenCounter):
     def count_stream(self, chunks: Iterable[str]) -> int:
         raise TokenCountingError("vocabulary missing")
 
-    def prefix_within(self, text: str, max_tokens: int) -> str:
+    def prefix_within(self, text: str, max_tokens: int, starts: Sequence[int] | None = None) -> str:
         raise TokenCountingError("vocabulary missing")
 
     def token_starts(self, text: str) -> list[int]:
@@ -97,9 +97,9 @@ class FailsOnLongTexts(TokenCounter):
     def count_stream(self, chunks: Iterable[str]) -> int:
         return self.count("".join(chunks))
 
-    def prefix_within(self, text: str, max_tokens: int) -> str:
+    def prefix_within(self, text: str, max_tokens: int, starts: Sequence[int] | None = None) -> str:
         self._check(text)
-        return self._real.prefix_within(text, max_tokens)
+        return self._real.prefix_within(text, max_tokens, starts)
 
     def token_starts(self, text: str) -> list[int]:
         self._check(text)
