@@ -88,6 +88,37 @@ def test_nothing_is_remembered_past_the_block() -> None:
     assert tiktoken_counter._remembered.get() is None
 
 
+def test_the_first_text_of_a_block_is_counted_again_without_encoding(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A compression counts its raw text first, and may ask for the same count later (JSON's
+    ratio of tokens to characters in the input's own layout)."""
+    encoded: list[int] = []
+    token_ids = tiktoken_counter._token_ids
+
+    def spy(encoding: object, piece: str) -> object:
+        encoded.append(len(piece))
+        return token_ids(encoding, piece)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(tiktoken_counter, "_token_ids", spy)
+    raw = json.dumps([{"id": n, "name": f"n{n}"} for n in range(300)], indent=2)
+    other = raw.replace("name", "title")
+    counter = TiktokenCounter()
+    with counter.remembering():
+        assert counter.count(raw) == _count("cl100k_base", raw)
+        encoded.clear()
+        assert counter.count(raw) == _count("cl100k_base", raw)
+        assert encoded == []  # kept from the first count
+        assert counter.count(other) == _count("cl100k_base", other)
+        assert encoded  # another text is counted
+        encoded.clear()
+        counter.count(other)
+        assert encoded  # only the first text is kept
+    encoded.clear()
+    counter.count(raw)
+    assert encoded  # nothing is kept past the block
+
+
 def test_a_block_is_its_own_threads() -> None:
     counter = TiktokenCounter()
     seen: list[object] = []

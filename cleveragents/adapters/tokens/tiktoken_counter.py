@@ -87,7 +87,19 @@ class TiktokenCounter(TokenCounter):
         encoding = load_encoding(self._encoding_name, self._cache_dir)
         # A long text is counted in pieces cut where the count does not change: the token
         # list of the whole (some 40 bytes a token) is never built.
-        return _count_long(encoding, text, remember=True)
+        by_encoding = _remembered.get()
+        if by_encoding is None:
+            return _count_long(encoding, text, remember=True)
+        # In a block, the first text counted (a compression's raw text, which later steps
+        # may count again whole) is kept with its count; a text is only referenced, not
+        # copied.
+        first = by_encoding.setdefault(f"{encoding.name} first text", {})
+        counted = first.get(text)
+        if counted is None:
+            counted = _count_long(encoding, text, remember=True)
+            if not first:
+                first[text] = counted
+        return counted
 
     @contextmanager
     def remembering(self) -> Iterator[None]:
@@ -264,7 +276,8 @@ def _count_runs(encoding: tiktoken.Encoding, runs: list[str]) -> int:
 
 
 # The counts of the words met in a `remembering` block, by encoding (and of the records of
-# compact JSON, under the encoding's name followed by " records").
+# compact JSON, under the encoding's name followed by " records", and the block's first text
+# with its count, followed by " first text").
 _remembered: ContextVar[dict[str, dict[str, int]] | None] = ContextVar(
     "remembered_word_counts", default=None
 )
