@@ -14,13 +14,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cleveragents.adapters.tokens import tiktoken_counter
 from cleveragents.adapters.tokens.tiktoken_counter import (
     TiktokenCounter,
     last_cut_at_or_before,
     load_encoding,
 )
 from cleveragents.application.services.artifact_compression.truncation import truncate_to_budget
+from tests.properties.encode_spy import watch_encodes
 
 ENCODINGS = ("cl100k_base", "o200k_base")
 _RULE = re.compile(r"(?<=[A-Za-z0-9])[!-&(-/:-@\[-`{-~]")
@@ -110,14 +110,8 @@ def test_tier3_on_one_long_line_keeps_its_budget_without_encoding_the_head_again
     assert " " not in text
     starts = counter.token_starts(text)
     budget = int(len(starts) * share)
-    encoded: list[int] = []
-    token_ids = tiktoken_counter._token_ids
 
-    def spy(encoding_: object, piece: str) -> object:
-        encoded.append(len(piece))
-        return token_ids(encoding_, piece)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(tiktoken_counter, "_token_ids", spy)
+    encoded = watch_encodes(monkeypatch)
     cut = truncate_to_budget(text, budget, len(starts), counter, starts)
     monkeypatch.undo()
 

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from cleveragents.adapters.tokens import record_chunks, tiktoken_counter
 from cleveragents.adapters.tokens.record_chunks import SEPARATOR, count_by_records, records
 from cleveragents.adapters.tokens.tiktoken_counter import TiktokenCounter, load_encoding
+from tests.properties.encode_spy import watch_encodes
 
 ENCODINGS = ("cl100k_base", "o200k_base")
 _ASCII_LETTERS_AND_DIGITS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
@@ -102,17 +103,11 @@ def test_a_candidate_encodes_only_the_records_it_changed(monkeypatch: pytest.Mon
     for item in changed[::100]:
         item["title"] = "cut …"
     candidate = _compact(changed, ascii_only=False)
-    encoded: list[int] = []
-    token_ids = tiktoken_counter._token_ids
-
-    def spy(encoding: object, piece: str) -> object:
-        encoded.append(len(piece))
-        return token_ids(encoding, piece)  # type: ignore[arg-type]
 
     counter = TiktokenCounter()
     with counter.remembering():
         assert counter.count(text) == _count("cl100k_base", text)
-        monkeypatch.setattr(tiktoken_counter, "_token_ids", spy)
+        encoded = watch_encodes(monkeypatch)
         assert counter.count(candidate) == _count("cl100k_base", candidate)
     # The 15 changed records (and the records' ends next to them), the first and the last.
     assert sum(encoded) < 20 * max(len(_compact(item, ascii_only=False)) for item in changed)

@@ -20,6 +20,7 @@ from cleveragents.adapters.tokens import repeated_words, tiktoken_counter
 from cleveragents.adapters.tokens.tiktoken_counter import TiktokenCounter, load_encoding
 from cleveragents.container import build_container
 from cleveragents.domain.artifact import CompressionMode
+from tests.properties.encode_spy import watch_encodes
 
 _PARTS = [
     "a", "Z", "word", " word", " the", "7", "123456", " ", "  ", "\t", "\t ", "\n", "\n ",
@@ -93,14 +94,8 @@ def test_the_first_text_of_a_block_is_counted_again_without_encoding(
 ) -> None:
     """A compression counts its raw text first, and may ask for the same count later (JSON's
     ratio of tokens to characters in the input's own layout)."""
-    encoded: list[int] = []
-    token_ids = tiktoken_counter._token_ids
 
-    def spy(encoding: object, piece: str) -> object:
-        encoded.append(len(piece))
-        return token_ids(encoding, piece)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(tiktoken_counter, "_token_ids", spy)
+    encoded = watch_encodes(monkeypatch)
     raw = json.dumps([{"id": n, "name": f"n{n}"} for n in range(300)], indent=2)
     other = raw.replace("name", "title")
     counter = TiktokenCounter()
