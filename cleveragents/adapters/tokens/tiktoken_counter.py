@@ -20,7 +20,7 @@ from cleveragents.adapters.tokens.offline_encodings import (
     OFFLINE_ENCODINGS,
     read_ranks,
 )
-from cleveragents.adapters.tokens.utf8 import encodable, utf8_length
+from cleveragents.adapters.tokens.utf8 import chars_within, encodable, utf8_length
 from cleveragents.application.ports.token_counter import TextPiece, TokenCounter
 from cleveragents.domain.errors import TokenCountingError, UnknownEncodingError
 
@@ -197,14 +197,21 @@ class TiktokenCounter(TokenCounter):
         if max_tokens <= 0 or not text:
             return ""
         encoding = load_encoding(self._encoding_name, self._cache_dir)
+        tokens: list[int] | None = None
         if encodable(text):  # else the tokenizer mends it, and byte offsets differ
-            limit = _byte_limit(encoding, text, max_tokens, starts)
+            limit = _start_from(starts, text, max_tokens)
             if limit is None:
-                return text  # it fits whole
-            cut = last_cut_at_or_before(text, _chars_within(text, limit))
+                # One encode, kept for the token-boundary cut below if no cut is in reach.
+                tokens = _encode(encoding, text)
+                if len(tokens) <= max_tokens:
+                    return text  # it fits whole
+                lengths = token_byte_lengths(encoding)
+                limit = sum(map(lengths.__getitem__, tokens[:max_tokens]))
+            cut = last_cut_at_or_before(text, chars_within(text, limit))
             if cut is not None:
                 return text[:cut]
-        tokens = _encode(encoding, text)
+        if tokens is None:
+            tokens = _encode(encoding, text)
         keep = min(max_tokens, len(tokens))
         while keep > 0:
             # A token prefix can end inside a multi-byte character: drop the partial bytes.
@@ -217,28 +224,14 @@ class TiktokenCounter(TokenCounter):
         return ""
 
 
-def _byte_limit(
-    encoding: tiktoken.Encoding, text: str, max_tokens: int, starts: Sequence[int] | None
-) -> int | None:
-    """Where token `max_tokens` of `text` starts, in bytes (from `starts`, the token starts of
-    `text` or of a text it begins, else from one encode); None when `text` has no more
-    tokens than that (by one encode: a text cut from a longer one may count otherwise than
-    its share of the starts)."""
-    if starts is not None and max_tokens < len(starts):
-        limit = starts[max_tokens]
-        if limit < utf8_length(text):
-            return limit
-    lengths = _token_lengths(encoding, text)
-    if len(lengths) <= max_tokens:
+def _start_from(starts: Sequence[int] | None, text: str, max_tokens: int) -> int | None:
+    """Where token `max_tokens` of `text` starts, in bytes, by `starts` (the token starts of
+    `text` or of a text it begins); None without them, or when they put it past `text`'s end
+    (a text cut from a longer one may count otherwise than its share of the starts)."""
+    if starts is None or max_tokens >= len(starts):
         return None
-    return sum(lengths[:max_tokens])
-
-
-def _chars_within(text: str, limit: int) -> int:
-    """How many whole characters of `text` its first `limit` UTF-8 bytes hold."""
-    if text.isascii():
-        return limit
-    return len(text.encode("utf-8")[:limit].decode("utf-8", errors="ignore"))
+    limit = starts[max_tokens]
+    return limit if limit < utf8_length(text) else None
 
 
 def _starts(encoding: tiktoken.Encoding, text: str, offset: int = 0) -> list[int]:

@@ -19,3 +19,10 @@ def encodable(text: str) -> bool:
     except UnicodeEncodeError:
         return False
     return True
+
+
+def chars_within(text: str, limit: int) -> int:
+    """How many whole characters of `text` its first `limit` UTF-8 bytes hold."""
+    if text.isascii():
+        return limit
+    return len(text.encode("utf-8")[:limit].decode("utf-8", errors="ignore"))
