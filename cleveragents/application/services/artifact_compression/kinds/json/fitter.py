@@ -10,6 +10,7 @@ from typing import NamedTuple
 from cleveragents.application.ports.token_counter import TokenCounter
 from cleveragents.application.services.artifact_compression.kinds.json.detail import Detail
 from cleveragents.application.services.artifact_compression.kinds.json.ladder import (
+    ENOUGH,
     SCHEMA_LOST_RANK,
     Choice,
     Family,
@@ -73,6 +74,12 @@ _SURELY_OVER = 1.08
 _MAY_FIT = 1.1
 """A whole compact document estimated from the input's length at most at this share of the
 budget is written before it is surveyed (the estimate misses by a few percent)."""
+_WALKS = 6
+"""A layout's search may cut containers holding this many times as many entries as the
+document (`Survey.entries`: six walks of it): past that it settles for a level within
+`ladder.ENOUGH` of the budget (`ladder.Patient`)."""
+_WALKS_FLOOR = 1 << 16
+"""A search may always walk this many entries: a small document is searched in full."""
 _CLAIMS_CHECKED = 16
 _MAX_SAMPLINGS = 3
 _MAX_COUNTS = 6
@@ -464,6 +471,7 @@ class _LayoutSearch:
         self._counted: set[Detail] = set()
         self._sampled: set[Detail] = set()
         self._stretched = False
+        self._allowance = max(_WALKS * pruner.survey.entries, _WALKS_FLOOR)
 
     @property
     def pruner(self) -> Pruner:
@@ -503,8 +511,16 @@ class _LayoutSearch:
                     self._fits_below, self._fits_tokens = len(text), tokens
             elif len(text) < self._over_from:
                 self._over_from, self._over_tokens = len(text), tokens
-            if self._best is not None and len(self._counted) >= _MAX_COUNTS:
+            if self._best is not None and (
+                len(self._counted) >= _MAX_COUNTS
+                or (not self._patient() and self._best.tokens >= ENOUGH * budget)
+            ):
                 return self._best
+
+    def _patient(self) -> bool:
+        """Whether the search may still measure levels to come closer to the budget
+        (`ladder.Patient`)."""
+        return self._pruner.walked < self._allowance
 
     def _measure(self, detail: Detail, cap: float) -> int:
         """The level's size, exact up to `cap` (else a size over it), measured once."""
@@ -528,11 +544,11 @@ class _LayoutSearch:
             return None
         budget = self._fitter.budget
         limit = min(max(self._chars_for(budget * _AIM), self._fits_below + 1), self._over_from - 1)
-        choice = richest(self._families, self._measure, limit)
+        choice = richest(self._families, self._measure, limit, self._patient)
         if choice.detail in self._counted and not self._stretched:
             self._stretched = True
             limit = min(self._chars_for(budget), self._over_from - 1)
-            choice = richest(self._families, self._measure, limit)
+            choice = richest(self._families, self._measure, limit, self._patient)
         return None if choice.detail in self._counted else choice
 
     def _chars_for(self, tokens: float) -> float:

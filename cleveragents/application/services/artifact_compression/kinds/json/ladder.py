@@ -216,6 +216,8 @@ class _Levels:
 
 CLOSE_ENOUGH = 0.97
 """A level this close to the size limit ends the search of a family's knob."""
+ENOUGH = 0.75
+"""Once the search has run out of patience, a level this close to the limit ends it."""
 SEARCH_STEPS = 16
 """At most this many measurements search one family's knob."""
 OVER_CAP = 4
@@ -224,24 +226,38 @@ says that the level is over, and a level ten times too large is not walked whole
 
 Measure = Callable[[Detail, float], int]
 """The size of a level in characters, exact up to the cap given, else some size over it."""
+Patient = Callable[[], bool]
+"""Whether the search may still measure levels to come closer to the size limit. A level's
+subtrees are measured once and shared with the levels that render them alike, so a search of
+a document made of repeated shapes walks little of it; one whose objects share nothing (an
+OpenAPI spec, a lock file keyed by package) walks nearly all of it at each measurement, and
+runs out of patience after a few: it then settles for a level within `ENOUGH` of the limit
+and leaves the levels between two knobs unsearched."""
 
 
-def richest(families: list[Family], measure: Measure, limit: float) -> Choice:
+def _always() -> bool:
+    return True
+
+
+def richest(
+    families: list[Family], measure: Measure, limit: float, patient: Patient = _always
+) -> Choice:
     """The richest level whose size (`measure`, characters) is at most `limit`: the first
     family whose poorest level fits, then a search of its knob (sizes grow with the knob,
     near enough; the caller counts the result anyway), then the levels between that knob and
-    the next. When nothing fits: the poorest level of all."""
+    the next, while the search is `patient`. When nothing fits: the poorest level of all."""
     for family in _worth_trying(families, measure, limit):
-        choice = _richest_in(family, measure, limit)
+        choice = _richest_in(family, measure, limit, patient)
         if choice is None:
             continue
         if (
             family.between is not None
+            and patient()
             and choice.chars < limit * CLOSE_ENOUGH
             and choice.knob < family.high()
         ):
             for order, inner in enumerate(family.between(choice.knob)):
-                finer = _richest_in(inner, measure, limit)
+                finer = _richest_in(inner, measure, limit, patient)
                 if finer is not None:
                     return choice._replace(
                         detail=finer.detail,
@@ -268,12 +284,15 @@ def _worth_trying(families: list[Family], measure: Measure, limit: float) -> lis
     return families[schema[0] + 1 :]
 
 
-def _richest_in(family: Family, measure: Measure, limit: float) -> Choice | None:
+def _richest_in(
+    family: Family, measure: Measure, limit: float, patient: Patient = _always
+) -> Choice | None:
     """The largest knob of `family` whose level fits `limit` (or is within `CLOSE_ENOUGH` of
-    it, or the best after `SEARCH_STEPS` measurements: sizes can jump, and the levels between
-    knobs fill what is left): interpolating between the sizes known to fit and not to fit,
-    every other step halving instead, so a few measurements do where a plain halving takes
-    twenty."""
+    it, within `ENOUGH` of it once the search is no longer `patient`, or the best after
+    `SEARCH_STEPS` measurements: sizes can jump, and the levels between knobs fill what is
+    left): interpolating
+    between the sizes known to fit and not to fit, every other step halving instead, so a few
+    measurements do where a plain halving takes twenty."""
     low, high = family.low, family.high()
     low_chars = measure(family.detail(low), limit)
     if low_chars > limit:
@@ -284,7 +303,7 @@ def _richest_in(family: Family, measure: Measure, limit: float) -> Choice | None
         return Choice(family.rank, high, family.detail(high), high_chars)
     halve = False
     for _ in range(SEARCH_STEPS):
-        if high - low <= 1 or low_chars >= limit * CLOSE_ENOUGH:
+        if high - low <= 1 or low_chars >= limit * (CLOSE_ENOUGH if patient() else ENOUGH):
             break
         if halve or high_chars <= low_chars:
             middle = (low + high) // 2

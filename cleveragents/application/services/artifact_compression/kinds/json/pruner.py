@@ -94,6 +94,10 @@ class Pruner:
         self._spent = 0
         """While measuring: a lower bound of the size, the members measured so far of every
         container being measured (what a container adds around its members only grows it)."""
+        self.walked = 0
+        """The containers cut so far and the members and items they hold, by builds and
+        measurements alike (one that a measurement found measured already is not counted):
+        what the search has spent, in the unit of `Survey.entries`."""
         self.claims: list[tuple[int, str]] | None = None
         """When a list: (line, first character) of the first omitted member of each run, for
         checking a line map that was inferred from the layout."""
@@ -188,6 +192,7 @@ class Pruner:
         self, value: list[object], facts: Facts, depth: int, line: int, detail: Detail
     ) -> tuple[object, int]:
         count = len(value)
+        self.walked += count + 1
         found = self._kept_items(value, facts, detail)
         if found is None:
             return self._collapsed(value, self._where(value, line, 0, count - 1), depth)
@@ -451,6 +456,7 @@ class Pruner:
         self, value: dict[str, object], facts: Facts, depth: int, line: int, detail: Detail
     ) -> tuple[object, int]:
         count = len(value)
+        self.walked += count + 1
         novel = facts.new_members if self._novel else None
         kept = self._kept_members(value, novel, detail)
         if not kept:

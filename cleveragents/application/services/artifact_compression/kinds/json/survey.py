@@ -127,6 +127,9 @@ class Survey:
         """How many items after the first show a new shape, in all."""
         self.task_items = 0
         """How many array items mention the task, in all."""
+        self.entries = 0
+        """How many containers, members and items the document holds, in all (what one walk
+        of it costs, about)."""
         if isinstance(root, dict | list):
             self._visit(root, 0)
 
@@ -226,6 +229,7 @@ class Survey:
         return hit
 
     def _visit(self, value: dict[str, object] | list[object], path: int) -> Facts:
+        self.entries += len(value) + 1
         facts = self._object(value, path) if isinstance(value, dict) else self._array(value, path)
         self.facts[id(value)] = facts
         return facts
@@ -563,6 +567,7 @@ class Survey:
         if middle:  # ranked before the new shapes inside it, which need it shown
             self.shape_items += 1
         # `_visit`, one call less per item
+        self.entries += len(item) + 1
         facts = self._object(item, path) if isinstance(item, dict) else self._array(item, path)
         self.facts[id(item)] = facts
         if not middle:
