@@ -290,9 +290,8 @@ def _richest_in(
     """The largest knob of `family` whose level fits `limit` (or is within `CLOSE_ENOUGH` of
     it, within `ENOUGH` of it once the search is no longer `patient`, or the best after
     `SEARCH_STEPS` measurements: sizes can jump, and the levels between knobs fill what is
-    left): interpolating
-    between the sizes known to fit and not to fit, every other step halving instead, so a few
-    measurements do where a plain halving takes twenty."""
+    left): interpolating between the sizes known to fit and not to fit, every other step
+    halving instead, so a few measurements do where a plain halving takes twenty."""
     low, high = family.low, family.high()
     low_chars = measure(family.detail(low), limit)
     if low_chars > limit:
