@@ -57,15 +57,12 @@ def _walks(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int]]:
     return seen
 
 
-@pytest.mark.parametrize(
-    ("seed", "share", "pretty"), [(1, 0.5, False), (3, 0.2, False), (4, 0.5, False)]
-)
+@pytest.mark.parametrize(("seed", "share"), [(1, 0.5), (3, 0.2), (4, 0.5)])
 def test_the_search_of_a_document_without_repeated_shapes_is_bounded(
-    monkeypatch: pytest.MonkeyPatch, seed: int, share: float, pretty: bool
+    monkeypatch: pytest.MonkeyPatch, seed: int, share: float
 ) -> None:
-    text = _spec_like(seed)
-    if not pretty:
-        text = json.dumps(json.loads(text), separators=(",", ":"))
+    # Written compact: the search of that layout walks the most (up to 15 walks unlimited).
+    text = json.dumps(json.loads(_spec_like(seed)), separators=(",", ":"))
     budget = int(COUNTER.count(text) * share)
 
     def fit() -> int:
