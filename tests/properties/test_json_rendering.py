@@ -5,12 +5,16 @@ what `json.loads` reads."""
 from __future__ import annotations
 
 import json
+from random import Random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cleveragents.application.services.artifact_compression.kinds.json.detail import Detail
-from cleveragents.application.services.artifact_compression.kinds.json.ladder import ladder
+from cleveragents.application.services.artifact_compression.kinds.json.ladder import (
+    BREADTH_FIRST_RANK,
+    ladder,
+)
 from cleveragents.application.services.artifact_compression.kinds.json.line_maps import (
     OneLine,
     Positions,
@@ -147,3 +151,28 @@ def _compare_lines(
         assert start == exact.child_line(theirs, 0, index)
         assert usual.span(mine, line, index, index) == exact.span(theirs, 0, index, index)
         _compare_lines(usual, exact, member, other, start)
+
+
+@SETTINGS
+@given(CONTAINERS, st.booleans(), st.randoms(use_true_random=False))
+def test_breadth_first_levels_measured_in_any_order_have_their_rendered_lengths(
+    value: object, pretty: bool, random: Random
+) -> None:
+    """Every breadth-first level (every count of members admitted), measured in a random
+    order by one pruner (a container whose members' members are all left out is measured
+    once per count of its own members admitted, and reused), has its rendering's length."""
+    text = json.dumps(value, indent=2, ensure_ascii=False)
+    survey = Survey(json.loads(text), NO_TERMS)
+    lines = structural_line_map(text, survey) or Positions(text, parse_with_positions(text)[1])
+    pruner = Pruner(survey, lines, Handles("sha256:ab"), pretty=pretty)
+    breadth_first = [family for family in ladder(survey) if family.rank >= BREADTH_FIRST_RANK]
+    details = [
+        family.detail(members)
+        for family in breadth_first
+        for members in range(family.low, family.high() + 2)
+    ]
+    random.shuffle(details)
+    for detail in details:
+        measured = pruner.measure(detail)
+        fresh = Pruner(survey, lines, Handles("sha256:ab"), pretty=pretty).build(detail)
+        assert measured == len(render(fresh.value, pretty=pretty))

@@ -132,11 +132,37 @@ class Pruner:
         if self._spent > self._cap:
             raise _OverCapError
 
-    def _memo_key(self, facts: Facts, value: object, depth: int, detail: Detail) -> object:
+    def _memo_key(
+        self,
+        facts: Facts,
+        value: dict[str, object] | list[object],
+        depth: int,
+        detail: Detail,
+    ) -> object:
         if not self._measuring:
             return None
+        if detail.members is not None:
+            return self._breadth_first_key(value, depth, detail.members, detail.string_limit)
         seen = detail.seen_by(facts)
         return None if seen is None else (id(value), depth, seen, self._novel)
+
+    def _breadth_first_key(
+        self,
+        value: dict[str, object] | list[object],
+        depth: int,
+        members: int,
+        string_limit: int | None,
+    ) -> object:
+        """At a breadth-first level, a container whose own members' members are all left out
+        is written alike at every level that admits as many of its members (`Survey
+        .admitted_share`): the levels of a search that differ only past it share it. The
+        levels that admit some of its members' members say nothing of each other here."""
+        share = self.survey.admitted_share(value, members, self._origin)
+        if share is None:
+            return None
+        # Marked apart from `Detail.seen_by`'s tuples, which start with the string limit.
+        seen = ("members", share, string_limit, self._detail.where, id(self._origin))
+        return (id(value), depth, seen, self._novel)
 
     def _whole(self, facts: Facts, detail: Detail) -> bool:
         """Whether a container is written as it is: inside a new-shape item, an object also

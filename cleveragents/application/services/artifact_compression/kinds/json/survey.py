@@ -21,6 +21,7 @@ import json
 import re
 from collections import deque
 from collections.abc import Callable
+from typing import NamedTuple
 
 from cleveragents.application.services.artifact_compression.kinds.json.facts import (
     Facts,
@@ -96,6 +97,18 @@ def _kind(value: object) -> int:
     return _NUMBER
 
 
+class _Admission(NamedTuple):
+    """The breadth-first order of members from one origin (`Detail.members`)."""
+
+    ranks: dict[int, int]
+    """The rank of each reached container's first member, by the container's `id`."""
+    size: int
+    """How many members the order has in all."""
+    children_from: dict[int, int]
+    """By a container's `id`, the lowest rank of its containers' members: a level that
+    admits no more members than that shows each of its containers as a marker."""
+
+
 class Survey:
     """The facts of every container of one parsed document, keyed by `id` (the document is
     held, so the ids stay valid)."""
@@ -112,7 +125,7 @@ class Survey:
         self._seen: set[int] = set()
         self._key_lengths: dict[str, int] = {}
         self._key_matches: dict[str, bool] = {}
-        self._orders: dict[int, tuple[dict[int, int], int]] = {}
+        self._orders: dict[int, _Admission] = {}
         self._signatures: dict[tuple[object, ...], Signature | None] = {}
         self._met_once: set[tuple[object, ...]] = set()
         self.shape_places: dict[int, tuple[int, int]] = {}
@@ -142,7 +155,7 @@ class Survey:
         """The indices (ascending) of `container`'s members among the first `members` of the
         breadth-first order from `origin` (the root, or the one item shown less richly);
         empty when none is (the container is then a marker)."""
-        first_rank = self._admission(origin)[0].get(id(container))
+        first_rank = self._admission(origin).ranks.get(id(container))
         if first_rank is None:
             return []  # not reached from `origin`: only what is kept whole is shown
         order = self._breadth_order(container)
@@ -159,15 +172,32 @@ class Survey:
 
     def admission_size(self, origin: object) -> int:
         """How many members the breadth-first order from `origin` has in all."""
-        return self._admission(origin)[1]
+        return self._admission(origin).size
 
-    def _admission(self, origin: object) -> tuple[dict[int, int], int]:
-        """The rank of each container's first member in the breadth-first order from
-        `origin` over the document cut to first and last items, and how many members that
-        order has; computed when first needed."""
+    def admitted_share(
+        self, container: list[object] | dict[str, object], members: int, origin: object
+    ) -> int | None:
+        """How many of `container`'s members the first `members` of the breadth-first order
+        from `origin` admit, when none of its members' own members is admitted: its rendering
+        at that level then depends on that number alone (its containers are markers). None
+        when some are (the rendering depends on more)."""
+        admission = self._admission(origin)
+        first_rank = admission.ranks.get(id(container))
+        if first_rank is None:
+            return 0  # not reached from `origin`: a marker at every such level
+        if members > admission.children_from.get(id(container), members):
+            return None
+        # The length of `_breadth_order(container)`, without building it.
+        length = len(container) if isinstance(container, dict) else min(len(container), 1)
+        return min(max(members - first_rank, 0), length)
+
+    def _admission(self, origin: object) -> _Admission:
+        """The breadth-first order from `origin` over the document cut to first and last
+        items (`_Admission`), computed when first needed."""
         found = self._orders.get(id(origin))
         if found is None:
             ranks: dict[int, int] = {}
+            parents: dict[int, int] = {}  # each container's first container member's parent
             rank = 0
             queue: deque[object] = deque([origin] if isinstance(origin, dict | list) else [])
             while queue:
@@ -177,12 +207,18 @@ class Survey:
                 rank += len(order)
                 members = container.values() if isinstance(container, dict) else container
                 listed = list(members)  # type: ignore[call-overload]
-                queue.extend(
+                queued = [
                     listed[index]
                     for index in order
                     if isinstance(listed[index], dict | list) and listed[index]
-                )
-            found = self._orders[id(origin)] = (ranks, rank)
+                ]
+                if queued:
+                    parents[id(queued[0])] = id(container)
+                    queue.extend(queued)
+            # A container's members are queued together, in its order: the first of them
+            # comes first, and its own first member has the lowest rank of theirs.
+            children_from = {parent: ranks[child] for child, parent in parents.items()}
+            found = self._orders[id(origin)] = _Admission(ranks, rank, children_from)
         return found
 
     def _breadth_order(self, container: list[object] | dict[str, object]) -> list[int]:
