@@ -57,11 +57,13 @@ def _walks(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int]]:
     return seen
 
 
-@pytest.mark.parametrize(("seed", "share"), [(1, 0.5), (3, 0.2), (4, 0.5)])
+# At a fifth of the document, the breadth-first levels the search walks share most of their
+# containers, and it walks the document fewer than three times: nothing to bound.
+@pytest.mark.parametrize(("seed", "share"), [(1, 0.5), (4, 0.5), (6, 0.5)])
 def test_the_search_of_a_document_without_repeated_shapes_is_bounded(
     monkeypatch: pytest.MonkeyPatch, seed: int, share: float
 ) -> None:
-    # Written compact: the search of that layout walks the most (up to 15 walks unlimited).
+    # Written compact: the search of that layout walks the most (8 to 14 walks unlimited).
     text = json.dumps(json.loads(_spec_like(seed)), separators=(",", ":"))
     budget = int(COUNTER.count(text) * share)
 

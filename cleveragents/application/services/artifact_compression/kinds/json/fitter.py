@@ -237,6 +237,14 @@ class Fitter:
             ):
                 # The pretty answer would keep less, so lose key paths too: this one wins.
                 return self._compact_answer(compact)
+        elif pretty and self._pretty_keeps_no_key_paths():
+            # No pretty level that keeps every key path fits, and compact ones may: a
+            # compact answer that keeps them all is then the answer (it is richer than any
+            # pretty one, which loses some), and the pretty search, which would walk its way
+            # down through the breadth-first levels, is spared.
+            compact, compact_searched = self._search(pretty=False), True
+            if compact is not None and compact.choice.rank < SCHEMA_LOST_RANK:
+                return self._compact_answer(compact)
         found = self._search(pretty=pretty)
         if pretty and (
             found is None
@@ -271,6 +279,31 @@ class Fitter:
         candidate will (its richest level that keeps every key path is over; the compact
         search reuses that measurement), and the pretty rendering of every level is longer."""
         return not self._layout_search(self._lines, pretty=False).schema_fits()
+
+    def _pretty_keeps_no_key_paths(self) -> bool:
+        """Whether no pretty level that keeps every key path fits the budget: the poorest of
+        them (every other one holds all it holds) is over it. Looked at only when its size
+        at the input's pretty ratio is over (the pretty search reuses that measurement); it
+        is then written, and its count estimated from samples of it, or counted when the
+        estimate is within `_SURELY_OVER` of the budget. (The input's ratio is no more than
+        a hint here: the level's strings are bare, and a document of long hashes or
+        encoded blobs is half as dense once they are gone.)"""
+        search = self._layout_search(self._lines, pretty=True)
+        level = search.schema_level_over(self._budget)
+        if level is None:
+            return False
+        value = (
+            Pruner(self._survey, self._lines, self._handles, pretty=True, tables=self._tables)
+            .build(level)
+            .value
+        )
+        text = render(value, pretty=True)
+        estimate = len(text) * sample_ratio(self._counter, text)
+        if estimate > _SURELY_OVER * self._budget:
+            return True
+        if estimate * _SURELY_OVER < self._budget:
+            return False
+        return self._counter.count(text) > self._budget
 
     def _pretty_surely_over(self, compact: _Fitted) -> bool:
         """Whether the level the compact rendering keeps, written pretty, is surely over the
@@ -486,6 +519,17 @@ class _LayoutSearch:
             return True
         limit = self._chars_for(self._fitter.budget * _AIM)
         return self._measure(kept[0].detail(kept[0].low), limit) <= limit
+
+    def schema_level_over(self, tokens: float) -> Detail | None:
+        """The poorest level that keeps every key path, when its size at the input's ratio
+        is more than `tokens` (measured once, up to that size, and reused by `run`); else
+        None."""
+        kept = [family for family in self._families if family.rank == SCHEMA_LOST_RANK - 1]
+        if not kept:
+            return None
+        level = kept[0].detail(kept[0].low)
+        limit = tokens / self._fitter.ratio(pretty=self._pruner.pretty)
+        return level if self._measure(level, limit) > limit else None
 
     def run(self) -> _Fitted | None:
         budget = self._fitter.budget

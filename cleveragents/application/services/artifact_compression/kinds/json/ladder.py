@@ -34,6 +34,9 @@ class Family(NamedTuple):
     detail: Callable[[int], Detail]
     between: Callable[[int], list[Family]] | None = None
     """The levels between knob k and k + 1, when the step between them can be large."""
+    steep_first_step: bool = False
+    """Whether the step from `low` to `low + 1` can be larger than all the others together:
+    the search then measures `low + 1` first, and stops there when it is over."""
 
 
 class Choice(NamedTuple):
@@ -83,7 +86,16 @@ def ladder(survey: Survey) -> list[Family]:
     bare = levels.bare
     return [
         Family(0, 0, lambda: levels.top, levels.sampled, levels.between_sampled),
-        Family(1, STRING_FLOOR, lambda: STRING_STEP, levels.cut, levels.between_cut),
+        # Its lowest level writes a long string as a bare `…`, the next one already as a head
+        # and a marker of 20 characters or so: most of the family's range in one step.
+        Family(
+            1,
+            STRING_FLOOR,
+            lambda: STRING_STEP,
+            levels.cut,
+            levels.between_cut,
+            steep_first_step=True,
+        ),
         Family(2, 0, lambda: levels.top, levels.schema_and_items),
         Family(
             3,
@@ -300,6 +312,13 @@ def _richest_in(
     high_chars = measure(family.detail(high), cap) if high > low else low_chars
     if high_chars <= limit:
         return Choice(family.rank, high, family.detail(high), high_chars)
+    if family.steep_first_step and high - low > 1:
+        # Interpolating between the ends would probe the flat part of the range, over and
+        # over, halving its way down to the step.
+        chars = measure(family.detail(low + 1), cap)
+        if chars > limit:
+            return Choice(family.rank, low, family.detail(low), low_chars)
+        low, low_chars = low + 1, chars
     halve = False
     for _ in range(SEARCH_STEPS):
         if high - low <= 1 or low_chars >= limit * (CLOSE_ENOUGH if patient() else ENOUGH):

@@ -1,0 +1,125 @@
+"""A pretty JSON document whose key paths only fit once written compact: no pretty level that
+keeps them all fits, so the compact answer is found without searching the pretty levels that
+lose some (the breadth-first ones, a walk of the document each), and it is the answer the full
+search gives. Real tokenizer, real parser."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from cleveragents.adapters.tokens.tiktoken_counter import TiktokenCounter
+from cleveragents.application.services.artifact_compression.kinds.json import fitter, pruner
+from cleveragents.application.services.artifact_compression.kinds.json.compressor import (
+    JsonCompressor,
+)
+from cleveragents.application.services.artifact_compression.kinds.kind_compressor import (
+    FittedText,
+    Handles,
+)
+from cleveragents.application.services.artifact_compression.task_terms import TaskTerms
+
+COUNTER = TiktokenCounter("cl100k_base")
+WORDS = [
+    "alpha",
+    "beta",
+    "gamma",
+    "delta",
+    "epsilon",
+    "zeta",
+    "theta",
+    "kappa",
+    "lambda",
+    "sigma",
+    "omega",
+]
+
+
+def _api_spec(seed: int) -> str:
+    """An OpenAPI-like document, deeply nested and indented: its paths are unique, each with
+    operations whose parameters and response schemas nest objects in objects."""
+    rng = random.Random(seed)
+
+    def name() -> str:
+        return rng.choice(WORDS) + str(rng.randint(0, 999))
+
+    def schema(depth: int) -> dict[str, object]:
+        if depth > 2 or rng.random() < 0.3:
+            return {"type": "string", "description": " ".join(rng.choices(WORDS, k=8))}
+        properties = {name(): schema(depth + 1) for _ in range(rng.randint(1, 4))}
+        return {"type": "object", "properties": properties}
+
+    paths = {
+        f"/{name()}/{name()}": {
+            method: {
+                "operationId": name(),
+                "summary": " ".join(rng.choices(WORDS, k=6)),
+                "responses": {"200": {"content": {"application/json": {"schema": schema(0)}}}},
+            }
+            for method in rng.sample(["get", "post", "put"], rng.randint(1, 2))
+        }
+        for _ in range(150)
+    }
+    return json.dumps({"openapi": "3.0.0", "paths": paths}, indent=2)
+
+
+def _key_paths(value: object, path: str = "") -> set[str]:
+    if isinstance(value, dict):
+        return {
+            key_path
+            for key, member in value.items()
+            if key != "…"
+            for key_path in {f"{path}/{key}"} | _key_paths(member, f"{path}/{key}")
+        }
+    if isinstance(value, list):
+        return set().union(*(_key_paths(item, path) for item in value))
+    return set()
+
+
+def _fit(text: str, budget: int) -> FittedText:
+    fitted = JsonCompressor().fit(text, TaskTerms(), budget, COUNTER, Handles())
+    assert fitted is not None
+    return fitted
+
+
+def _breadth_first_measures(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """The layout (pretty or not) of every breadth-first level measured."""
+    seen: list[bool] = []
+    measure = pruner.Pruner.measure
+
+    def watched(self: pruner.Pruner, detail: object, cap: float = float("inf")) -> int:
+        if getattr(detail, "members", None) is not None:
+            seen.append(self.pretty)
+        return measure(self, detail, cap)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pruner.Pruner, "measure", watched)
+    return seen
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_compact_answer_is_found_without_the_pretty_breadth_first_levels(
+    monkeypatch: pytest.MonkeyPatch, seed: int
+) -> None:
+    text = _api_spec(seed)
+    budget = COUNTER.count(text) // 2
+    measured = _breadth_first_measures(monkeypatch)
+    fitted = _fit(text, budget)
+    assert fitted.tokens == COUNTER.count(fitted.text) <= budget
+    assert _key_paths(json.loads(fitted.text)) == _key_paths(json.loads(text))
+    assert True not in measured  # no pretty breadth-first level was walked
+
+    # The full search, pretty levels first, comes to the same answer after walking them.
+    measured.clear()
+    monkeypatch.setattr(fitter.Fitter, "_pretty_keeps_no_key_paths", lambda _: False)
+    assert _fit(text, budget) == fitted
+    assert True in measured
+
+
+def test_a_pretty_document_whose_key_paths_fit_pretty_is_not_written_compact() -> None:
+    """Where a pretty level keeps every key path, the pretty search runs as before."""
+    text = _api_spec(3)
+    fitted = _fit(text, COUNTER.count(text) * 4 // 5)
+    assert fitted.text.startswith("{\n  ")
+    assert _key_paths(json.loads(fitted.text)) == _key_paths(json.loads(text))
