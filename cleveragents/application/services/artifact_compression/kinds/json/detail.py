@@ -53,6 +53,10 @@ class Detail:
         partial = None
         if self.partial_ordinal is not None and arrays_from <= self.partial_ordinal < arrays_to:
             partial = (self.partial, self.partial_ordinal, self.partial_index)
+        if facts.max_items <= 1 and partial is None:
+            # No array of more than one item: every level keeps each whole, and with `last`
+            # or without it shows the same (no item after the first to show or leave out).
+            return (self.string_limit,)
         if facts.max_items <= self.whole_arrays and partial is None:
             # Every array whole; without `last`, the new-shape items show what is new in them.
             return (self.string_limit, self.last)
