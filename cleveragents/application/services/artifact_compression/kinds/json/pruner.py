@@ -15,8 +15,12 @@ whether a run is no longer than its marker, are `rendered_sizes`'.
 from __future__ import annotations
 
 from bisect import bisect_left
+from dataclasses import replace
 from typing import NamedTuple
 
+from cleveragents.application.services.artifact_compression.kinds.json.breadth_first_sizes import (
+    BreadthFirstSizes,
+)
 from cleveragents.application.services.artifact_compression.kinds.json.detail import (
     Detail,
     kept_runs,
@@ -90,6 +94,7 @@ class Pruner:
         self._measuring = False
         self._measured: dict[object, int] = {}
         self._item_vectors: dict[int, dict[tuple[object, ...], list[int]]] = {}
+        self._breadth_first_sizes: dict[Detail, BreadthFirstSizes] = {}
         self._cap = float("inf")
         self._spent = 0
         """While measuring: a lower bound of the size, the members measured so far of every
@@ -115,6 +120,14 @@ class Pruner:
         cap lets it). A subtree has the same size at every level that agrees on what it
         depends on (`Detail.seen_by`), so levels that differ in one array measure again only
         the containers around it."""
+        if (
+            detail.members is not None
+            and detail.partial is None
+            and detail.members < self.survey.admission_size(self.survey.root)
+        ):
+            # (The level that admits every member is walked, up to the cap: sizing every
+            # container first would cost a walk of the whole, the cap none.)
+            return self._breadth_first(detail).size(detail.members)
         self._measuring = True
         self._cap = cap
         self._spent = 0
@@ -125,6 +138,27 @@ class Pruner:
         finally:
             self._measuring = False
             self._cap = float("inf")
+
+    def measure_container(self, container: object, depth: int, line: int, detail: Detail) -> int:
+        """The size of `container` alone as `detail` writes it, at `depth`, from `line` (a
+        part of the root's rendering: `detail`'s breadth-first members count from the root)."""
+        self._measuring = True
+        self._detail = detail
+        self._origin = self.survey.root
+        self._novel = False
+        try:
+            return self._node(container, depth, line, detail)[1]
+        finally:
+            self._measuring = False
+
+    def _breadth_first(self, detail: Detail) -> BreadthFirstSizes:
+        """The sizes of the breadth-first levels written like `detail`, made when first
+        needed."""
+        like = replace(detail, members=0)
+        sizes = self._breadth_first_sizes.get(like)
+        if sizes is None:
+            sizes = self._breadth_first_sizes[like] = BreadthFirstSizes(self, like)
+        return sizes
 
     def _spend(self, base: int, chars: int) -> None:
         """While measuring: the container that started at `base` has `chars` so far."""

@@ -107,6 +107,11 @@ class _Admission(NamedTuple):
     children_from: dict[int, int]
     """By a container's `id`, the lowest rank of its containers' members: a level that
     admits no more members than that shows each of its containers as a marker."""
+    containers: list[object]
+    """Every container reached, in the order (their ranks ascending)."""
+    places: list[tuple[int, int]]
+    """Where each of `containers` is: its parent's place in them and its index among the
+    parent's members; (-1, -1) for the origin."""
 
 
 class Survey:
@@ -155,11 +160,20 @@ class Survey:
         """The indices (ascending) of `container`'s members among the first `members` of the
         breadth-first order from `origin` (the root, or the one item shown less richly);
         empty when none is (the container is then a marker)."""
-        first_rank = self._admission(origin).ranks.get(id(container))
+        first_rank = self.admission(origin).ranks.get(id(container))
         if first_rank is None:
             return []  # not reached from `origin`: only what is kept whole is shown
+        share = members - first_rank
+        if share <= 0 or not container:
+            return []
+        # `_breadth_order`'s first `share`, sorted, without building it where it is a range
+        # (an array's first item; an object's members in order, when none is a task's).
+        if isinstance(container, list):
+            return [0]
+        if not self.of(container).task_items:
+            return list(range(min(share, len(container))))
         order = self._breadth_order(container)
-        return sorted(order[: max(0, min(members - first_rank, len(order)))])
+        return sorted(order[:share])
 
     def array(self, ordinal: int) -> list[object]:
         """The array of three items or more that the survey met `ordinal`-th."""
@@ -172,7 +186,7 @@ class Survey:
 
     def admission_size(self, origin: object) -> int:
         """How many members the breadth-first order from `origin` has in all."""
-        return self._admission(origin).size
+        return self.admission(origin).size
 
     def admitted_share(
         self, container: list[object] | dict[str, object], members: int, origin: object
@@ -181,7 +195,7 @@ class Survey:
         from `origin` admit, when none of its members' own members is admitted: its rendering
         at that level then depends on that number alone (its containers are markers). None
         when some are (the rendering depends on more)."""
-        admission = self._admission(origin)
+        admission = self.admission(origin)
         first_rank = admission.ranks.get(id(container))
         if first_rank is None:
             return 0  # not reached from `origin`: a marker at every such level
@@ -191,35 +205,44 @@ class Survey:
         length = len(container) if isinstance(container, dict) else min(len(container), 1)
         return min(max(members - first_rank, 0), length)
 
-    def _admission(self, origin: object) -> _Admission:
+    def admission(self, origin: object) -> _Admission:
         """The breadth-first order from `origin` over the document cut to first and last
         items (`_Admission`), computed when first needed."""
         found = self._orders.get(id(origin))
         if found is None:
-            ranks: dict[int, int] = {}
-            parents: dict[int, int] = {}  # each container's first container member's parent
-            rank = 0
-            queue: deque[object] = deque([origin] if isinstance(origin, dict | list) else [])
-            while queue:
-                container = queue.popleft()
-                ranks[id(container)] = rank
-                order = self._breadth_order(container)  # type: ignore[arg-type]
-                rank += len(order)
-                members = container.values() if isinstance(container, dict) else container
-                listed = list(members)  # type: ignore[call-overload]
-                queued = [
-                    listed[index]
-                    for index in order
-                    if isinstance(listed[index], dict | list) and listed[index]
-                ]
-                if queued:
-                    parents[id(queued[0])] = id(container)
-                    queue.extend(queued)
-            # A container's members are queued together, in its order: the first of them
-            # comes first, and its own first member has the lowest rank of theirs.
-            children_from = {parent: ranks[child] for child, parent in parents.items()}
-            found = self._orders[id(origin)] = _Admission(ranks, rank, children_from)
+            found = self._orders[id(origin)] = self._admitted_from(origin)
         return found
+
+    def _admitted_from(self, origin: object) -> _Admission:
+        ranks: dict[int, int] = {}
+        containers: list[object] = []
+        places: list[tuple[int, int]] = []
+        rank = 0
+        queue: deque[tuple[object, int, int]] = deque()
+        if isinstance(origin, dict | list):
+            queue.append((origin, -1, -1))
+        while queue:
+            container, parent, index = queue.popleft()
+            position = len(containers)
+            containers.append(container)
+            places.append((parent, index))
+            ranks[id(container)] = rank
+            order = self._breadth_order(container)  # type: ignore[arg-type]
+            rank += len(order)
+            members = container.values() if isinstance(container, dict) else container
+            listed = list(members)  # type: ignore[call-overload]
+            queue.extend(
+                (listed[member], position, member)
+                for member in order
+                if isinstance(listed[member], dict | list) and listed[member]
+            )
+        # A container's members are queued together, in its order: the first of them comes
+        # first, and its own first member has the lowest rank of theirs.
+        children_from: dict[int, int] = {}
+        for container, (parent, _) in zip(containers, places, strict=True):
+            if parent >= 0:
+                children_from.setdefault(id(containers[parent]), ranks[id(container)])
+        return _Admission(ranks, rank, children_from, containers, places)
 
     def _breadth_order(self, container: list[object] | dict[str, object]) -> list[int]:
         """The members of `container` in the order they are admitted: an object's task
