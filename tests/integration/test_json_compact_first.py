@@ -123,3 +123,37 @@ def test_a_pretty_document_whose_key_paths_fit_pretty_is_not_written_compact() -
     fitted = _fit(text, COUNTER.count(text) * 4 // 5)
     assert fitted.text.startswith("{\n  ")
     assert _key_paths(json.loads(fitted.text)) == _key_paths(json.loads(text))
+
+
+def test_a_document_dense_only_in_its_values_is_not_written_to_be_checked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A lock file's hashes make it dense, but the levels that keep its key paths leave them
+    bare: at the ratio of its values made bare, the poorest such level may fit, and is left to
+    the pretty search instead of being written for the check."""
+    rng = random.Random(5)
+    packages = {
+        f"node_modules/{rng.choice(WORDS)}-{index}": {
+            "version": f"{rng.randint(0, 9)}.{rng.randint(0, 30)}.0",
+            "resolved": f"https://registry.example.org/{rng.choice(WORDS)}/-/{index}.tgz",
+            "integrity": "sha512-" + "".join(rng.choices("abcdefABCDEF0123456789+/", k=86)),
+            "dependencies": {rng.choice(WORDS): f"^{rng.randint(0, 9)}.0.0" for _ in range(3)},
+        }
+        for index in range(400)
+    }
+    text = json.dumps({"lockfileVersion": 3, "packages": packages}, indent=2)
+    checked: list[str] = []
+    sample_ratio = fitter.sample_ratio
+
+    def watched(counter: TiktokenCounter, written: str) -> float:
+        checked.append(written)
+        return sample_ratio(counter, written)
+
+    monkeypatch.setattr(fitter, "sample_ratio", watched)
+    budget = COUNTER.count(text) // 2
+    fitted = _fit(text, budget)
+    assert not checked
+    assert _key_paths(json.loads(fitted.text)) == _key_paths(json.loads(text))
+    # The answer of the search without the check at all.
+    monkeypatch.setattr(fitter.Fitter, "_pretty_keeps_no_key_paths", lambda _: False)
+    assert _fit(text, budget) == fitted

@@ -292,6 +292,11 @@ class Fitter:
         level = search.schema_level_over(self._budget)
         if level is None:
             return False
+        if search.fits_surely(level, self._budget * _SURELY_OVER, self._ratios.bare_strings()):
+            # At the ratio of the input's windows with their values bare, it may well fit
+            # (a document of hashes or blobs is dense only in its values): the pretty search
+            # will tell, as it did before, and writing the level here would be wasted.
+            return False
         value = (
             Pruner(self._survey, self._lines, self._handles, pretty=True, tables=self._tables)
             .build(level)
@@ -530,6 +535,12 @@ class _LayoutSearch:
         level = kept[0].detail(kept[0].low)
         limit = tokens / self._fitter.ratio(pretty=self._pruner.pretty)
         return level if self._measure(level, limit) > limit else None
+
+    def fits_surely(self, level: Detail, tokens: float, ratio: float) -> bool:
+        """Whether `level` is at most `tokens` at `ratio` tokens a character (measured once,
+        up to that size, and reused by `run`)."""
+        limit = tokens / ratio
+        return self._measure(level, limit) <= limit
 
     def run(self) -> _Fitted | None:
         budget = self._fitter.budget

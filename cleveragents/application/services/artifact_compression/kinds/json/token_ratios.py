@@ -36,6 +36,7 @@ class LayoutRatios:
         self._windows: list[str] | None = None
         self._compacted: list[str] | None = None
         self._ratios: dict[bool, float] = {}
+        self._bare: float | None = None
 
     def __getitem__(self, pretty: bool) -> float:
         if pretty not in self._ratios:
@@ -51,6 +52,16 @@ class LayoutRatios:
         windows, compacted = self._windows_of_input(), self._compacted_windows()
         chars = sum(map(len, windows))
         return sum(map(len, compacted)) / chars if chars else 1.0
+
+    def bare_strings(self) -> float:
+        """Tokens per character of the input's windows with every value string longer than a
+        word written as a bare `…`, as the levels that keep key paths and no values write
+        them: on a document of long hashes or encoded blobs, well below its own ratio.
+        (Keys stay: a string followed by `:` is one.) A pretty input's windows are pretty."""
+        if self._bare is None:
+            bare = [_LONG_VALUE.sub(_bare_value, window) for window in self._windows_of_input()]
+            self._bare = _ratio_of(self._counter, bare)
+        return self._bare
 
     def _measure(self, *, pretty: bool) -> float:
         if pretty or not self._pretty_input:
@@ -74,6 +85,15 @@ class LayoutRatios:
 
 
 _INSIGNIFICANT = re.compile(r'("(?:[^"\\]|\\.)*")|[ \t\n\r]+')
+# A JSON string and, when it is a key, the colon after it.
+_LONG_VALUE = re.compile(r'"(?:[^"\\]|\\.)*"(\s*:)?')
+_BARE_KEPT_CHARS = 8 + 2  # `writing.BARE_KEPT` characters and the quotes
+
+
+def _bare_value(match: re.Match[str]) -> str:
+    if match.group(1) is not None or len(match.group(0)) <= _BARE_KEPT_CHARS:
+        return match.group(0)
+    return '"…"'
 
 
 def _keep_strings(match: re.Match[str]) -> str:

@@ -1,0 +1,50 @@
+"""The tokens per character of a pretty JSON input with its values bare (`LayoutRatios
+.bare_strings`): what the levels that keep every key path and no value cost, which on a
+document of long hashes is far below the input's own ratio. Real tokenizer."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from cleveragents.adapters.tokens.tiktoken_counter import TiktokenCounter
+from cleveragents.application.services.artifact_compression.kinds.json.token_ratios import (
+    LayoutRatios,
+)
+
+COUNTER = TiktokenCounter("cl100k_base")
+
+
+def _lock_like(count: int) -> str:
+    packages = {
+        f"node_modules/package-{index}": {
+            "version": f"1.{index}.0",
+            "integrity": "sha512-" + hashlib.sha512(str(index).encode()).hexdigest(),
+        }
+        for index in range(count)
+    }
+    return json.dumps({"packages": packages}, indent=2)
+
+
+def test_long_values_go_bare_and_keys_and_short_values_stay() -> None:
+    text = _lock_like(20)  # short: its one window is the whole text
+    expected = "\n".join(
+        line.split(": ")[0] + ': "…"' + line[-1:].replace('"', "")
+        if '"integrity"' in line
+        else line
+        for line in text.split("\n")
+    )
+    ratios = LayoutRatios(COUNTER, text, pretty=True)
+    assert ratios.bare_strings() == COUNTER.count(expected) / len(expected)
+    assert '"node_modules/package-3": {' in expected  # a key stays, however long
+
+
+def test_a_document_of_hashes_is_far_less_dense_once_its_values_are_bare() -> None:
+    ratios = LayoutRatios(COUNTER, _lock_like(2000), pretty=True)
+    assert ratios.bare_strings() < 0.8 * ratios[True]
+
+
+def test_a_document_of_short_values_keeps_its_ratio() -> None:
+    text = json.dumps([{"id": index, "ok": True, "tag": "abc"} for index in range(3000)], indent=2)
+    ratios = LayoutRatios(COUNTER, text, pretty=True)
+    assert abs(ratios.bare_strings() - ratios[True]) < 0.05 * ratios[True]
