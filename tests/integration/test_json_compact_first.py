@@ -15,6 +15,9 @@ from cleveragents.application.services.artifact_compression.kinds.json import fi
 from cleveragents.application.services.artifact_compression.kinds.json.compressor import (
     JsonCompressor,
 )
+from cleveragents.application.services.artifact_compression.kinds.json.token_ratios import (
+    sample_ratio,
+)
 from cleveragents.application.services.artifact_compression.kinds.kind_compressor import (
     FittedText,
     Handles,
@@ -143,7 +146,6 @@ def test_a_document_dense_only_in_its_values_is_not_written_to_be_checked(
     }
     text = json.dumps({"lockfileVersion": 3, "packages": packages}, indent=2)
     checked: list[str] = []
-    sample_ratio = fitter.sample_ratio
 
     def watched(counter: TiktokenCounter, written: str) -> float:
         checked.append(written)
