@@ -283,11 +283,12 @@ class Fitter:
     def _pretty_keeps_no_key_paths(self) -> bool:
         """Whether no pretty level that keeps every key path fits the budget: the poorest of
         them (every other one holds all it holds) is over it. Looked at only when its size
-        at the input's pretty ratio is over (the pretty search reuses that measurement); it
-        is then written, and its count estimated from samples of it, or counted when the
-        estimate is within `_SURELY_OVER` of the budget. (The input's ratio is no more than
-        a hint here: the level's strings are bare, and a document of long hashes or
-        encoded blobs is half as dense once they are gone.)"""
+        is over at the input's pretty ratio and surely over (by `_SURELY_OVER`) at the ratio
+        of the input with its values bare (the pretty search reuses those measurements): the
+        level's strings are bare, and a document of long hashes or encoded blobs is far
+        less dense once they are gone. It is then written, and its count estimated from
+        samples of it, or counted when the estimate is within `_SURELY_OVER` of the
+        budget."""
         search = self._layout_search(self._lines, pretty=True)
         level = search.schema_level_over(self._budget)
         if level is None:
@@ -297,6 +298,7 @@ class Fitter:
             # (a document of hashes or blobs is dense only in its values): the pretty search
             # will tell, as it did before, and writing the level here would be wasted.
             return False
+        # A pruner of its own: the search's would count this walk against its patience.
         value = (
             Pruner(self._survey, self._lines, self._handles, pretty=True, tables=self._tables)
             .build(level)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from cleveragents.application.ports.token_counter import TokenCounter
+from cleveragents.application.services.artifact_compression.kinds.json.writing import BARE_KEPT
 
 _SAMPLE_WINDOWS = 8
 _MAX_SAMPLE_WINDOWS = 32
@@ -87,7 +88,7 @@ class LayoutRatios:
 _INSIGNIFICANT = re.compile(r'("(?:[^"\\]|\\.)*")|[ \t\n\r]+')
 # A JSON string and, when it is a key, the colon after it.
 _LONG_VALUE = re.compile(r'"(?:[^"\\]|\\.)*"(\s*:)?')
-_BARE_KEPT_CHARS = 8 + 2  # `writing.BARE_KEPT` characters and the quotes
+_BARE_KEPT_CHARS = BARE_KEPT + 2  # a word is kept, and its quotes with it
 
 
 def _bare_value(match: re.Match[str]) -> str:
