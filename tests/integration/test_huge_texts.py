@@ -126,3 +126,18 @@ def test_a_text_without_a_safe_cut_is_counted_whole(monkeypatch: pytest.MonkeyPa
     assert list(exact_pieces(text)) == [text]
     whole = len(load_encoding("cl100k_base").encode(text))
     assert TiktokenCounter().count(text) == whole
+
+
+def test_running_out_of_memory_for_the_token_starts_is_a_token_counting_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The starts are an array as long as the tokens: failing to make it is the same error
+    as the tokenizer failing."""
+    import numpy as np
+
+    def no_memory(*_: object, **__: object) -> object:
+        raise MemoryError
+
+    monkeypatch.setattr(np, "empty", no_memory)
+    with pytest.raises(TokenCountingError, match="MemoryError"):
+        TiktokenCounter().token_starts("a huge text")

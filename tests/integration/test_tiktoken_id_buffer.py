@@ -5,6 +5,7 @@ such buffer."""
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
 from itertools import accumulate
 
 import pytest
@@ -44,7 +45,7 @@ def test_counts_and_starts_are_those_of_encode(name: str) -> None:
     encoding = load_encoding(name)
     for text in _texts():
         assert counter.count(text) == len(encoding.encode(text, disallowed_special=())), text
-        assert counter.token_starts(text) == _expected_starts(name, text), text
+        assert list(counter.token_starts(text)) == _expected_starts(name, text), text
 
 
 def test_a_tiktoken_without_the_buffer_gives_the_same_figures(
@@ -94,3 +95,15 @@ def test_a_tokenizer_failure_through_the_buffer_is_a_counting_error(
     monkeypatch.setattr(encoding, "_core_bpe", Failing())
     with pytest.raises(TokenCountingError, match="cannot count this text"):
         TiktokenCounter().count("text")
+
+
+def test_the_starts_are_plain_ints_that_no_caller_can_change() -> None:
+    """One array behind them, seen as a sequence of ints: a caller bisects or indexes it as it
+    would a list, and cannot write into what another compression may share."""
+    starts = TiktokenCounter().token_starts("hello world, " * 100)
+    assert type(starts[3]) is int
+    assert bisect_left(starts, starts[3]) == 3
+    assert len(starts[:5]) == 5
+    with pytest.raises(TypeError):
+        starts[0] = 1  # type: ignore[index]
+    assert len(TiktokenCounter().token_starts("")) == 0

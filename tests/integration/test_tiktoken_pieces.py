@@ -47,7 +47,7 @@ def test_a_long_text_in_pieces_gives_the_whole_texts_figures(encoding: str) -> N
     lengths = map(token_byte_lengths(load_encoding(encoding)).__getitem__, whole)
     counter = TiktokenCounter(encoding)
     assert counter.count(text) == len(whole)
-    assert counter.token_starts(text) == [0, *accumulate(lengths)][: len(whole)]
+    assert list(counter.token_starts(text)) == [0, *accumulate(lengths)][: len(whole)]
 
 
 def _byte_offset(text: str, index: int) -> int:

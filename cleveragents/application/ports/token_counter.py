@@ -46,7 +46,7 @@ class TokenCounter(ABC):
         adapter that knows where no token can cross a cut may cut there without encoding."""
 
     @abstractmethod
-    def token_starts(self, text: str) -> list[int]:
+    def token_starts(self, text: str) -> Sequence[int]:
         """The UTF-8 byte offset in `text` where each of its tokens starts (one encode: its
         length is the count, and it lets a caller estimate the count of any prefix without
         encoding it again)."""

@@ -4,7 +4,7 @@ the text as the tokenizer encodes it."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from cleveragents.application.ports.token_counter import TokenCounter
@@ -24,7 +24,7 @@ class RawCount:
     counter: TokenCounter
     preamble: str
     tokens: int
-    starts: list[int] | None
+    starts: Sequence[int] | None
 
     @property
     def by_heuristic(self) -> bool:

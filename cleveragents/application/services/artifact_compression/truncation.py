@@ -23,7 +23,7 @@ are encoded again.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from cleveragents.application.ports.token_counter import TextPiece, TokenCounter
@@ -63,7 +63,7 @@ def truncate_to_budget(
     budget: int,
     raw_tokens: int,
     counter: TokenCounter,
-    starts: list[int] | None = None,
+    starts: Sequence[int] | None = None,
 ) -> Truncated:
     """The longest tiered head of `text` that, with the marker, fits `budget` tokens.
     `starts`, when given, are the token starts of `text` (or of any text that begins with the
