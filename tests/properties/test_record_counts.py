@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterable
 
 import pytest
 from hypothesis import given, settings
@@ -140,17 +141,17 @@ def test_what_is_remembered_stops_at_its_cap(monkeypatch: pytest.MonkeyPatch) ->
     encoding = load_encoding("cl100k_base")
     remembered: dict[str, int] = {}
 
-    def token_lengths(piece: str) -> list[int]:
-        return tiktoken_counter._token_lengths(encoding, piece)
+    def tokens_up_to(piece: str, ends: Iterable[int]) -> list[int]:
+        return tiktoken_counter._tokens_up_to(encoding, piece, ends)
 
     count = TiktokenCounter().count
-    assert count_by_records(large, remembered, token_lengths, count) == _count("cl100k_base", large)
+    assert count_by_records(large, remembered, tokens_up_to, count) == _count("cl100k_base", large)
     assert remembered == {}  # its records hold more than the cap: none is kept
-    assert count_by_records(small, remembered, token_lengths, count) == _count("cl100k_base", small)
+    assert count_by_records(small, remembered, tokens_up_to, count) == _count("cl100k_base", small)
     assert 0 < remembered[record_chunks._TALLY] <= len(small) + 70 * weight
     # Many tiny records weigh more than their characters: the weight keeps their number down.
     tiny = "[" + ",".join(f'{{"a":{n}}}' for n in range(1_000)) + "]"
     assert len(tiny) < len(small) + 70 * weight  # fewer characters than the cap takes
     remembered = {}
-    assert count_by_records(tiny, remembered, token_lengths, count) == _count("cl100k_base", tiny)
+    assert count_by_records(tiny, remembered, tokens_up_to, count) == _count("cl100k_base", tiny)
     assert remembered == {}  # but 1,000 records weigh some 130,000

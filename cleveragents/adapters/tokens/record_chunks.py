@@ -17,12 +17,12 @@ count found by bisecting the running sum of the tokens' lengths.
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections import ChainMap, Counter
 from collections.abc import Callable, Iterable, Iterator
-from itertools import accumulate, chain, repeat
+from itertools import accumulate, chain
 from operator import mul, sub
 
+from cleveragents.adapters.tokens.repeated_words import TokensUpTo
 from cleveragents.adapters.tokens.utf8 import utf8_length
 
 MIN_RECORDS = 64
@@ -73,14 +73,14 @@ def records(text: str) -> list[str] | None:
 def count_by_records(
     text: str,
     remembered: dict[str, int],
-    token_lengths: Callable[[str], list[int]],
+    tokens_up_to: TokensUpTo,
     count: Callable[[str], int],
 ) -> int | None:
     """The count of `text` by its records: the first and the last counted alone (`count`),
     the inner ones looked up in `remembered` (each record's count, from earlier counts of the
-    same compression) or, when not found there, counted together (`token_lengths` of their
-    join, one encode per window) and remembered up to `_MAX_REMEMBERED_CHARS`. None when
-    `text` is no array of records (the caller counts it otherwise)."""
+    same compression) or, when not found there, counted together (`tokens_up_to` the end of
+    each in their join, one encode per window) and remembered up to `_MAX_REMEMBERED_CHARS`.
+    None when `text` is no array of records (the caller counts it otherwise)."""
     found = records(text)
     if found is None:
         return None
@@ -89,7 +89,7 @@ def count_by_records(
     new = [record for record in inner if record not in remembered]
     lookup: Callable[[str], int] = remembered.__getitem__
     if new:
-        counted = dict(zip(new, _counts_of_records(new, token_lengths), strict=True))
+        counted = dict(zip(new, _counts_of_records(new, tokens_up_to), strict=True))
         _remember(remembered, counted)
         lookup = ChainMap(remembered, counted).__getitem__
     looked_up: int = sum(map(mul, map(lookup, inner), inner.values()))
@@ -104,15 +104,14 @@ def _remember(remembered: dict[str, int], counted: dict[str, int]) -> None:
         remembered[_TALLY] = tally + size
 
 
-def _counts_of_records(new: list[str], token_lengths: Callable[[str], list[int]]) -> list[int]:
+def _counts_of_records(new: list[str], tokens_up_to: TokensUpTo) -> list[int]:
     """The count of each of the inner records `new`, from one encode of each window of them
     joined: no token crosses from one record into the next."""
     counts: list[int] = []
     for window in _windows(new):
         joined = "".join(window)
-        token_ends = list(accumulate(token_lengths(joined)))
         sizes: Iterable[int] = map(len, window) if joined.isascii() else map(utf8_length, window)
-        stops = list(map(bisect_right, repeat(token_ends), accumulate(sizes)))
+        stops = tokens_up_to(joined, accumulate(sizes))
         counts += map(sub, stops, chain((0,), stops))
     return counts
 

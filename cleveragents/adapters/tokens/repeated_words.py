@@ -17,13 +17,16 @@ the caller encodes it whole.
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections import ChainMap, Counter
 from collections.abc import Callable, Iterable
-from itertools import accumulate, chain, islice, repeat
+from itertools import accumulate, chain, islice
 from operator import mul, sub
 
 from cleveragents.adapters.tokens.utf8 import encodable, utf8_length
+
+TokensUpTo = Callable[[str, Iterable[int]], list[int]]
+"""For each of some byte offsets in a text, in order, how many of its tokens end at or before
+it (one encode of the text)."""
 
 MIN_CHARS = 1 << 16
 """Below this a text is encoded whole (the caller's test): cutting and grouping a short text
@@ -126,19 +129,18 @@ def _count_remembering(
     return sum(map(mul, map(lookup, inner), inner.values()))
 
 
-def counts_of_words(words: list[str], token_lengths: Callable[[str], list[int]]) -> list[int]:
+def counts_of_words(words: list[str], tokens_up_to: TokensUpTo) -> list[int]:
     """The count of each of `words` (none empty nor ending in whitespace) with a space before
-    it, from one encode of them all joined (`token_lengths` gives the byte length of each of
-    its tokens): no token crosses a cut, so a word's tokens end exactly where it does, found by
-    bisecting the running sum of the lengths (in C, over every word at once)."""
+    it, from one encode of them all joined (`tokens_up_to` gives how many of its tokens end
+    at or before each word's end): no token crosses a cut, so a word's tokens end exactly
+    where it does."""
     joined = _unmarked(" " + " ".join(words))
-    token_ends = list(accumulate(token_lengths(joined)))
     sizes: Iterable[int] = (
         map(len, words) if joined.isascii() else (utf8_length(word) for word in words)
     )
     word_ends = accumulate(sizes, lambda end, size: end + 1 + size, initial=0)
     next(word_ends)  # the start of the first word
-    stops = list(map(bisect_right, repeat(token_ends), word_ends))
+    stops = tokens_up_to(joined, word_ends)
     return list(map(sub, stops, chain((0,), stops)))
 
 

@@ -253,10 +253,7 @@ def _starts(encoding: tiktoken.Encoding, text: str, offset: int = 0) -> NDArray[
     tokens = _token_ids(encoding, text)
     lengths = _length_array(encoding)
     with _tokenizer_failures():  # the arrays of a huge text may not fit in memory either
-        if isinstance(tokens, memoryview):
-            ids = np.frombuffer(tokens, dtype=np.uint32)
-        else:
-            ids = np.fromiter(tokens, dtype=np.uint32, count=len(tokens))
+        ids = _id_array(tokens)
         starts = np.empty(len(ids), dtype=np.int64)
         if len(ids):
             starts[0] = 0
@@ -264,6 +261,30 @@ def _starts(encoding: tiktoken.Encoding, text: str, offset: int = 0) -> NDArray[
             if offset:
                 starts += offset
     return starts
+
+
+def _tokens_up_to(encoding: tiktoken.Encoding, text: str, ends: Iterable[int]) -> list[int]:
+    """For each of `ends` (byte offsets in `text`, in order), how many of the tokens of
+    `text` end at or before it: the running sum of the tokens' lengths, searched for every
+    offset at once, in C."""
+    import numpy as np
+
+    tokens = _token_ids(encoding, text)
+    lengths = _length_array(encoding)
+    with _tokenizer_failures():
+        token_ends = np.cumsum(lengths[_id_array(tokens)])
+        offsets = np.fromiter(ends, dtype=np.int64)
+        found: list[int] = np.searchsorted(token_ends, offsets, side="right").tolist()
+    return found
+
+
+def _id_array(tokens: Sequence[int]) -> NDArray[np.uint32]:
+    """The token ids as an array: over tiktoken's buffer when they are in it, else copied."""
+    import numpy as np
+
+    if isinstance(tokens, memoryview):
+        return np.frombuffer(tokens, dtype=np.uint32)
+    return np.fromiter(tokens, dtype=np.uint32, count=len(tokens))
 
 
 def _length_array(encoding: tiktoken.Encoding) -> NDArray[np.int64]:
@@ -325,7 +346,7 @@ def _count_long(encoding: tiktoken.Encoding, text: str, *, remember: bool = Fals
         counted = record_chunks.count_by_records(
             text,
             by_encoding.setdefault(f"{encoding.name} records", {}),
-            partial(_token_lengths, encoding),
+            partial(_tokens_up_to, encoding),
             partial(_count_whole, encoding),
         )
         if counted is not None:
@@ -354,13 +375,7 @@ def _count_long(encoding: tiktoken.Encoding, text: str, *, remember: bool = Fals
 
 
 def _word_counts(encoding: tiktoken.Encoding, words: list[str]) -> list[int]:
-    lengths = partial(_token_lengths, encoding)
-    return repeated_words.counts_of_words(words, lengths)
-
-
-def _token_lengths(encoding: tiktoken.Encoding, text: str) -> list[int]:
-    """The length in bytes of each token of `text`."""
-    return list(map(token_byte_lengths(encoding).__getitem__, _token_ids(encoding, text)))
+    return repeated_words.counts_of_words(words, partial(_tokens_up_to, encoding))
 
 
 def _count_whole(encoding: tiktoken.Encoding, text: str) -> int:
