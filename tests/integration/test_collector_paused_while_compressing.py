@@ -55,7 +55,7 @@ class _Watching(TiktokenCounter):
         self.collector_on.append(gc.isenabled())
         return super().count(text)
 
-    def token_starts(self, text: str) -> list[int]:
+    def token_starts(self, text: str) -> Sequence[int]:
         self.collector_on.append(gc.isenabled())
         return super().token_starts(text)
 

@@ -7,6 +7,7 @@ The real tokenizer (counting its own calls), the real scanner and grammars."""
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 
 from cleveragents.adapters.secrets.pattern_scanner import PatternSecretScanner
 from cleveragents.adapters.source.tree_sitter_skeletonizer import TreeSitterSkeletonizer
@@ -25,7 +26,7 @@ class _StartsCounted(TiktokenCounter):
         super().__init__("cl100k_base")
         self.starts_asked = 0
 
-    def token_starts(self, text: str) -> list[int]:
+    def token_starts(self, text: str) -> Sequence[int]:
         self.starts_asked += 1
         return super().token_starts(text)
 

@@ -36,7 +36,7 @@ class BrokenTokenCounter(TokenCounter):
     def prefix_within(self, text: str, max_tokens: int, starts: Sequence[int] | None = None) -> str:
         raise TokenCountingError("vocabulary missing")
 
-    def token_starts(self, text: str) -> list[int]:
+    def token_starts(self, text: str) -> Sequence[int]:
         raise TokenCountingError("vocabulary missing")
 
 
@@ -101,7 +101,7 @@ class FailsOnLongTexts(TokenCounter):
         self._check(text)
         return self._real.prefix_within(text, max_tokens, starts)
 
-    def token_starts(self, text: str) -> list[int]:
+    def token_starts(self, text: str) -> Sequence[int]:
         self._check(text)
         return self._real.token_starts(text)
 
