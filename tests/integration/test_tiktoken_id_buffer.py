@@ -10,7 +10,7 @@ from itertools import accumulate
 
 import pytest
 
-from cleveragents.adapters.tokens import tiktoken_counter
+from cleveragents.adapters.tokens import tiktoken_counter, token_offsets
 from cleveragents.adapters.tokens.offline_encodings import OFFLINE_ENCODINGS
 from cleveragents.adapters.tokens.tiktoken_counter import (
     TiktokenCounter,
@@ -97,13 +97,45 @@ def test_a_tokenizer_failure_through_the_buffer_is_a_counting_error(
         TiktokenCounter().count("text")
 
 
-def test_the_starts_are_plain_ints_that_no_caller_can_change() -> None:
+def test_a_long_texts_starts_are_plain_ints_that_no_caller_can_change() -> None:
     """One array behind them, seen as a sequence of ints: a caller bisects or indexes it as it
     would a list, and cannot write into what another compression may share."""
-    starts = TiktokenCounter().token_starts("hello world, " * 100)
+    starts = TiktokenCounter().token_starts("hello world, " * token_offsets.ARRAY_FROM_TOKENS)
+    assert not isinstance(starts, list)
     assert type(starts[3]) is int
     assert bisect_left(starts, starts[3]) == 3
     assert len(starts[:5]) == 5
     with pytest.raises(TypeError):
         starts[0] = 1  # type: ignore[index]
     assert len(TiktokenCounter().token_starts("")) == 0
+
+
+@pytest.mark.parametrize("name", sorted(OFFLINE_ENCODINGS))
+def test_short_and_long_texts_offsets_are_the_same_either_way(
+    monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    """A short text's offsets are a list, a long one's an array: each text's figures are the
+    same whichever it gets, on both sides of the threshold, and for the counts by words and
+    by records that search the tokens' ends."""
+    counter = TiktokenCounter(name)
+    encoding = load_encoding(name)
+    rng = random.Random(5)
+    texts = [*_texts(), "", " ".join(f"w{rng.randint(0, 99)}" for _ in range(3000))]
+    ends = [
+        [rng.randint(0, len(text.encode(errors="surrogatepass")) + 2) for _ in range(50)]
+        for text in texts
+    ]
+    figures = []
+    for threshold in (1, token_offsets.ARRAY_FROM_TOKENS, 1 << 30):
+        monkeypatch.setattr(token_offsets, "ARRAY_FROM_TOKENS", threshold)
+        figures.append(
+            [
+                (
+                    list(counter.token_starts(text)),
+                    tiktoken_counter._tokens_up_to(encoding, text, sorted(at)),
+                )
+                for text, at in zip(texts, ends, strict=True)
+            ]
+        )
+    assert figures[0] == figures[1] == figures[2]
+    assert figures[0][-1][0] == _expected_starts(name, texts[-1])

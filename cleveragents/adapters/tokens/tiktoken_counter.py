@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
 
-from cleveragents.adapters.tokens import record_chunks, repeated_words
+from cleveragents.adapters.tokens import record_chunks, repeated_words, token_offsets
 from cleveragents.adapters.tokens.offline_encodings import (
     DEFAULT_ENCODING,
     OFFLINE_ENCODINGS,
@@ -148,24 +148,16 @@ class TiktokenCounter(TokenCounter):
 
     def token_starts(self, text: str) -> Sequence[int]:
         """A long text is encoded in pieces cut where no token crosses (see `count`); each
-        piece's offsets are moved by the length in bytes of the pieces before it. The starts
-        are one read-only array of 64-bit ints, seen through a `memoryview` (its items are
-        plain ints, and `bisect` reads it as fast as a list): a list of Python ints cost some
-        0.2 of an encode to build, and five times the memory (about 80 MB for 10 MB of text)."""
-        import numpy as np  # here, not at import: every command loads this module
-
+        piece's offsets are moved by the length in bytes of the pieces before it
+        (`token_offsets`: a long text's are one read-only array)."""
         encoding = load_encoding(self._encoding_name, self._cache_dir)
         parts = []
         offset = 0
         for piece in exact_pieces(text):
             parts.append(_starts(encoding, piece, offset))
             offset += len(piece.encode("utf-8", errors="surrogatepass"))
-        if len(parts) == 1:
-            starts = parts[0]
-        else:  # none (an empty text), or a long text's pieces
-            starts = np.concatenate(parts) if parts else np.empty(0, dtype=np.int64)
-        starts.flags.writeable = False
-        return starts.data  # a memoryview of the array
+        with _tokenizer_failures():
+            return token_offsets.joined(parts) if parts else []
 
     def count_pieces(self, pieces: Sequence[TextPiece], source_starts: Sequence[int]) -> int:
         """A copied piece is counted from `source_starts` between its first and its last cut
@@ -245,46 +237,23 @@ def _start_from(starts: Sequence[int] | None, text: str, max_tokens: int) -> int
     return limit if limit < utf8_length(text) else None
 
 
-def _starts(encoding: tiktoken.Encoding, text: str, offset: int = 0) -> NDArray[np.int64]:
-    """Where each token of `text` starts, in bytes, `offset` added: the running sum of the
-    lengths of the tokens before each, looked up and summed in C."""
-    import numpy as np
-
+def _starts(encoding: tiktoken.Encoding, text: str, offset: int = 0) -> Sequence[int]:
+    """Where each token of `text` starts, in bytes, `offset` added."""
     tokens = _token_ids(encoding, text)
-    lengths = _length_array(encoding)
-    with _tokenizer_failures():  # the arrays of a huge text may not fit in memory either
-        ids = _id_array(tokens)
-        starts = np.empty(len(ids), dtype=np.int64)
-        if len(ids):
-            starts[0] = 0
-            np.cumsum(lengths[ids[:-1]], out=starts[1:])
-            if offset:
-                starts += offset
-    return starts
+    with _tokenizer_failures():  # a huge text's offsets may not fit in memory either
+        return token_offsets.token_starts(
+            tokens, token_byte_lengths(encoding), partial(_length_array, encoding), offset
+        )
 
 
 def _tokens_up_to(encoding: tiktoken.Encoding, text: str, ends: Iterable[int]) -> list[int]:
     """For each of `ends` (byte offsets in `text`, in order), how many of the tokens of
-    `text` end at or before it: the running sum of the tokens' lengths, searched for every
-    offset at once, in C."""
-    import numpy as np
-
+    `text` end at or before it."""
     tokens = _token_ids(encoding, text)
-    lengths = _length_array(encoding)
     with _tokenizer_failures():
-        token_ends = np.cumsum(lengths[_id_array(tokens)])
-        offsets = np.fromiter(ends, dtype=np.int64)
-        found: list[int] = np.searchsorted(token_ends, offsets, side="right").tolist()
-    return found
-
-
-def _id_array(tokens: Sequence[int]) -> NDArray[np.uint32]:
-    """The token ids as an array: over tiktoken's buffer when they are in it, else copied."""
-    import numpy as np
-
-    if isinstance(tokens, memoryview):
-        return np.frombuffer(tokens, dtype=np.uint32)
-    return np.fromiter(tokens, dtype=np.uint32, count=len(tokens))
+        return token_offsets.tokens_up_to(
+            tokens, token_byte_lengths(encoding), partial(_length_array, encoding), ends
+        )
 
 
 def _length_array(encoding: tiktoken.Encoding) -> NDArray[np.int64]:
