@@ -214,6 +214,81 @@ def json_deep(depth: int = 40) -> GeneratedArtifact:
     return GeneratedArtifact(JSON, f"json-deep-{depth}.json", text)
 
 
+def json_lock_file(size: int = 200) -> GeneratedArtifact:
+    """A package manager's lock file: `size` packages keyed by their install path, each with a
+    version, a download URL and an integrity hash (dense in tokens, and unique), and now and
+    then dependencies, a dev flag or an engine range. Its objects share a few shapes, but no
+    value repeats: nothing the counts of one candidate learn helps with another's."""
+    rng = _rng("json-lock", size)
+    alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+/"
+    packages: dict[str, object] = {"": {"name": "app", "version": "1.0.0"}}
+    for _ in range(size):
+        name = "-".join(rng.choice(_WORDS) for _ in range(rng.randint(1, 3)))
+        entry: dict[str, object] = {
+            "version": f"{rng.randint(0, 9)}.{rng.randint(0, 30)}.{rng.randint(0, 50)}",
+            "resolved": f"https://registry.example.test/{name}/-/{name}.tgz",
+            "integrity": "sha512-" + "".join(rng.choice(alphabet) for _ in range(86)) + "==",
+        }
+        if rng.random() < 0.5:
+            entry["dependencies"] = {
+                _ident(rng): f"^{rng.randint(0, 9)}.{rng.randint(0, 9)}.0"
+                for _ in range(rng.randint(1, 6))
+            }
+        if rng.random() < 0.2:
+            entry["dev"] = True
+        if rng.random() < 0.1:
+            entry["engines"] = {"node": f">={rng.randint(8, 22)}"}
+        packages[f"node_modules/{name}-{rng.randint(0, 999)}"] = entry
+    document = {"name": "app", "lockfileVersion": 3, "packages": packages}
+    return GeneratedArtifact(JSON, f"json-lock-{size}.json", json.dumps(document, indent=2) + "\n")
+
+
+def json_api_spec(size: int = 40) -> GeneratedArtifact:
+    """An API description: `size` paths, each with a few operations, their parameters and
+    responses, and schemas nested a few levels deep. Every object is keyed by a name of its
+    own, so no two subtrees are alike."""
+    rng = _rng("json-spec", size)
+
+    def schema(depth: int) -> dict[str, object]:
+        if depth > 2 or rng.random() < 0.3:
+            kind = rng.choice(["string", "integer", "boolean"])
+            return {"type": kind, "description": _words(rng, 3, 12)}
+        properties = {_lower_camel(rng): schema(depth + 1) for _ in range(rng.randint(1, 5))}
+        return {"type": "object", "properties": properties, "required": [next(iter(properties))]}
+
+    def operation() -> dict[str, object]:
+        return {
+            "operationId": _lower_camel(rng, 3),
+            "summary": _words(rng, 4, 10),
+            "parameters": [
+                {
+                    "name": _lower_camel(rng, 1),
+                    "in": rng.choice(["query", "path", "header"]),
+                    "required": rng.random() < 0.5,
+                    "schema": schema(2),
+                }
+                for _ in range(rng.randint(0, 4))
+            ],
+            "responses": {
+                str(code): {
+                    "description": _words(rng, 3, 6),
+                    "content": {"application/json": {"schema": schema(0)}},
+                }
+                for code in sorted(rng.sample([200, 201, 400, 404, 500], rng.randint(1, 3)))
+            },
+        }
+
+    paths = {
+        "/" + "/".join(_ident(rng, 1) for _ in range(rng.randint(1, 4))) + f"/v{index}": {
+            method: operation()
+            for method in rng.sample(["get", "post", "put", "delete", "patch"], rng.randint(1, 3))
+        }
+        for index in range(size)
+    }
+    document = {"openapi": "3.0.3", "info": {"title": "example", "version": "1"}, "paths": paths}
+    return GeneratedArtifact(JSON, f"json-spec-{size}.json", json.dumps(document, indent=2) + "\n")
+
+
 def generated_json(size: int = 60) -> list[GeneratedArtifact]:
     """The three JSON shapes, `size` setting their length (events, or levels for the tree)."""
     return [

@@ -4,7 +4,8 @@ For a ~1 MB and a ~10 MB input of each kind, generated (so the benchmark runs an
 where the shared corpus is present, built from it:
 
 * markdown, logs, diffs, JSON (pretty, and the same written compact on one line, as most APIs
-  send it): tiered and smart mode vs one tiktoken encode (cl100k_base) of the same text;
+  send it; and, generated only, a lock file and an API description, whose values or subtrees
+  never repeat): tiered and smart mode vs one tiktoken encode (cl100k_base) of the same text;
   target <= 3x;
 * source code: smart mode vs one encode plus one tree-sitter parse of the same text (the parse
   is work the compressor cannot avoid); target <= 2.5x.
@@ -61,6 +62,9 @@ BASELINE_AFTER = 2
 TIERED, SMART = CompressionMode.TIERED, CompressionMode.SMART
 MINIFIED_JSON = "json-minified"
 """JSON written compact, on one line (no space nor line break outside its strings)."""
+LOCK_JSON, SPEC_JSON = "json-lock", "json-spec"
+"""JSON whose values do not repeat (a lock file's hashes) or whose subtrees are all unlike
+(an API description): generated only."""
 
 
 @dataclass(frozen=True)
@@ -86,6 +90,8 @@ TARGETS = (
     Target("diff", "bench.diff", (TIERED, SMART), 3.0),
     Target("json", "bench.json", (TIERED, SMART), 3.0),
     Target(MINIFIED_JSON, "bench.json", (TIERED, SMART), 3.0),
+    Target(LOCK_JSON, "bench.json", (TIERED, SMART), 3.0),
+    Target(SPEC_JSON, "bench.json", (TIERED, SMART), 3.0),
 )
 
 
@@ -122,11 +128,18 @@ def generated_input(kind: str, size: int) -> str:
         return _grown(lambda n: generated_structured.diff_mixed(n).text, size, 40)
     if kind == "json":
         return _grown(lambda n: generated_structured.json_api_response(n).text, size, 60)
+    if kind == LOCK_JSON:
+        return _grown(lambda n: generated_structured.json_lock_file(n).text, size, 200)
+    if kind == SPEC_JSON:
+        return _grown(lambda n: generated_structured.json_api_spec(n).text, size, 40)
     return _grown(lambda n: generated_structured.source_file("python", n).text, size, 12)
 
 
 def corpus_input(kind: str, size: int) -> str | None:
-    """About `size` characters of `kind` built from the shared corpus; None where it is absent."""
+    """About `size` characters of `kind` built from the shared corpus; None where it is absent
+    (or holds nothing of that kind)."""
+    if kind in (LOCK_JSON, SPEC_JSON):
+        return None
     if kind == MINIFIED_JSON:
         pretty = corpus_input("json", size)
         if pretty is None:
