@@ -6,6 +6,9 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
+from cleveragents.application.services.artifact_compression.kinds.json.pretty_text import (
+    pretty_json,
+)
 from cleveragents.application.services.artifact_compression.kinds.kind_compressor import (
     MalformedCompressionError,
 )
@@ -99,7 +102,7 @@ def render_tier2(value: object, limits: _Limits, terms: TaskTerms, *, pretty: bo
     try:
         new, _ = _Transformer(limits, terms).transform(value)
         if pretty:
-            out = json.dumps(new, ensure_ascii=False, indent=2)
+            out = pretty_json(new)  # json.dumps(new, ensure_ascii=False, indent=2), faster
         else:
             out = json.dumps(new, ensure_ascii=False, separators=(",", ":"))
         json.loads(out)

@@ -6,6 +6,9 @@ from __future__ import annotations
 import json
 
 from cleveragents.application.services.artifact_compression.kinds.json.facts import encode_string
+from cleveragents.application.services.artifact_compression.kinds.json.pretty_text import (
+    pretty_json,
+)
 
 ELLIPSIS = "…"
 _SURELY_SHORTER = 64  # cutting this many characters saves more than the marker costs
@@ -53,5 +56,5 @@ def keys_marker(count: int, where: str) -> str:
 
 def render(value: object, *, pretty: bool) -> str:
     if pretty:
-        return json.dumps(value, ensure_ascii=False, indent=2)
+        return pretty_json(value)  # json.dumps(value, ensure_ascii=False, indent=2), faster
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
