@@ -5,6 +5,7 @@ what `json.loads` reads."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from random import Random
 
 from hypothesis import HealthCheck, given, settings
@@ -176,3 +177,57 @@ def test_breadth_first_levels_measured_in_any_order_have_their_rendered_lengths(
         measured = pruner.measure(detail)
         fresh = Pruner(survey, lines, Handles("sha256:ab"), pretty=pretty).build(detail)
         assert measured == len(render(fresh.value, pretty=pretty))
+
+
+LONG_STRINGS = st.text(max_size=300) | st.text(
+    alphabet="abcdef0123456789+/", min_size=20, max_size=200
+)
+STRING_HEAVY = st.recursive(
+    st.none() | st.integers() | LONG_STRINGS,
+    lambda children: (
+        st.lists(children, max_size=8) | st.dictionaries(st.text(max_size=6), children, max_size=6)
+    ),
+    max_leaves=60,
+)
+
+
+# Objects of 64 members or more are measured from tables of their members.
+WIDE_OBJECTS = st.dictionaries(
+    st.from_regex(r"k[0-9]{1,3}", fullmatch=True),
+    LONG_STRINGS | st.integers(),
+    min_size=64,
+    max_size=90,
+)
+
+
+@SETTINGS
+@given(
+    st.lists(STRING_HEAVY | WIDE_OBJECTS, min_size=1, max_size=8)
+    | st.dictionaries(st.text(max_size=6), STRING_HEAVY | WIDE_OBJECTS, min_size=1, max_size=8)
+    | WIDE_OBJECTS,
+    st.booleans(),
+    st.booleans(),
+    st.randoms(use_true_random=False),
+)
+def test_string_limits_measured_in_any_order_have_their_rendered_lengths(
+    value: object, pretty: bool, with_task: bool, random: Random
+) -> None:
+    """Levels that differ only in their string limit, measured in a random order by one
+    pruner (after one walk, the others are found from the strings it cut), each have the
+    length their rendering has; and some of them were found without a walk."""
+    text = json.dumps(value, indent=2, ensure_ascii=False)
+    terms = TaskTerms.from_task("needle true 0") if with_task else NO_TERMS
+    survey = Survey(json.loads(text), terms)
+    lines = structural_line_map(text, survey) or Positions(text, parse_with_positions(text)[1])
+    pruner = Pruner(survey, lines, Handles("sha256:ab"), pretty=pretty)
+    families = [Detail(), Detail(last=False, shapes=0), Detail(extra_items=1, one_more_below=2)]
+    limits: list[int | None] = [None, 0, 1, 2, 7, 8, 9, 20, 39, 40, 64, 100, 160, 299]
+    details = [replace(family, string_limit=limit) for family in families for limit in limits]
+    random.shuffle(details)
+    for detail in details:
+        measured = pruner.measure(detail)
+        fresh = Pruner(survey, lines, Handles("sha256:ab"), pretty=pretty).build(detail)
+        assert measured == len(render(fresh.value, pretty=pretty)), detail
+        assert pruner.build(detail).chars == measured
+    if survey.entries > 1:
+        assert pruner._derived  # found without a walk

@@ -40,6 +40,9 @@ from cleveragents.application.services.artifact_compression.kinds.json.rendered_
     SMALL_RUN,
     RenderedSizes,
 )
+from cleveragents.application.services.artifact_compression.kinds.json.string_limit_sizes import (
+    StringLimitSizes,
+)
 from cleveragents.application.services.artifact_compression.kinds.json.survey import Survey
 from cleveragents.application.services.artifact_compression.kinds.json.writing import (
     ELLIPSIS,
@@ -95,6 +98,15 @@ class Pruner:
         self._measured: dict[object, int] = {}
         self._item_vectors: dict[int, dict[tuple[object, ...], list[int]]] = {}
         self._breadth_first_sizes: dict[Detail, BreadthFirstSizes] = {}
+        self._string_limit_sizes: dict[Detail, StringLimitSizes] = {}
+        """By level with its string limit left out: its sizes at every limit from one walk."""
+        self._limits_walked: set[int | None] = set()
+        """The string limits measured: a walk at one of them finds subtrees remembered and
+        would not note every string it cuts."""
+        self._noted: list[str] | None = None
+        """While a walk notes them: the strings it passed to the cut."""
+        self._derived: dict[Detail, int] = {}
+        """The sizes found from `StringLimitSizes`, checked when such a level is built."""
         self._cap = float("inf")
         self._spent = 0
         """While measuring: a lower bound of the size, the members measured so far of every
@@ -112,6 +124,12 @@ class Pruner:
         self._origin = self.survey.root
         self._novel = False
         value, chars = self._node(self.survey.root, 0, self.lines.root_line, detail)
+        derived = None if self._measuring else self._derived.get(detail)
+        if derived is not None and derived != chars:
+            # Never seen; should a level ever depend on its string limit in a way the sizes
+            # do not follow, the search goes on with walks (its counts are exact either way).
+            self._string_limit_sizes.clear()
+            self._derived.clear()
         return Built(value, chars)
 
     def measure(self, detail: Detail, cap: float = float("inf")) -> int:
@@ -128,16 +146,41 @@ class Pruner:
             # (The level that admits every member is walked, up to the cap: sizing every
             # container first would cost a walk of the whole, the cap none.)
             return self._breadth_first(detail).size(detail.members)
+        family = _string_limit_family(detail)
+        sizes = None if family is None else self._string_limit_sizes.get(family)
+        derived = None if sizes is None else sizes.size(detail.string_limit)
+        if derived is not None and sizes is not None:
+            self._derived[detail] = derived
+            # Counted against the search's patience as the walk it replaces: the search ends
+            # where it ended, sooner.
+            self.walked += sizes.walk_cost
+            return derived
+        limit = detail.string_limit
+        noting = (
+            family is not None
+            and limit is not None
+            and limit not in self._limits_walked
+            and (sizes is None or limit < sizes.limit)
+        )
+        self._limits_walked.add(limit)
+        self._noted = [] if noting else None
+        walked = self.walked
         self._measuring = True
         self._cap = cap
         self._spent = 0
         try:
-            return self.build(detail).chars
+            chars = self.build(detail).chars
         except _OverCapError:
             return int(min(self._spent, cap + 1))
         finally:
             self._measuring = False
             self._cap = float("inf")
+            noted, self._noted = self._noted, None
+        if family is not None and limit is not None and noted is not None:
+            self._string_limit_sizes[family] = StringLimitSizes(
+                limit, chars, noted, self.walked - walked
+            )
+        return chars
 
     def measure_container(self, container: object, depth: int, line: int, detail: Detail) -> int:
         """The size of `container` alone as `detail` writes it, at `depth`, from `line` (a
@@ -210,6 +253,8 @@ class Pruner:
             return self._array(value, depth, line, detail)
         if isinstance(value, str):
             if detail.string_limit is not None and len(value) > detail.string_limit:
+                if self._noted is not None:
+                    self._noted.append(value)
                 value = cut_string(value, detail.string_limit)
             return value, len(encode_string(value))
         return value, len(scalar_text(value))
@@ -375,6 +420,8 @@ class Pruner:
             if type(member) is str and len(member) > whole_up_to
         ]
         written: dict[str, object] | None = None if self._measuring else dict(item)
+        if self._noted is not None:
+            self._noted.extend(member for _, member in long)
         for key, member in long:
             shown = cut_string(member, limit)
             chars -= len(encode_string(member)) - len(encode_string(shown))
@@ -532,6 +579,7 @@ class Pruner:
         self._spend(base, chars)
         limit = detail.string_limit
         key_length = self.survey.key_length
+        noted = self._noted
         # One loop (no helper) that recurses: the depth a document can have is the stack's.
         for index in indices:
             key, written = members[index]
@@ -540,6 +588,8 @@ class Pruner:
                 item_chars = self.sizes.whole_value(written, depth + 1)
             elif isinstance(written, str):
                 if limit is not None and len(written) > limit:
+                    if noted is not None:
+                        noted.append(written)
                     written = cut_string(written, limit)
                 item_chars = len(encode_string(written))
             elif isinstance(written, dict | list):
@@ -600,6 +650,8 @@ class Pruner:
         if table is None:
             return result, 0, sorted(kept + whole) if whole else kept, set(whole)
         chars = table.scalar_chars(kept) + self._whole_members(members, whole, depth)
+        if self._noted is not None:
+            self._noted.extend(str(members[index][1]) for index in table.kept_cut(kept))
         if result is not None:
             result = _written_scalars(table, kept, whole, detail)
         return result, chars, table.kept_containers(kept), set()
@@ -675,3 +727,12 @@ def _marker_key(members: list[tuple[str, object]], kept: list[int]) -> str:
     while marker_key in names:
         marker_key += ELLIPSIS
     return marker_key
+
+
+def _string_limit_family(detail: Detail) -> Detail | None:
+    """What levels that differ from `detail` only in their string limit share (the key of
+    their `StringLimitSizes`); None for a breadth-first level or one with an item shown less
+    richly, whose sizes are found otherwise."""
+    if detail.members is not None or detail.partial is not None:
+        return None
+    return replace(detail, string_limit=None)
