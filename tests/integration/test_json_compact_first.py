@@ -128,23 +128,28 @@ def test_a_pretty_document_whose_key_paths_fit_pretty_is_not_written_compact() -
     assert _key_paths(json.loads(fitted.text)) == _key_paths(json.loads(text))
 
 
-def test_a_document_dense_only_in_its_values_is_not_written_to_be_checked(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """A lock file's hashes make it dense, but the levels that keep its key paths leave them
-    bare: at the ratio of its values made bare, the poorest such level may fit, and is left to
-    the pretty search instead of being written for the check."""
+def _lock_file(packages: int = 400) -> str:
+    """A package lock file: its hashes make it dense in tokens, its key paths are few."""
     rng = random.Random(5)
-    packages = {
+    packages_found = {
         f"node_modules/{rng.choice(WORDS)}-{index}": {
             "version": f"{rng.randint(0, 9)}.{rng.randint(0, 30)}.0",
             "resolved": f"https://registry.example.org/{rng.choice(WORDS)}/-/{index}.tgz",
             "integrity": "sha512-" + "".join(rng.choices("abcdefABCDEF0123456789+/", k=86)),
             "dependencies": {rng.choice(WORDS): f"^{rng.randint(0, 9)}.0.0" for _ in range(3)},
         }
-        for index in range(400)
+        for index in range(packages)
     }
-    text = json.dumps({"lockfileVersion": 3, "packages": packages}, indent=2)
+    return json.dumps({"lockfileVersion": 3, "packages": packages_found}, indent=2)
+
+
+def test_a_document_dense_only_in_its_values_is_not_written_to_be_checked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A lock file's hashes make it dense, but the levels that keep its key paths leave them
+    bare: at the ratio of its values made bare, the poorest such level may fit, and is left to
+    the pretty search instead of being written for the check."""
+    text = _lock_file()
     checked: list[str] = []
 
     def watched(counter: TiktokenCounter, written: str) -> float:
@@ -159,3 +164,24 @@ def test_a_document_dense_only_in_its_values_is_not_written_to_be_checked(
     # The answer of the search without the check at all.
     monkeypatch.setattr(fitter.Fitter, "_pretty_keeps_no_key_paths", lambda _: False)
     assert _fit(text, budget) == fitted
+
+
+def test_a_dense_documents_bare_key_paths_level_is_tried_first(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Before any count, a level whose strings are bare is sized at the ratio of the input's
+    samples made bare: the level that keeps a lock file's key paths fits at 0.55x raw, and is
+    the first candidate, where the input's own ratio (its hashes) sent the search through the
+    levels that lose key paths first. The answer is the same; no such level is measured."""
+    text = _lock_file()
+    budget = COUNTER.count(text) * 11 // 20
+    measured = _breadth_first_measures(monkeypatch)
+    fitted = _fit(text, budget)
+    assert fitted.tokens == COUNTER.count(fitted.text) <= budget
+    assert _key_paths(json.loads(fitted.text)) == _key_paths(json.loads(text))
+    assert True not in measured  # no pretty breadth-first level
+
+    measured.clear()
+    monkeypatch.setattr(fitter.Fitter, "bare_ratio", lambda *_, **__: None)
+    assert _fit(text, budget) == fitted
+    assert True in measured  # the premise: at the input's ratio, the search went through them

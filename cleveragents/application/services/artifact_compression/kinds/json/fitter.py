@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
+from functools import partial
 from typing import NamedTuple
 
 from cleveragents.application.ports.token_counter import TokenCounter
@@ -12,6 +14,7 @@ from cleveragents.application.services.artifact_compression.kinds.json.detail im
 from cleveragents.application.services.artifact_compression.kinds.json.ladder import (
     ENOUGH,
     SCHEMA_LOST_RANK,
+    STRING_FLOOR,
     Choice,
     Family,
     ladder,
@@ -469,6 +472,15 @@ class Fitter:
     def estimate_ratio(self, text: str) -> float:
         return sample_ratio(self._counter, text)
 
+    def bare_ratio(self, *, pretty: bool) -> float | None:
+        """Tokens per character of the input's samples with their values bare
+        (`LayoutRatios.bare_strings`), when the input and the output are pretty in the usual
+        layout; else None. (Its compacted samples made bare were tried for the compact
+        search too: on a lock file they chose no better.)"""
+        if not (pretty and self._pretty and self.samples_match(pretty=True)):
+            return None
+        return self._ratios.bare_strings()
+
     def _confirms_layout(self, claims: list[tuple[int, str]]) -> bool:
         """Whether the first omitted member of each run (up to `_CLAIMS_CHECKED`) really
         starts the line the usual layout puts it on."""
@@ -512,6 +524,7 @@ class _LayoutSearch:
         self._sampled: set[Detail] = set()
         self._stretched = False
         self._allowance = max(_WALKS * pruner.survey.entries, _WALKS_FLOOR)
+        self._bare_scale: float | None = None
 
     @property
     def pruner(self) -> Pruner:
@@ -601,12 +614,31 @@ class _LayoutSearch:
             return None
         budget = self._fitter.budget
         limit = min(max(self._chars_for(budget * _AIM), self._fits_below + 1), self._over_from - 1)
-        choice = richest(self._families, self._measure, limit, self._patient)
+        # Until a candidate is counted or sampled, the input's ratio is all there is.
+        first = not self._counted and not self._sampled
+        measure = self._first_measure if first else self._measure
+        choice = richest(self._families, measure, limit, self._patient)
         if choice.detail in self._counted and not self._stretched:
             self._stretched = True
             limit = min(self._chars_for(budget), self._over_from - 1)
             choice = richest(self._families, self._measure, limit, self._patient)
         return None if choice.detail in self._counted else choice
+
+    def _first_measure(self, detail: Detail, cap: float) -> int:
+        """Before any candidate is counted or sampled, when the input's ratio is all there
+        is: a level whose strings are bare, sized as if it were written at that ratio, when
+        bare strings are less dense (a lock file's hashes, encoded blobs: gone at such a
+        level, they make the input's ratio far too high for it, and the search would start
+        from a level that loses key paths when the one that keeps them fits). Never sized
+        up."""
+        if detail.string_limit != STRING_FLOOR:
+            return self._measure(detail, cap)
+        if self._bare_scale is None:
+            bare = self._fitter.bare_ratio(pretty=self._pruner.pretty)
+            self._bare_scale = 1.0 if bare is None else min(1.0, bare / self._ratio)
+        if self._bare_scale >= 1.0:
+            return self._measure(detail, cap)
+        return scaled_size(partial(self._measure, detail), cap, self._bare_scale)
 
     def _chars_for(self, tokens: float) -> float:
         """The size in characters a candidate of `tokens` tokens is estimated to have: at the
@@ -642,3 +674,14 @@ class _LayoutSearch:
             return False
         self._ratio = ratio
         return True
+
+
+def scaled_size(measure: Callable[[float], int], cap: float, scale: float) -> int:
+    """The size `measure(cap)` gives (exact up to `cap`, else some size over it) times
+    `scale`, below 1, with the same promise: a size over `cap` whenever the scaled size is.
+    (A size over the scaled cap, times the scale, could round back to the cap itself and be
+    taken for one that fits.)"""
+    size = measure(cap / scale)
+    if size > cap / scale:
+        return int(cap) + 1
+    return int(size * scale)
