@@ -7,10 +7,13 @@ from __future__ import annotations
 import hashlib
 import json
 
+import pytest
+
 from cleveragents.adapters.tokens.tiktoken_counter import TiktokenCounter
 from cleveragents.application.services.artifact_compression.kinds.json.token_ratios import (
     LayoutRatios,
 )
+from cleveragents.application.services.artifact_compression.kinds.json.writing import cut_string
 
 COUNTER = TiktokenCounter("cl100k_base")
 
@@ -48,3 +51,29 @@ def test_a_document_of_short_values_keeps_its_ratio() -> None:
     text = json.dumps([{"id": index, "ok": True, "tag": "abc"} for index in range(3000)], indent=2)
     ratios = LayoutRatios(COUNTER, text, pretty=True)
     assert abs(ratios.bare_strings() - ratios[True]) < 0.05 * ratios[True]
+
+
+def _cut(value: object, limit: int) -> object:
+    """`value` with every string longer than `limit` cut as the string limit cuts it."""
+    if isinstance(value, dict):
+        return {key: _cut(member, limit) for key, member in value.items()}
+    if isinstance(value, str) and len(value) > limit:
+        return cut_string(value, limit)
+    return value
+
+
+@pytest.mark.parametrize("limit", [1, 20, 64, 120, 500])
+def test_values_cut_at_a_limit_are_written_as_that_level_writes_them(limit: int) -> None:
+    """`cut_strings`: the input's windows with each value cut at the limit, keys kept. A
+    short input is one window: its ratio is that of the whole input so written."""
+    value = json.loads(_lock_like(20))
+    value["packages"]["note"] = 'a "quoted" word and a back\\slash ' * 4  # escapes too
+    text = json.dumps(value, indent=2, ensure_ascii=False)
+    expected = json.dumps(_cut(value, limit), indent=2, ensure_ascii=False)
+    ratios = LayoutRatios(COUNTER, text, pretty=True)
+    assert ratios.cut_strings(limit) == COUNTER.count(expected) / len(expected)
+
+
+def test_hashes_cut_short_are_less_dense_than_the_input() -> None:
+    ratios = LayoutRatios(COUNTER, _lock_like(2000), pretty=True)
+    assert ratios.bare_strings() < ratios.cut_strings(20) < ratios.cut_strings(60) < ratios[True]

@@ -185,3 +185,31 @@ def test_a_dense_documents_bare_key_paths_level_is_tried_first(
     monkeypatch.setattr(fitter.Fitter, "bare_ratio", lambda *_, **__: None)
     assert _fit(text, budget) == fitted
     assert True in measured  # the premise: at the input's ratio, the search went through them
+
+
+@pytest.mark.parametrize("share", [0.7, 0.8])
+def test_a_dense_documents_first_candidate_is_sized_at_its_own_string_limit(
+    monkeypatch: pytest.MonkeyPatch, share: float
+) -> None:
+    """A lock file whose values are far denser than the rest: before any count, a level is
+    sized at the ratio of the input's samples cut at its own string limit, so the first
+    candidate is the answer (counted once). At the input's ratio, the first candidate used
+    far less of the budget, and more were counted."""
+    text = _lock_file()
+    budget = int(COUNTER.count(text) * share)
+    counted: list[int] = []
+    count = fitter.Fitter.count
+
+    def watched(self: fitter.Fitter, written: str) -> int:
+        counted.append(len(written))
+        return count(self, written)
+
+    monkeypatch.setattr(fitter.Fitter, "count", watched)
+    fitted = _fit(text, budget)
+    assert len(counted) == 1
+    assert 0.9 * budget <= fitted.tokens == COUNTER.count(fitted.text) <= budget
+
+    counted.clear()
+    monkeypatch.setattr(fitter, "_DENSE_VALUES", 0.0)  # sized at the input's ratio
+    _fit(text, budget)
+    assert len(counted) > 1

@@ -83,6 +83,9 @@ document (`Survey.entries`: six walks of it): past that it settles for a level w
 `ladder.ENOUGH` of the budget (`ladder.Patient`)."""
 _WALKS_FLOOR = 1 << 16
 """A search may always walk this many entries: a small document is searched in full."""
+_DENSE_VALUES = 0.9
+"""Bare values this much less dense than the input, or more: the first candidate is sized at
+the ratio of samples cut at its own string limit."""
 _CLAIMS_CHECKED = 16
 _MAX_SAMPLINGS = 3
 _MAX_COUNTS = 6
@@ -481,6 +484,11 @@ class Fitter:
             return None
         return self._ratios.bare_strings()
 
+    def cut_ratio(self, limit: int) -> float:
+        """`bare_ratio`'s samples with their values cut at `limit` instead
+        (`LayoutRatios.cut_strings`): asked for only where `bare_ratio` is known."""
+        return self._ratios.cut_strings(limit)
+
     def _confirms_layout(self, claims: list[tuple[int, str]]) -> bool:
         """Whether the first omitted member of each run (up to `_CLAIMS_CHECKED`) really
         starts the line the usual layout puts it on."""
@@ -525,6 +533,7 @@ class _LayoutSearch:
         self._stretched = False
         self._allowance = max(_WALKS * pruner.survey.entries, _WALKS_FLOOR)
         self._bare_scale: float | None = None
+        self._cut_scales: dict[int, float] = {}
 
     @property
     def pruner(self) -> Pruner:
@@ -626,19 +635,33 @@ class _LayoutSearch:
 
     def _first_measure(self, detail: Detail, cap: float) -> int:
         """Before any candidate is counted or sampled, when the input's ratio is all there
-        is: a level whose strings are bare, sized as if it were written at that ratio, when
-        bare strings are less dense (a lock file's hashes, encoded blobs: gone at such a
-        level, they make the input's ratio far too high for it, and the search would start
-        from a level that loses key paths when the one that keeps them fits). Never sized
-        up."""
-        if detail.string_limit != STRING_FLOOR:
+        is: a level whose strings are cut is sized as if it were written at that ratio, when
+        its strings cut make it less dense (a lock file's hashes, encoded blobs: cut or gone,
+        they make the input's ratio far too high for it, and the first candidate would leave
+        much of the budget unused, or lose key paths when a level that keeps them fits).
+        Never sized up."""
+        scale = self._first_scale(detail.string_limit)
+        if scale >= 1.0:
             return self._measure(detail, cap)
+        return scaled_size(partial(self._measure, detail), cap, scale)
+
+    def _first_scale(self, limit: int | None) -> float:
+        """The input's ratio over that of its samples written with strings cut at `limit`
+        (bare at the lowest), 1 at most: for the lowest limit, whenever the input and the
+        output are pretty in the usual layout; for the others, only when bare values are
+        markedly less dense than the input (each limit costs a count of the samples)."""
+        if limit is None:
+            return 1.0
         if self._bare_scale is None:
             bare = self._fitter.bare_ratio(pretty=self._pruner.pretty)
             self._bare_scale = 1.0 if bare is None else min(1.0, bare / self._ratio)
-        if self._bare_scale >= 1.0:
-            return self._measure(detail, cap)
-        return scaled_size(partial(self._measure, detail), cap, self._bare_scale)
+        if limit == STRING_FLOOR or self._bare_scale >= _DENSE_VALUES:
+            return self._bare_scale if limit == STRING_FLOOR else 1.0
+        scale = self._cut_scales.get(limit)
+        if scale is None:
+            ratio = self._fitter.cut_ratio(limit)
+            scale = self._cut_scales[limit] = min(1.0, ratio / self._ratio)
+        return scale
 
     def _chars_for(self, tokens: float) -> float:
         """The size in characters a candidate of `tokens` tokens is estimated to have: at the

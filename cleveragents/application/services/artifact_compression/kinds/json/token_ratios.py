@@ -4,10 +4,16 @@ sized before they are counted."""
 
 from __future__ import annotations
 
+import json
 import re
+from functools import partial
 
 from cleveragents.application.ports.token_counter import TokenCounter
-from cleveragents.application.services.artifact_compression.kinds.json.writing import BARE_KEPT
+from cleveragents.application.services.artifact_compression.kinds.json.facts import encode_string
+from cleveragents.application.services.artifact_compression.kinds.json.writing import (
+    BARE_KEPT,
+    cut_string,
+)
 
 _SAMPLE_WINDOWS = 8
 _MAX_SAMPLE_WINDOWS = 32
@@ -38,6 +44,7 @@ class LayoutRatios:
         self._compacted: list[str] | None = None
         self._ratios: dict[bool, float] = {}
         self._bare: float | None = None
+        self._cut: dict[int, float] = {}
 
     def __getitem__(self, pretty: bool) -> float:
         if pretty not in self._ratios:
@@ -63,6 +70,17 @@ class LayoutRatios:
             bare = [_LONG_VALUE.sub(_bare_value, window) for window in self._windows_of_input()]
             self._bare = _ratio_of(self._counter, bare)
         return self._bare
+
+    def cut_strings(self, limit: int) -> float:
+        """Tokens per character of the input's windows with every value string longer than
+        `limit` cut as that string limit cuts it (`writing.cut_string`). A pretty input's
+        windows are pretty."""
+        found = self._cut.get(limit)
+        if found is None:
+            cut = partial(_cut_value, limit)
+            windows = [_LONG_VALUE.sub(cut, window) for window in self._windows_of_input()]
+            found = self._cut[limit] = _ratio_of(self._counter, windows)
+        return found
 
     def _measure(self, *, pretty: bool) -> float:
         if pretty or not self._pretty_input:
@@ -95,6 +113,19 @@ def _bare_value(match: re.Match[str]) -> str:
     if match.group(1) is not None or len(match.group(0)) <= _BARE_KEPT_CHARS:
         return match.group(0)
     return '"…"'
+
+
+def _cut_value(limit: int, match: re.Match[str]) -> str:
+    written = match.group(0)
+    if match.group(1) is not None or len(written) - 2 <= limit:
+        return written  # a key, or no longer than the limit even escaped
+    try:
+        value = json.loads(written)
+    except ValueError:
+        return written  # a window's edge inside a string
+    if not isinstance(value, str) or len(value) <= limit:
+        return written
+    return str(encode_string(cut_string(value, limit)))
 
 
 def _keep_strings(match: re.Match[str]) -> str:
