@@ -10,10 +10,7 @@ from functools import partial
 
 from cleveragents.application.ports.token_counter import TokenCounter
 from cleveragents.application.services.artifact_compression.kinds.json.facts import encode_string
-from cleveragents.application.services.artifact_compression.kinds.json.writing import (
-    BARE_KEPT,
-    cut_string,
-)
+from cleveragents.application.services.artifact_compression.kinds.json.writing import cut_string
 
 _SAMPLE_WINDOWS = 8
 _MAX_SAMPLE_WINDOWS = 32
@@ -43,7 +40,6 @@ class LayoutRatios:
         self._windows: list[str] | None = None
         self._compacted: list[str] | None = None
         self._ratios: dict[bool, float] = {}
-        self._bare: float | None = None
         self._cut: dict[int, float] = {}
 
     def __getitem__(self, pretty: bool) -> float:
@@ -66,10 +62,7 @@ class LayoutRatios:
         word written as a bare `…`, as the levels that keep key paths and no values write
         them: on a document of long hashes or encoded blobs, well below its own ratio.
         (Keys stay: a string followed by `:` is one.) A pretty input's windows are pretty."""
-        if self._bare is None:
-            bare = [_LONG_VALUE.sub(_bare_value, window) for window in self._windows_of_input()]
-            self._bare = _ratio_of(self._counter, bare)
-        return self._bare
+        return self.cut_strings(0)  # limit 0: `cut_string` writes a bare `…`
 
     def cut_strings(self, limit: int) -> float:
         """Tokens per character of the input's windows with every value string longer than
@@ -106,13 +99,6 @@ class LayoutRatios:
 _INSIGNIFICANT = re.compile(r'("(?:[^"\\]|\\.)*")|[ \t\n\r]+')
 # A JSON string and, when it is a key, the colon after it.
 _LONG_VALUE = re.compile(r'"(?:[^"\\]|\\.)*"(\s*:)?')
-_BARE_KEPT_CHARS = BARE_KEPT + 2  # a word is kept, and its quotes with it
-
-
-def _bare_value(match: re.Match[str]) -> str:
-    if match.group(1) is not None or len(match.group(0)) <= _BARE_KEPT_CHARS:
-        return match.group(0)
-    return '"…"'
 
 
 def _cut_value(limit: int, match: re.Match[str]) -> str:
