@@ -41,6 +41,7 @@ from cleveragents.application.services.artifact_compression.kinds.json.rendered_
     RenderedSizes,
 )
 from cleveragents.application.services.artifact_compression.kinds.json.string_limit_sizes import (
+    NotedStrings,
     StringLimitSizes,
 )
 from cleveragents.application.services.artifact_compression.kinds.json.survey import Survey
@@ -98,13 +99,10 @@ class Pruner:
         self._measured: dict[object, int] = {}
         self._item_vectors: dict[int, dict[tuple[object, ...], list[int]]] = {}
         self._breadth_first_sizes: dict[Detail, BreadthFirstSizes] = {}
-        self._string_limit_sizes: dict[Detail, StringLimitSizes] = {}
-        """By level with its string limit left out: its sizes at every limit from one walk."""
-        self._limits_walked: set[int | None] = set()
-        """The string limits measured: a walk at one of them finds subtrees remembered and
-        would not note every string it cuts."""
-        self._noted: list[str] | None = None
-        """While a walk notes them: the strings it passed to the cut."""
+        self._string_limit_sizes: dict[object, StringLimitSizes] = {}
+        """By what a level writes with its string limit left out (`_string_limit_family`):
+        its sizes at every limit from one walk."""
+        self._notes = NotedStrings()
         self._derived: dict[Detail, int] = {}
         """The sizes found from `StringLimitSizes`, checked when such a level is built."""
         self._cap = float("inf")
@@ -146,7 +144,7 @@ class Pruner:
             # (The level that admits every member is walked, up to the cap: sizing every
             # container first would cost a walk of the whole, the cap none.)
             return self._breadth_first(detail).size(detail.members)
-        family = _string_limit_family(detail)
+        family = self._string_limit_family(detail)
         sizes = None if family is None else self._string_limit_sizes.get(family)
         derived = None if sizes is None else sizes.size(detail.string_limit)
         if derived is not None and sizes is not None:
@@ -156,14 +154,9 @@ class Pruner:
             self.walked += sizes.walk_cost
             return derived
         limit = detail.string_limit
-        noting = (
-            family is not None
-            and limit is not None
-            and limit not in self._limits_walked
-            and (sizes is None or limit < sizes.limit)
-        )
-        self._limits_walked.add(limit)
-        self._noted = [] if noting else None
+        noting = family is not None and limit is not None and (sizes is None or limit < sizes.limit)
+        if noting:
+            self._notes.begin()
         walked = self.walked
         self._measuring = True
         self._cap = cap
@@ -175,12 +168,28 @@ class Pruner:
         finally:
             self._measuring = False
             self._cap = float("inf")
-            noted, self._noted = self._noted, None
+            noted = self._notes.end()
         if family is not None and limit is not None and noted is not None:
             self._string_limit_sizes[family] = StringLimitSizes(
                 limit, chars, noted, self.walked - walked
             )
         return chars
+
+    def _string_limit_family(self, detail: Detail) -> object | None:
+        """What levels that write the document alike but for their string limit share (the
+        key of their `StringLimitSizes`): what the root's rendering depends on
+        (`Detail.seen_by`) but the limit, so that levels that differ only where the document
+        has nothing to show share it (`last` in a document with no array of two items). None
+        for a breadth-first level or one with an item shown less richly, whose sizes are found
+        otherwise."""
+        if detail.members is not None or detail.partial is not None:
+            return None
+        root = self.survey.root
+        if isinstance(root, dict | list):
+            seen = detail.seen_by(self.survey.of(root))
+            if seen is not None:
+                return seen[1:]
+        return replace(detail, string_limit=None)
 
     def measure_container(self, container: object, depth: int, line: int, detail: Detail) -> int:
         """The size of `container` alone as `detail` writes it, at `depth`, from `line` (a
@@ -253,8 +262,9 @@ class Pruner:
             return self._array(value, depth, line, detail)
         if isinstance(value, str):
             if detail.string_limit is not None and len(value) > detail.string_limit:
-                if self._noted is not None:
-                    self._noted.append(value)
+                noted = self._notes.walk
+                if noted is not None:
+                    noted.append(value)
                 value = cut_string(value, detail.string_limit)
             return value, len(encode_string(value))
         return value, len(scalar_text(value))
@@ -287,10 +297,13 @@ class Pruner:
             return value, self.sizes.whole(facts, depth)
         key = self._memo_key(facts, value, depth, detail)
         if key is not None and key in self._measured:
+            self._notes.reuse(key)
             return None, self._measured[key]
+        start = self._notes.mark()
         result, chars = self._cut_array(value, facts, depth, line, detail)
         if key is not None:
             self._measured[key] = chars
+            self._notes.keep(key, start)
         return result, chars
 
     def _cut_array(
@@ -319,15 +332,8 @@ class Pruner:
             elif sizes is not None:
                 # Measured before at this level: summed at once; else measured and noted.
                 result.extend(value[first : last + 1])  # stand-ins: only the count is used
-                if min(sizes[first : last + 1]) < 0:
-                    running = chars
-                    for index in range(first, last + 1):
-                        if sizes[index] < 0:
-                            sizes[index] = self._append_item(
-                                [], value, index, depth, line, detail, None, novel
-                            )
-                        running += sizes[index]
-                        self._spend(base, running)
+                if min(sizes[first : last + 1]) < 0 or self._notes.walk is not None:
+                    self._measure_items(value, sizes, first, last, depth, line, detail, novel)
                 chars += sum(sizes[first : last + 1])
                 self._spend(base, chars)
             else:
@@ -340,6 +346,32 @@ class Pruner:
         if previous < count - 1:
             chars += self._omitted(result, value, previous + 1, count - 1, depth, line)
         return result, self.sizes.container_chars(chars, len(result), depth)
+
+    def _measure_items(
+        self,
+        value: list[object],
+        sizes: list[int],
+        first: int,
+        last: int,
+        depth: int,
+        line: int,
+        detail: Detail,
+        novel: frozenset[int],
+    ) -> None:
+        """The items `first`..`last` not measured yet at this level, measured into `sizes`
+        (the strings cut kept with each, `NotedStrings`); those measured before count their
+        strings again when a walk notes them."""
+        vector = (id(value), depth, detail.string_limit, detail.last, detail.where, self._novel)
+        base, running = self._spent, 0
+        for index in range(first, last + 1):
+            if sizes[index] < 0:
+                start = self._notes.mark()
+                sizes[index] = self._append_item([], value, index, depth, line, detail, None, novel)
+                self._notes.keep((vector, index), start)
+            else:
+                self._notes.reuse((vector, index))
+            running += sizes[index]
+            self._spend(base, running)
 
     def _kept_items(
         self, value: list[object], facts: Facts, detail: Detail
@@ -420,8 +452,9 @@ class Pruner:
             if type(member) is str and len(member) > whole_up_to
         ]
         written: dict[str, object] | None = None if self._measuring else dict(item)
-        if self._noted is not None:
-            self._noted.extend(member for _, member in long)
+        noted = self._notes.walk
+        if noted is not None:
+            noted.extend(member for _, member in long)
         for key, member in long:
             shown = cut_string(member, limit)
             chars -= len(encode_string(member)) - len(encode_string(shown))
@@ -553,10 +586,13 @@ class Pruner:
             return value, self.sizes.whole(facts, depth)
         key = self._memo_key(facts, value, depth, detail)
         if key is not None and key in self._measured:
+            self._notes.reuse(key)
             return None, self._measured[key]
+        start = self._notes.mark()
         result, chars = self._cut_object(value, facts, depth, line, detail)
         if key is not None:
             self._measured[key] = chars
+            self._notes.keep(key, start)
         return result, chars
 
     def _cut_object(
@@ -579,7 +615,7 @@ class Pruner:
         self._spend(base, chars)
         limit = detail.string_limit
         key_length = self.survey.key_length
-        noted = self._noted
+        noted = self._notes.walk
         # One loop (no helper) that recurses: the depth a document can have is the stack's.
         for index in indices:
             key, written = members[index]
@@ -650,8 +686,9 @@ class Pruner:
         if table is None:
             return result, 0, sorted(kept + whole) if whole else kept, set(whole)
         chars = table.scalar_chars(kept) + self._whole_members(members, whole, depth)
-        if self._noted is not None:
-            self._noted.extend(str(members[index][1]) for index in table.kept_cut(kept))
+        noted = self._notes.walk
+        if noted is not None:
+            noted.extend(str(members[index][1]) for index in table.kept_cut(kept))
         if result is not None:
             result = _written_scalars(table, kept, whole, detail)
         return result, chars, table.kept_containers(kept), set()
@@ -727,12 +764,3 @@ def _marker_key(members: list[tuple[str, object]], kept: list[int]) -> str:
     while marker_key in names:
         marker_key += ELLIPSIS
     return marker_key
-
-
-def _string_limit_family(detail: Detail) -> Detail | None:
-    """What levels that differ from `detail` only in their string limit share (the key of
-    their `StringLimitSizes`); None for a breadth-first level or one with an item shown less
-    richly, whose sizes are found otherwise."""
-    if detail.members is not None or detail.partial is not None:
-        return None
-    return replace(detail, string_limit=None)

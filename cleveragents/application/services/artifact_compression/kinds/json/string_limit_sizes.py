@@ -71,3 +71,46 @@ class StringLimitSizes:
         for value in self._others:
             total += written_length(value, limit)
         return total
+
+
+class NotedStrings:
+    """The strings a measuring walk passes to the cut, remembered with what the pruner
+    remembers: a subtree measured once is not walked again at a level that writes it alike
+    (`Pruner._measured`, `Pruner._item_sizes`), so the strings it cut are kept with its size
+    and added again where the size is reused. A walk that reuses a size whose strings were
+    not kept (remembered before the walk noted them) cannot give `StringLimitSizes`:
+    `complete` is then False."""
+
+    def __init__(self) -> None:
+        self.walk: list[str] | None = None
+        """While a walk notes them: the strings it passed to the cut so far."""
+        self.complete = True
+        self._kept: dict[object, tuple[list[str], int, int]] = {}
+
+    def begin(self) -> None:
+        self.walk, self.complete = [], True
+
+    def end(self) -> list[str] | None:
+        """The walk's strings, or None when some were left out."""
+        walk, self.walk = self.walk, None
+        return walk if self.complete else None
+
+    def mark(self) -> int:
+        """Where what follows starts in the walk's strings."""
+        return len(self.walk) if self.walk is not None else 0
+
+    def keep(self, key: object, start: int) -> None:
+        """The strings noted from `start` on belong to the size remembered under `key`."""
+        if self.walk is not None:
+            self._kept[key] = (self.walk, start, len(self.walk))
+
+    def reuse(self, key: object) -> None:
+        """The size remembered under `key` is reused: its strings count again."""
+        if self.walk is None:
+            return
+        kept = self._kept.get(key)
+        if kept is None:
+            self.complete = False
+            return
+        strings, start, end = kept
+        self.walk.extend(strings[start:end])
