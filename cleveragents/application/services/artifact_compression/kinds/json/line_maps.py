@@ -108,3 +108,32 @@ def structural_line_map(text: str, survey: Survey) -> LineMap | None:
     if isinstance(root, dict | list) and body.count("\n") == survey.of(root).newlines:
         return UsualLayout(root_line, survey)
     return None
+
+
+class MemberLine:
+    """The first line of member `index` of `container` (which starts on `line`), found when
+    first asked for: a level walks most members without naming where they are (only markers
+    name lines), and finding each one's line cost a fifth of a walk."""
+
+    __slots__ = ("_container", "_found", "_index", "_line")
+
+    def __init__(self, container: object, line: Line, index: int) -> None:
+        self._container = container
+        self._line = line
+        self._index = index
+        self._found = -1
+
+    def found_in(self, lines: LineMap) -> int:
+        if self._found < 0:
+            self._found = lines.child_line(
+                self._container, line_number(lines, self._line), self._index
+            )
+        return self._found
+
+
+Line = int | MemberLine
+"""A line number, or where to find it."""
+
+
+def line_number(lines: LineMap, line: Line) -> int:
+    return line if isinstance(line, int) else line.found_in(lines)

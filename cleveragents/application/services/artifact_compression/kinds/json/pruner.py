@@ -31,7 +31,12 @@ from cleveragents.application.services.artifact_compression.kinds.json.facts imp
     encode_string,
     scalar_text,
 )
-from cleveragents.application.services.artifact_compression.kinds.json.line_maps import LineMap
+from cleveragents.application.services.artifact_compression.kinds.json.line_maps import (
+    Line,
+    LineMap,
+    MemberLine,
+    line_number,
+)
 from cleveragents.application.services.artifact_compression.kinds.json.member_sizes import (
     MemberTable,
     MemberTables,
@@ -255,7 +260,7 @@ class Pruner:
         needs every member new."""
         return detail.keeps_whole(facts) and not (self._novel and facts.new_members is not None)
 
-    def _node(self, value: object, depth: int, line: int, detail: Detail) -> tuple[object, int]:
+    def _node(self, value: object, depth: int, line: Line, detail: Detail) -> tuple[object, int]:
         if isinstance(value, dict):
             return self._object(value, depth, line, detail)
         if isinstance(value, list):
@@ -269,10 +274,10 @@ class Pruner:
             return value, len(encode_string(value))
         return value, len(scalar_text(value))
 
-    def _where(self, container: object, line: int, first: int, last: int) -> str:
+    def _where(self, container: object, line: Line, first: int, last: int) -> str:
         if not self._detail.where:
             return ""
-        start, end = self.lines.span(container, line, first, last)
+        start, end = self.lines.span(container, line_number(self.lines, line), first, last)
         return self.handles.lines(start, end)
 
     def _collapsed(
@@ -290,7 +295,7 @@ class Pruner:
         return [text], self.sizes.container_chars(len(encode_string(text)), 1, depth)
 
     def _array(
-        self, value: list[object], depth: int, line: int, detail: Detail
+        self, value: list[object], depth: int, line: Line, detail: Detail
     ) -> tuple[object, int]:
         facts = self.survey.of(value)
         if self._whole(facts, detail):
@@ -307,7 +312,7 @@ class Pruner:
         return result, chars
 
     def _cut_array(
-        self, value: list[object], facts: Facts, depth: int, line: int, detail: Detail
+        self, value: list[object], facts: Facts, depth: int, line: Line, detail: Detail
     ) -> tuple[object, int]:
         count = len(value)
         self.walked += count + 1
@@ -354,7 +359,7 @@ class Pruner:
         first: int,
         last: int,
         depth: int,
-        line: int,
+        line: Line,
         detail: Detail,
         novel: frozenset[int],
     ) -> None:
@@ -417,7 +422,7 @@ class Pruner:
         array: list[object],
         index: int,
         depth: int,
-        line: int,
+        line: Line,
         detail: Detail,
         novel_item: bool,
     ) -> tuple[object, int] | None:
@@ -434,7 +439,7 @@ class Pruner:
         if (self._novel or novel_item) and facts.new_members is not None:
             outer, self._novel = self._novel, True  # only what is new in it, and a marker
             try:
-                first_line = self.lines.child_line(array, line, index)
+                first_line = MemberLine(array, line, index)
                 return self._cut_object(item, facts, depth, first_line, detail)
             finally:
                 self._novel = outer
@@ -469,7 +474,7 @@ class Pruner:
         first: int,
         last: int,
         depth: int,
-        line: int,
+        line: Line,
     ) -> int:
         """Items `first`..`last` replaced by their marker, or kept whole when no longer."""
         marker = items_marker(last - first + 1, self._where(value, line, first, last))
@@ -487,7 +492,7 @@ class Pruner:
         value: list[object],
         index: int,
         depth: int,
-        line: int,
+        line: Line,
         detail: Detail,
         partial: int | None,
         novel: frozenset[int],
@@ -510,23 +515,22 @@ class Pruner:
         value: list[object],
         index: int,
         depth: int,
-        line: int,
+        line: Line,
         detail: Detail,
     ) -> int:
         item = value[index]
-        child_line = self._child_line(value, line, index, item, detail)
+        child_line = self._child_line(value, line, index, item)
         new, chars = self._node(item, depth + 1, child_line, detail)
         result.append(new)
         return chars
 
-    def _child_line(
-        self, container: object, line: int, index: int, item: object, detail: Detail
-    ) -> int:
-        """The first line of member `index`, when it may need one: a container this level
-        cuts (a kept one, or a scalar, places no marker)."""
-        if not isinstance(item, dict | list) or self._whole(self.survey.of(item), detail):
+    @staticmethod
+    def _child_line(container: object, line: Line, index: int, item: object) -> Line:
+        """The first line of member `index`, when it may need one (a scalar places no
+        marker), found when a marker asks for it."""
+        if not isinstance(item, dict | list):
             return line
-        return self.lines.child_line(container, line, index)
+        return MemberLine(container, line, index)
 
     @staticmethod
     def _items_whole(facts: Facts, detail: Detail) -> bool:
@@ -553,7 +557,7 @@ class Pruner:
         value: list[object],
         index: int,
         depth: int,
-        line: int,
+        line: Line,
         detail: Detail,
     ) -> int:
         outer, self._novel = self._novel, True
@@ -568,7 +572,7 @@ class Pruner:
         value: list[object],
         index: int,
         depth: int,
-        line: int,
+        line: Line,
         detail: Detail,
     ) -> int:
         """The one item shown less richly; breadth-first members count from it."""
@@ -579,7 +583,7 @@ class Pruner:
             self._origin = outer
 
     def _object(
-        self, value: dict[str, object], depth: int, line: int, detail: Detail
+        self, value: dict[str, object], depth: int, line: Line, detail: Detail
     ) -> tuple[object, int]:
         facts = self.survey.of(value)
         if self._whole(facts, detail):
@@ -596,7 +600,7 @@ class Pruner:
         return result, chars
 
     def _cut_object(
-        self, value: dict[str, object], facts: Facts, depth: int, line: int, detail: Detail
+        self, value: dict[str, object], facts: Facts, depth: int, line: Line, detail: Detail
     ) -> tuple[object, int]:
         count = len(value)
         self.walked += count + 1
@@ -629,7 +633,7 @@ class Pruner:
                     written = cut_string(written, limit)
                 item_chars = len(encode_string(written))
             elif isinstance(written, dict | list):
-                child_line = self._child_line(value, line, index, written, detail)
+                child_line = MemberLine(value, line, index)
                 written, item_chars = self._node(written, depth + 1, child_line, detail)
                 self._spend(base, chars + key_length(key) + item_chars)
             else:
@@ -653,7 +657,7 @@ class Pruner:
         value: dict[str, object],
         members: list[tuple[str, object]],
         kept: list[int],
-        line: int,
+        line: Line,
     ) -> tuple[str | None, list[int]]:
         """The marker of the members an object omits (None: it omits none), and the omitted
         members it keeps after all, as they are, because they are no larger than it."""
@@ -715,11 +719,11 @@ class Pruner:
             return list(range(len(value)))
         return self.survey.admitted(value, detail.members, self._origin)
 
-    def _claim(self, container: list[object] | dict[str, object], line: int, index: int) -> None:
+    def _claim(self, container: list[object] | dict[str, object], line: Line, index: int) -> None:
         if self.claims is None:
             return
         if isinstance(container, dict):
-            self.claims.append((self.lines.child_line(container, line, index), '"'))
+            self.claims.append((self._member_line(container, line, index), '"'))
             return
         item = container[index]
         first = (
@@ -729,7 +733,10 @@ class Pruner:
             if isinstance(item, list)
             else scalar_text(item)[0]
         )
-        self.claims.append((self.lines.child_line(container, line, index), first))
+        self.claims.append((self._member_line(container, line, index), first))
+
+    def _member_line(self, container: object, line: Line, index: int) -> int:
+        return self.lines.child_line(container, line_number(self.lines, line), index)
 
 
 def _omitted_ends(kept: list[int], count: int) -> tuple[int, int]:
