@@ -321,10 +321,10 @@ class Fitter:
     def _pretty_surely_over(self, compact: _Fitted) -> bool:
         """Whether the level the compact rendering keeps, written pretty, is surely over the
         budget: its compact count scaled by how much more the input's pretty samples cost
-        than its compacted ones, for its size pretty (exact). Then no pretty rendering keeps
-        as much, and once key paths are lost the richer one is the answer."""
-        pruner = self._layout_search(self._lines, pretty=True).pruner
-        pretty_chars = pruner.measure(compact.choice.detail)
+        than its compacted ones, for its size pretty (exact: the same value written pretty,
+        which costs a fraction of measuring the level again in that layout). Then no pretty
+        rendering keeps as much, and once key paths are lost the richer one is the answer."""
+        pretty_chars = len(render(compact.value, pretty=True))
         scale = (self._ratios[True] * pretty_chars) / (self._ratios[False] * len(compact.text))
         return compact.tokens * scale > _SURELY_OVER * self._budget
 
