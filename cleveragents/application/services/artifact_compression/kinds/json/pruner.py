@@ -208,6 +208,45 @@ class Pruner:
         finally:
             self._measuring = False
 
+    def marker_and_members(
+        self, container: dict[str, object] | list[object], depth: int, line: Line, detail: Detail
+    ) -> tuple[int, int]:
+        """At the breadth-first levels written like `detail` (from the root, no item shown
+        less richly): the size of non-empty `container` as a marker, and with every member
+        the breadth-first order gives it (all of an object's, an array's first item: what
+        `measure_container` finds at the levels that admit none and all of them), its own
+        containers as markers (their members come after). Found directly, as `_cut_object`
+        and `_cut_array` would find them, for the walk they count against the search's
+        patience (both sizes walk the container, and its containers once as markers)."""
+        self._detail, self._origin, self._novel = detail, self.survey.root, False
+        count = len(container)
+        self.walked += 2 * (count + 1)
+        as_marker = self._collapsed(container, self._where(container, line, 0, count - 1), depth)[1]
+        if isinstance(container, list):
+            chars = self._member_size(container[0], depth + 1, container, line, 0)
+            written: list[object] = [None]  # stand-ins: only the count is used
+            if count > 1:
+                chars += self._omitted(written, container, 1, count - 1, depth, line)
+            return as_marker, self.sizes.container_chars(chars, len(written), depth)
+        key_length = self.survey.key_length
+        chars = (2 if self.pretty else 1) * count
+        for index, (key, member) in enumerate(container.items()):
+            chars += key_length(key) + self._member_size(member, depth + 1, container, line, index)
+        return as_marker, self.sizes.container_chars(chars, count, depth)
+
+    def _member_size(
+        self, member: object, depth: int, container: object, line: Line, index: int
+    ) -> int:
+        """A member's size at a breadth-first level that admits none of its own members:
+        a scalar as the level writes it, an empty container whole, any other as a marker."""
+        if isinstance(member, dict | list):
+            if not member:
+                return 2
+            self.walked += len(member) + 1  # the walk that found it a marker
+            where = self._where(member, MemberLine(container, line, index), 0, len(member) - 1)
+            return self._collapsed(member, where, depth)[1]
+        return self._node(member, depth, line, self._detail)[1]
+
     def _breadth_first(self, detail: Detail) -> BreadthFirstSizes:
         """The sizes of the breadth-first levels written like `detail`, made when first
         needed."""
