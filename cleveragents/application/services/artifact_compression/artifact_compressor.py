@@ -379,8 +379,10 @@ class ArtifactCompressorService:
     def _finished(self, name: str, counted: RawCount, body: CompressedBody) -> CompressedArtifact:
         """The five fields, the name redacted and the content scanned once more: what was
         redacted before it was cut or packed has nothing left to find, but whatever a tier
-        may have joined into a credential is redacted too (and then counted again)."""
-        shown = self.redacted(body.content)
+        may have joined into a credential is redacted too (and then counted again). Content
+        the scanner already found clean as it is (a smart fit, scanned when it was written)
+        is not scanned twice: the same scan of the same text finds the same nothing."""
+        shown = body.content if body.scanned else self.redacted(body.content)
         return CompressedArtifact(
             artifact_name=self.redacted(name),
             raw_tokens=counted.tokens,

@@ -34,3 +34,6 @@ class CompressedBody:
     content: str
     truncated: bool
     tokens: int
+    scanned: bool = False
+    """Whether `content` is exactly a text the scanner found no credential in: scanning it
+    again finds none either (a smart fit of a rewritten document is scanned as it is made)."""

@@ -53,12 +53,13 @@ class _Ranked:
 def smart(run: CompressionRun, budget: int, counted: RawCount) -> CompressedBody | None:
     """The type's own fit when it has one and it fits; else the lines packed by rank. None
     for a text too short to pack (fewer than `PACKABLE_MIN_LINES` lines): cut it like Tier 3."""
-    fitted = _fit_redacted(run, budget, counted.counter)
-    if fitted is not None and fitted.tokens <= budget:
+    found = _fit_redacted(run, budget, counted.counter)
+    if found is not None and found[0].tokens <= budget:
+        fitted, scanned = found
         # Every omission the fit makes leaves a marker with an ellipsis; a document that
         # only changed its layout (compacted to fit) lost nothing.
         omitted = fitted.text.count("…") > run.text.count("…")
-        return CompressedBody(fitted.text, omitted, fitted.tokens)
+        return CompressedBody(fitted.text, omitted, fitted.tokens, scanned=scanned)
     ranked = _ranked_lines(run.text, run.compressor, run.terms)
     if ranked is None:
         return None
@@ -75,11 +76,14 @@ def _ranked_lines(text: str, compressor: KindCompressor, terms: TaskTerms) -> _R
     return _Ranked(lines, compressor.line_plan([line.removesuffix("\r") for line in lines], terms))
 
 
-def _fit_redacted(run: CompressionRun, budget: int, counter: TokenCounter) -> FittedText | None:
+def _fit_redacted(
+    run: CompressionRun, budget: int, counter: TokenCounter
+) -> tuple[FittedText, bool] | None:
     """The type's own fit, with the credentials its rendering revealed redacted: a JSON
     string written with escapes (``AKIA\\u0051...``) is decoded when the document is
     rendered again, and only then recognisable. When the placeholders make it longer than
-    the budget, it is fitted again to a smaller one."""
+    the budget, it is fitted again to a smaller one. With it: whether the scan found the fit
+    clean (True), so that the text need not be scanned again."""
     room = budget
     for _ in range(3):
         fitted = run.compressor.fit(run.text, run.terms, room, counter, run.handles)
@@ -87,10 +91,10 @@ def _fit_redacted(run: CompressionRun, budget: int, counter: TokenCounter) -> Fi
             return None
         clean = run.redact(fitted.text)
         if clean == fitted.text:
-            return fitted
+            return fitted, True
         tokens = counter.count(clean)
         if tokens <= budget:
-            return FittedText(clean, tokens)
+            return FittedText(clean, tokens), False
         room -= tokens - budget + REFIT_MARGIN
         if room < 1:
             return None
