@@ -213,3 +213,28 @@ def test_a_dense_documents_first_candidate_is_sized_at_its_own_string_limit(
     monkeypatch.setattr(fitter, "_DENSE_VALUES", 0.0)  # sized at the input's ratio
     _fit(text, budget)
     assert len(counted) > 1
+
+
+@pytest.mark.parametrize("share", [0.4, 0.5])
+def test_a_level_far_over_at_the_bare_ratio_is_not_written_to_be_checked(
+    monkeypatch: pytest.MonkeyPatch, share: float
+) -> None:
+    """An API description's pretty level that keeps its key paths is over the budget by half
+    again at the ratio of its values made bare: it is known to be over without writing it
+    and sampling it, and the answer is the one the check that writes it gives."""
+    text = _api_spec(1)
+    budget = int(COUNTER.count(text) * share)
+    checked: list[str] = []
+
+    def watched(counter: TiktokenCounter, written: str) -> float:
+        checked.append(written)
+        return sample_ratio(counter, written)
+
+    monkeypatch.setattr(fitter, "sample_ratio", watched)
+    fitted = _fit(text, budget)
+    assert not checked
+    assert fitted.tokens == COUNTER.count(fitted.text) <= budget
+
+    monkeypatch.setattr(fitter, "_FAR_OVER", float("inf"))
+    assert _fit(text, budget) == fitted
+    assert checked  # the premise: without the margin, the level was written and sampled

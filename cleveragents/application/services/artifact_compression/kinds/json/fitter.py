@@ -83,6 +83,10 @@ document (`Survey.entries`: six walks of it): past that it settles for a level w
 `ladder.ENOUGH` of the budget (`ladder.Patient`)."""
 _WALKS_FLOOR = 1 << 16
 """A search may always walk this many entries: a small document is searched in full."""
+_FAR_OVER = 1.5
+"""A level this many times the budget at the ratio of the input's values made bare is over it:
+that ratio is not that far off (a pretty API description's schema level: 1.56 times), and the
+level is not written to be sampled."""
 _DENSE_VALUES = 0.9
 """Bare values this much less dense than the input, or more: the first candidate is sized at
 the ratio of samples cut at its own string limit."""
@@ -294,16 +298,19 @@ class Fitter:
         level's strings are bare, and a document of long hashes or encoded blobs is far
         less dense once they are gone. It is then written, and its count estimated from
         samples of it, or counted when the estimate is within `_SURELY_OVER` of the
-        budget."""
+        budget; unless it is over by `_FAR_OVER` at that ratio (measured on, up to there)."""
         search = self._layout_search(self._lines, pretty=True)
         level = search.schema_level_over(self._budget)
         if level is None:
             return False
-        if search.fits_surely(level, self._budget * _SURELY_OVER, self._ratios.bare_strings()):
+        bare = self._ratios.bare_strings()
+        if search.fits_surely(level, self._budget * _SURELY_OVER, bare):
             # At the ratio of the input's windows with their values bare, it may well fit
             # (a document of hashes or blobs is dense only in its values): the pretty search
             # will tell, as it did before, and writing the level here would be wasted.
             return False
+        if not search.fits_surely(level, self._budget * _FAR_OVER, bare):
+            return True  # writing it to sample it costs more than measuring on
         # A pruner of its own: the search's would count this walk against its patience.
         value = (
             Pruner(self._survey, self._lines, self._handles, pretty=True, tables=self._tables)

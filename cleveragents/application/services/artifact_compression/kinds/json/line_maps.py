@@ -55,20 +55,26 @@ class UsualLayout(LineMap):
         return line + 1 + self._lines_before(container, index)
 
     def span(self, container: object, line: int, first: int, last: int) -> tuple[int, int]:
-        end = line + self._lines_before(container, last + 1)  # the line before member last+1
-        return self.child_line(container, line, first), end
+        # The line before member last+1 ends the span. (Every marker asks: one look at the
+        # container's facts for both ends.)
+        if self._survey.of(container).newlines == len(container) + 1:  # type: ignore[arg-type]
+            return line + 1 + first, line + last + 1  # every member on one line
+        offsets = self._offsets_of(container)
+        return line + 1 + offsets[first], line + offsets[last + 1]
 
     def _lines_before(self, container: object, index: int) -> int:
-        facts = self._survey.of(container)
-        count = len(container)  # type: ignore[arg-type]
-        if facts.newlines == count + 1:
+        if self._survey.of(container).newlines == len(container) + 1:  # type: ignore[arg-type]
             return index  # every member on one line
+        return self._offsets_of(container)[index]
+
+    def _offsets_of(self, container: object) -> list[int]:
+        """The lines before each member and after the last, relative to the first's."""
         offsets = self._offsets.get(id(container))
         if offsets is None:
             members = container.values() if isinstance(container, dict) else container
             sizes = (self._lines(member) for member in members)  # type: ignore[attr-defined]
             offsets = self._offsets[id(container)] = [0, *accumulate(sizes)]
-        return offsets[index]
+        return offsets
 
     def _lines(self, value: object) -> int:
         if isinstance(value, dict | list):
