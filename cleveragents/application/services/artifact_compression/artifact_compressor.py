@@ -380,7 +380,7 @@ class ArtifactCompressorService:
         """The five fields, the name redacted and the content scanned once more: what was
         redacted before it was cut or packed has nothing left to find, but whatever a tier
         may have joined into a credential is redacted too (and then counted again). Content
-        the scanner already found clean as it is (a smart fit, scanned when it was written)
+        the scanner already found clean as it is (a rewritten document, scanned as written)
         is not scanned twice: the same scan of the same text finds the same nothing."""
         shown = body.content if body.scanned else self.redacted(body.content)
         return CompressedArtifact(

@@ -36,4 +36,5 @@ class CompressedBody:
     tokens: int
     scanned: bool = False
     """Whether `content` is exactly a text the scanner found no credential in: scanning it
-    again finds none either (a smart fit of a rewritten document is scanned as it is made)."""
+    again finds none either (a rewritten document, Tier 2 or a smart fit, is scanned as it
+    is made)."""

@@ -49,15 +49,17 @@ def _tier2(run: CompressionRun, budget: int, counted: RawCount) -> CompressedBod
     except MalformedCompressionError:
         return None
     compressed = "".join(piece.text for piece in pieces)
+    scanned = False
     if run.compressor.rewrites_text:  # re-serialised: an escaped credential is decoded
-        compressed = run.redact(compressed)
+        clean = run.redact(compressed)
+        scanned, compressed = clean == compressed, clean
         tokens = counted.counter.count(compressed)
     elif counted.starts is not None and any(piece.origin is not None for piece in pieces):
         # What the kind copied is counted from the raw text's token starts.
         tokens = counted.counter.count_pieces(pieces, counted.starts)
     else:
         tokens = counted.counter.count(compressed)
-    return CompressedBody(compressed, False, tokens) if tokens <= budget else None
+    return CompressedBody(compressed, False, tokens, scanned=scanned) if tokens <= budget else None
 
 
 def _tier3(text: str, budget: int, counted: RawCount) -> CompressedBody:

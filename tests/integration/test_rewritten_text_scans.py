@@ -1,6 +1,7 @@
-"""A smart fit of a rewritten document (JSON written again) is scanned for credentials as it is
-made; the compression does not scan the same clean text a second time before it returns it,
-and a fit whose rendering revealed a credential still comes out redacted."""
+"""A rewritten document (JSON written again, by Tier 2 or a smart fit) is scanned for
+credentials as it is made; the compression does not scan the same clean text a second time
+before it returns it, and a fit whose rendering revealed a credential still comes out
+redacted."""
 
 from __future__ import annotations
 
@@ -92,3 +93,16 @@ def test_a_credential_the_fit_reveals_is_still_redacted() -> None:
     assert key not in outcome.result.content
     assert "[REDACTED:aws-access-key-id]" in outcome.result.content
     assert outcome.result.compacted_tokens <= 2000
+
+
+def test_a_clean_tier2_rewrite_is_scanned_once() -> None:
+    scanner = RecordingScanner()
+    text = _document()
+    budget = TiktokenCounter("cl100k_base").count(text) * 4 // 5
+    outcome = _service(scanner).compress_text_outcome(
+        "doc.json", text, budget, mode=CompressionMode.TIERED
+    )
+    content = outcome.result.content.encode()
+    assert content != text.encode()
+    assert "[TRUNCATED" not in outcome.result.content  # Tier 2, not a cut
+    assert scanner.texts.count(content) == 1
