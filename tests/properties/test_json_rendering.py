@@ -231,3 +231,44 @@ def test_string_limits_measured_in_any_order_have_their_rendered_lengths(
         assert pruner.build(detail).chars == measured
     if survey.entries > 1:
         assert pruner._derived  # found without a walk
+
+
+# Objects of 64 members or more, their members containers too: breadth-first levels whose
+# point is one of them size it from its members' sizes (`Pruner.object_admitting`).
+WIDE_NESTED = st.dictionaries(
+    st.from_regex(r"(…|k)[0-9]{1,2}", fullmatch=True),
+    st.integers()
+    | LONG_STRINGS
+    | st.lists(st.integers(), max_size=3)
+    | st.just({"a": 1})
+    | st.just("a needle"),
+    min_size=64,
+    max_size=100,
+)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.dictionaries(st.text(max_size=4), WIDE_NESTED, min_size=1, max_size=3) | WIDE_NESTED,
+    st.booleans(),
+    st.booleans(),
+    st.randoms(use_true_random=False),
+)
+def test_breadth_first_levels_through_wide_objects_have_their_rendered_lengths(
+    value: object, pretty: bool, with_task: bool, random: Random
+) -> None:
+    """Breadth-first levels whose point falls inside a wide object, measured in a random order
+    by one pruner (the object sized from its members' running sizes, or measured when that
+    cannot be sure), each have their rendering's length."""
+    text = json.dumps(value, indent=2, ensure_ascii=False)
+    terms = TaskTerms.from_task("needle") if with_task else NO_TERMS
+    survey = Survey(json.loads(text), terms)
+    lines = structural_line_map(text, survey) or Positions(text, parse_with_positions(text)[1])
+    pruner = Pruner(survey, lines, Handles("sha256:ab"), pretty=pretty)
+    family = next(family for family in ladder(survey) if family.rank == BREADTH_FIRST_RANK)
+    knobs = list(range(family.low, family.high() + 1))
+    details = [family.detail(members) for members in random.sample(knobs, min(len(knobs), 30))]
+    for detail in details:
+        measured = pruner.measure(detail)
+        fresh = Pruner(survey, lines, Handles("sha256:ab"), pretty=pretty).build(detail)
+        assert measured == len(render(fresh.value, pretty=pretty)), detail

@@ -25,7 +25,10 @@ from typing import TYPE_CHECKING
 from cleveragents.application.services.artifact_compression.kinds.json.detail import Detail
 
 if TYPE_CHECKING:
-    from cleveragents.application.services.artifact_compression.kinds.json.pruner import Pruner
+    from cleveragents.application.services.artifact_compression.kinds.json.pruner import (
+        MemberPrefix,
+        Pruner,
+    )
 
 
 class BreadthFirstSizes:
@@ -43,6 +46,12 @@ class BreadthFirstSizes:
         self._ends: list[int] = []
         self._as_markers: list[int] = []
         self._gained = [0]
+        self._prefixes: list[MemberPrefix | None] = []
+        self._shares_walked: dict[int, int] = {}
+        """By place: the most members a level whose point it is admitted (their containers,
+        walked as markers then, are remembered by the pruner)."""
+        self._points_walked: set[tuple[int, int]] = set()
+        """The (place, share) sized: the pruner remembers the container at that share."""
         self._level = detail
 
     def size(self, members: int) -> int:
@@ -57,8 +66,30 @@ class BreadthFirstSizes:
         size = self._as_markers[0] + self._gained[whole]
         if whole < len(self._starts) and self._starts[whole] < members:
             # The container at the point: some of its members are in.
-            size += self._size(whole, members) - self._as_markers[whole]
+            size += self._at_point(whole, members) - self._as_markers[whole]
         return size
+
+    def _at_point(self, place: int, members: int) -> int:
+        """The container at the level's point, some of its members admitted: a large object
+        from its `MemberPrefix`, charged what measuring it would have walked (the object, and
+        the containers among its members admitted not walked before); else measured."""
+        prefix = self._prefixes[place]
+        container = self._admission.containers[place]
+        share = members - self._starts[place]
+        if prefix is not None and isinstance(container, dict):
+            size = self._pruner.object_admitting(
+                container, self._depths[place], self._lines[place], self._detail, share, prefix
+            )
+            if size is not None:
+                seen = self._shares_walked.get(place, 0)
+                if (place, share) not in self._points_walked:
+                    self._points_walked.add((place, share))
+                    self._pruner.walked += len(container) + 1
+                    if share > seen:
+                        self._pruner.walked += prefix.walks[share] - prefix.walks[seen]
+                        self._shares_walked[place] = share
+                return size
+        return self._size(place, members)
 
     def _measure_up_to(self, members: int) -> None:
         """The gains of every container that the level admitting `members` members admits
@@ -80,7 +111,7 @@ class BreadthFirstSizes:
             # The length of its breadth-first order: every member of an object, an array's
             # first item.
             length = len(container) if isinstance(container, dict) else 1
-            as_marker, admitted = self._pruner.marker_and_members(
+            as_marker, admitted, prefix = self._pruner.marker_and_members(
                 container,  # type: ignore[arg-type]
                 depth,
                 line,
@@ -89,6 +120,7 @@ class BreadthFirstSizes:
             self._starts.append(start)
             self._ends.append(start + length)
             self._as_markers.append(as_marker)
+            self._prefixes.append(prefix)
             self._gained.append(self._gained[-1] + admitted - as_marker)
             place += 1
 

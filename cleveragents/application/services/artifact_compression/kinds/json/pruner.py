@@ -71,6 +71,22 @@ class _OverCapError(Exception):
     """A measurement passed its cap: the level is larger, by how much is not needed."""
 
 
+class MemberPrefix(NamedTuple):
+    """A large object's members as a breadth-first level that admits none of their own
+    members writes them: `chars[i]` the first i members' size (keys and separators included),
+    `walks[i]` what walking their containers as markers costs the search's patience, and
+    the first member whose key starts with the marker's key (the object's size if none)."""
+
+    chars: list[int]
+    walks: list[int]
+    first_ellipsis: int
+
+
+_PREFIX_FROM = 64
+"""Objects of this many members or more keep their `MemberPrefix` (a level whose point is a
+smaller one measures it)."""
+
+
 class Built(NamedTuple):
     """A pruned document and the exact length of its rendering."""
 
@@ -210,14 +226,15 @@ class Pruner:
 
     def marker_and_members(
         self, container: dict[str, object] | list[object], depth: int, line: Line, detail: Detail
-    ) -> tuple[int, int]:
+    ) -> tuple[int, int, MemberPrefix | None]:
         """At the breadth-first levels written like `detail` (from the root, no item shown
         less richly): the size of non-empty `container` as a marker, and with every member
         the breadth-first order gives it (all of an object's, an array's first item: what
         `measure_container` finds at the levels that admit none and all of them), its own
         containers as markers (their members come after). Found directly, as `_cut_object`
         and `_cut_array` would find them, for the walk they count against the search's
-        patience (both sizes walk the container, and its containers once as markers)."""
+        patience (both sizes walk the container, and its containers once as markers). With
+        them, a large object's `MemberPrefix`, for the levels whose point it is."""
         self._detail, self._origin, self._novel = detail, self.survey.root, False
         count = len(container)
         self.walked += 2 * (count + 1)
@@ -227,12 +244,55 @@ class Pruner:
             written: list[object] = [None]  # stand-ins: only the count is used
             if count > 1:
                 chars += self._omitted(written, container, 1, count - 1, depth, line)
-            return as_marker, self.sizes.container_chars(chars, len(written), depth)
+            return as_marker, self.sizes.container_chars(chars, len(written), depth), None
+        if count >= _PREFIX_FROM:
+            prefix = self._member_prefix(container, depth, line)
+            return as_marker, self.sizes.container_chars(prefix.chars[-1], count, depth), prefix
         key_length = self.survey.key_length
         chars = (2 if self.pretty else 1) * count
         for index, (key, member) in enumerate(container.items()):
             chars += key_length(key) + self._member_size(member, depth + 1, container, line, index)
-        return as_marker, self.sizes.container_chars(chars, count, depth)
+        return as_marker, self.sizes.container_chars(chars, count, depth), None
+
+    def _member_prefix(self, container: dict[str, object], depth: int, line: Line) -> MemberPrefix:
+        key_length = self.survey.key_length
+        separator = 2 if self.pretty else 1
+        chars, walks = [0], [0]
+        first_ellipsis = len(container)
+        for index, (key, member) in enumerate(container.items()):
+            walked = self.walked
+            size = key_length(key) + separator
+            size += self._member_size(member, depth + 1, container, line, index)
+            chars.append(chars[-1] + size)
+            walks.append(walks[-1] + self.walked - walked)
+            if first_ellipsis == len(container) and key.startswith(ELLIPSIS):
+                first_ellipsis = index
+        return MemberPrefix(chars, walks, first_ellipsis)
+
+    def object_admitting(
+        self,
+        container: dict[str, object],
+        depth: int,
+        line: Line,
+        detail: Detail,
+        share: int,
+        prefix: MemberPrefix,
+    ) -> int | None:
+        """The size of a large object at the breadth-first level whose point it is, `share`
+        of its members admitted (the first ones: it has no task member), from its
+        `MemberPrefix`: what `measure_container` finds, without walking them again. None
+        when the rest is too short to be sure it is a marker (`_keys_marker`), or when a
+        kept key makes the marker's key longer: the caller measures it then."""
+        count = len(container)
+        if count - share < SMALL_RUN or not 0 < share <= prefix.first_ellipsis:
+            return None
+        if self.survey.of(container).task_items:
+            return None
+        self._detail, self._origin, self._novel = detail, self.survey.root, False
+        marker = keys_marker(count - share, self._where(container, line, share, count - 1))
+        separator = 2 if self.pretty else 1
+        chars = prefix.chars[share] + self.survey.key_length(ELLIPSIS) + separator
+        return self.sizes.container_chars(chars + len(encode_string(marker)), share + 1, depth)
 
     def _member_size(
         self, member: object, depth: int, container: object, line: Line, index: int
