@@ -272,3 +272,40 @@ def test_breadth_first_levels_through_wide_objects_have_their_rendered_lengths(
         measured = pruner.measure(detail)
         fresh = Pruner(survey, lines, Handles("sha256:ab"), pretty=pretty).build(detail)
         assert measured == len(render(fresh.value, pretty=pretty)), detail
+
+
+# Documents with no array of two items: objects of objects, like lock files.
+NO_LONG_ARRAYS = st.recursive(
+    st.none() | st.integers() | LONG_STRINGS,
+    lambda children: (
+        st.lists(children, max_size=1) | st.dictionaries(st.text(max_size=6), children, max_size=6)
+    ),
+    max_leaves=60,
+)
+
+
+@SETTINGS
+@given(
+    st.dictionaries(st.text(max_size=6), NO_LONG_ARRAYS, min_size=1, max_size=8),
+    st.randoms(use_true_random=False),
+)
+def test_pretty_sizes_found_from_the_compact_ones_are_the_rendered_lengths(
+    value: object, random: Random
+) -> None:
+    """In a document with no array of two items, a pretty level that drops no member is sized
+    from its compact twin's size (the whole document's whitespace more), without a pretty
+    walk; each size is its pretty rendering's length."""
+    text = json.dumps(value, indent=2, ensure_ascii=False)
+    survey = Survey(json.loads(text), NO_TERMS)
+    lines = structural_line_map(text, survey) or Positions(text, parse_with_positions(text)[1])
+    pretty = Pruner(survey, lines, Handles("sha256:ab"), pretty=True)
+    pretty.twin = Pruner(survey, lines, Handles("sha256:ab"), pretty=False)
+    details = [
+        detail for detail in levels(survey) if detail.members is None and detail.partial is None
+    ]
+    random.shuffle(details)
+    for detail in details:
+        measured = pretty.measure(detail)
+        fresh = Pruner(survey, lines, Handles("sha256:ab"), pretty=True).build(detail)
+        assert measured == len(render(fresh.value, pretty=True)), detail
+    assert not pretty._measured  # the pretty layout was never walked

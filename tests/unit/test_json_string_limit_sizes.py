@@ -21,11 +21,18 @@ from cleveragents.application.services.artifact_compression.task_terms import Ta
 
 
 def _pruner(value: object) -> tuple[Pruner, Survey, str]:
+    """A pretty pruner of `value` written pretty."""
     text = json.dumps(value, indent=2)
     survey = Survey(json.loads(text), TaskTerms())
     lines = structural_line_map(text, survey)
     assert lines is not None
     return Pruner(survey, lines, Handles("sha256:ab"), pretty=True), survey, text
+
+
+def _twinned(value: object) -> tuple[Pruner, Survey, str]:
+    pruner, survey, text = _pruner(value)
+    pruner.twin = Pruner(survey, pruner.lines, Handles("sha256:ab"), pretty=False)
+    return pruner, survey, text
 
 
 def _rendered(survey: Survey, text: str, detail: Detail) -> int:
@@ -97,3 +104,11 @@ def test_a_reused_size_whose_strings_were_not_kept_gives_no_sizes() -> None:
     assert notes.end() is None
     notes.reuse("kept")  # outside a walk: nothing to add to
     assert notes.walk is None
+
+
+def test_a_pretty_level_is_sized_from_its_compact_twin_only_without_longer_arrays() -> None:
+    for value, twinned in ((API, False), ({"a": {"b": [_description(1)]}, "c": 1}, True)):
+        pretty, survey, text = _twinned(value)
+        detail = Detail(string_limit=0)
+        assert pretty.measure(detail) == _rendered(survey, text, detail)
+        assert bool(pretty._measured) is not twinned  # walked itself unless twinned

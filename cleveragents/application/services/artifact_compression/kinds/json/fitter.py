@@ -446,6 +446,8 @@ class Fitter:
             if self._tables is None:
                 self._tables = MemberTables(self._survey)
             pruner = Pruner(self._survey, lines, self._handles, pretty=pretty, tables=self._tables)
+            if pretty:
+                pruner.twin = self._layout_search(lines, pretty=False).pruner
             search = self._searches[key] = _LayoutSearch(pruner, ladder(self._survey), self)
         return search
 

@@ -134,6 +134,8 @@ class Pruner:
         """The containers cut so far and the members and items they hold, by builds and
         measurements alike (one that a measurement found measured already is not counted):
         what the search has spent, in the unit of `Survey.entries`."""
+        self.twin: Pruner | None = None
+        """For a pretty pruner, the compact one of the same document (`_measured_by_twin`)."""
         self.claims: list[tuple[int, str]] | None = None
         """When a list: (line, first character) of the first omitted member of each run, for
         checking a line map that was inferred from the layout."""
@@ -149,6 +151,7 @@ class Pruner:
             # do not follow, the search goes on with walks (its counts are exact either way).
             self._string_limit_sizes.clear()
             self._derived.clear()
+            self.twin = None
         return Built(value, chars)
 
     def measure(self, detail: Detail, cap: float = float("inf")) -> int:
@@ -165,6 +168,9 @@ class Pruner:
             # (The level that admits every member is walked, up to the cap: sizing every
             # container first would cost a walk of the whole, the cap none.)
             return self._breadth_first(detail).size(detail.members)
+        by_twin = self._measured_by_twin(detail, cap)
+        if by_twin is not None:
+            return by_twin
         family = self._string_limit_family(detail)
         sizes = None if family is None else self._string_limit_sizes.get(family)
         derived = None if sizes is None else sizes.size(detail.string_limit)
@@ -195,6 +201,31 @@ class Pruner:
                 limit, chars, noted, self.walked - walked
             )
         return chars
+
+    def _measured_by_twin(self, detail: Detail, cap: float) -> int | None:
+        """A pretty level's size from its compact `twin`'s, when they differ by a constant:
+        in a document with no array of two items, a level that drops no member (neither
+        breadth-first nor with an item shown less richly) writes every member and item, and
+        only strings change, so its pretty rendering has exactly the whole document's
+        whitespace more (a lock file, most configuration). The walk is the twin's, charged
+        to this pruner's patience too; the size is checked when the level is built. None
+        otherwise."""
+        twin = self.twin
+        if twin is None or detail.members is not None or detail.partial is not None:
+            return None
+        root = self.survey.root
+        if not isinstance(root, dict | list):
+            return None
+        facts = self.survey.of(root)
+        if facts.max_items > 1:
+            return None
+        more = facts.pretty - facts.compact
+        walked = twin.walked
+        size = twin.measure(detail, cap - more) + more
+        self.walked += twin.walked - walked
+        if size <= cap:
+            self._derived[detail] = size
+        return size
 
     def _string_limit_family(self, detail: Detail) -> object | None:
         """What levels that write the document alike but for their string limit share (the
