@@ -292,9 +292,10 @@ NO_LONG_ARRAYS = st.recursive(
 def test_pretty_sizes_found_from_the_compact_ones_are_the_rendered_lengths(
     value: object, random: Random
 ) -> None:
-    """In a document with no array of two items, a pretty level that drops no member is sized
-    from its compact twin's size (the whole document's whitespace more), without a pretty
-    walk; each size is its pretty rendering's length."""
+    """In a document with no array of two items, a level that drops no member is sized from
+    the document's strings alone (the whole less what cutting them saves), and a pretty one
+    from its compact twin's size (the whole document's whitespace more): neither layout is
+    walked, and each size is its rendering's length."""
     text = json.dumps(value, indent=2, ensure_ascii=False)
     survey = Survey(json.loads(text), NO_TERMS)
     lines = structural_line_map(text, survey) or Positions(text, parse_with_positions(text)[1])
@@ -305,7 +306,9 @@ def test_pretty_sizes_found_from_the_compact_ones_are_the_rendered_lengths(
     ]
     random.shuffle(details)
     for detail in details:
-        measured = pretty.measure(detail)
-        fresh = Pruner(survey, lines, Handles("sha256:ab"), pretty=True).build(detail)
-        assert measured == len(render(fresh.value, pretty=True)), detail
-    assert not pretty._measured  # the pretty layout was never walked
+        for pruner in (pretty, pretty.twin):
+            measured = pruner.measure(detail)
+            fresh = Pruner(survey, lines, Handles("sha256:ab"), pretty=pruner.pretty).build(detail)
+            assert measured == len(render(fresh.value, pretty=pruner.pretty)), detail
+    assert not pretty._measured  # neither layout was walked
+    assert not pretty.twin._measured

@@ -75,19 +75,23 @@ def test_a_walk_that_reuses_remembered_subtrees_still_sizes_every_higher_limit()
         assert detail in pruner._derived
 
 
-def test_levels_that_write_a_document_without_arrays_alike_share_their_sizes() -> None:
-    # A lock file's shape: objects of objects, no array of two items, so `last` shows nothing.
+def test_a_document_without_arrays_is_sized_from_its_strings_without_a_walk() -> None:
+    # A lock file's shape: objects of objects, no array of two items, so every level that
+    # drops no member writes all of it and only cuts strings.
     lock = {
         f"node_modules/p{n}": {"version": f"1.{n}.0", "integrity": "sha512-" + "ab" * (30 + n)}
         for n in range(50)
     }
     pruner, survey, text = _pruner(lock)
-    pruner.measure(Detail(string_limit=0, last=False))
-    derived_before = dict(pruner._derived)
-    size = pruner.measure(Detail(string_limit=40))
-    assert size == _rendered(survey, text, Detail(string_limit=40))
-    assert Detail(string_limit=40) in pruner._derived
-    assert not derived_before
+    for detail in (
+        Detail(string_limit=0, last=False),
+        Detail(string_limit=40),
+        Detail(string_limit=1, extra_items=3),
+        Detail(string_limit=160),
+    ):
+        assert pruner.measure(detail) == _rendered(survey, text, detail), detail
+        assert detail in pruner._derived
+    assert not pruner._measured  # not walked
 
 
 def test_a_reused_size_whose_strings_were_not_kept_gives_no_sizes() -> None:

@@ -124,6 +124,7 @@ class Pruner:
         """By what a level writes with its string limit left out (`_string_limit_family`):
         its sizes at every limit from one walk."""
         self._notes = NotedStrings()
+        self._all_strings: list[str] | None = None
         self._derived: dict[Detail, int] = {}
         """The sizes found from `StringLimitSizes`, checked when such a level is built."""
         self._cap = float("inf")
@@ -182,6 +183,20 @@ class Pruner:
             return derived
         limit = detail.string_limit
         noting = family is not None and limit is not None and (sizes is None or limit < sizes.limit)
+        root_facts = self._every_member_written(detail)
+        if noting and root_facts is not None and limit is not None:
+            # Nothing but strings changes: the sizes at every limit from the strings alone.
+            whole = root_facts.pretty if self.pretty else root_facts.compact
+            longer = [value for value in self._strings() if len(value) > limit]
+            sizes = self._string_limit_sizes[family] = StringLimitSizes.from_whole(
+                limit, whole, longer, self.survey.entries
+            )
+            found = sizes.size(limit)
+            if found is not None:
+                # Charged as the walk it replaces, which stops at the cap.
+                self.walked += int(sizes.walk_cost * min(1.0, cap / max(found, 1)))
+                self._derived[detail] = found
+                return found if found <= cap else int(min(found, cap + 1))  # as the walk says
         if noting:
             self._notes.begin()
         walked = self.walked
@@ -211,13 +226,8 @@ class Pruner:
         to this pruner's patience too; the size is checked when the level is built. None
         otherwise."""
         twin = self.twin
-        if twin is None or detail.members is not None or detail.partial is not None:
-            return None
-        root = self.survey.root
-        if not isinstance(root, dict | list):
-            return None
-        facts = self.survey.of(root)
-        if facts.max_items > 1:
+        facts = self._every_member_written(detail)
+        if twin is None or facts is None:
             return None
         more = facts.pretty - facts.compact
         walked = twin.walked
@@ -226,6 +236,26 @@ class Pruner:
         if size <= cap:
             self._derived[detail] = size
         return size
+
+    def _every_member_written(self, detail: Detail) -> Facts | None:
+        """The root's facts when `detail` writes every member and item of the document (only
+        its strings may be cut): a level that drops no member (neither breadth-first nor with
+        an item shown less richly) of a document with no array of two items; else None."""
+        if detail.members is not None or detail.partial is not None:
+            return None
+        root = self.survey.root
+        if not isinstance(root, dict | list):
+            return None
+        facts = self.survey.of(root)
+        return facts if facts.max_items <= 1 else None
+
+    def _strings(self) -> list[str]:
+        """Every string value of the document, found once."""
+        if self._all_strings is None:
+            found: list[str] = []
+            _collect_strings(self.survey.root, found)
+            self._all_strings = found
+        return self._all_strings
 
     def _string_limit_family(self, detail: Detail) -> object | None:
         """What levels that write the document alike but for their string limit share (the
@@ -901,3 +931,13 @@ def _marker_key(members: list[tuple[str, object]], kept: list[int]) -> str:
     while marker_key in names:
         marker_key += ELLIPSIS
     return marker_key
+
+
+def _collect_strings(value: object, found: list[str]) -> None:
+    """The string values in `value`, appended to `found` (keys are not values)."""
+    for member in value.values() if type(value) is dict else value:  # type: ignore[attr-defined]
+        kind = type(member)
+        if kind is str:
+            found.append(member)
+        elif kind is dict or kind is list:
+            _collect_strings(member, found)

@@ -52,6 +52,18 @@ class StringLimitSizes:
         self._rest = chars - self._strings(limit)
         self._sizes: dict[int | None, int] = {limit: chars}
 
+    @classmethod
+    def from_whole(
+        cls, limit: int, whole: int, noted: list[str], walk_cost: int
+    ) -> StringLimitSizes:
+        """The sizes of a level that writes every member of a document whose size whole is
+        `whole`, given its strings longer than `limit`: the level at `limit` is the whole
+        less what cutting them saves."""
+        sizes = cls(limit, 0, noted, walk_cost)
+        sizes._rest = whole - sizes._strings(None)
+        sizes._sizes = {}
+        return sizes
+
     def size(self, limit: int | None) -> int | None:
         """The level's size at `limit`; None below the limit it was walked at (a string
         between the two was not noted)."""
