@@ -169,6 +169,10 @@ class Pruner:
             # (The level that admits every member is walked, up to the cap: sizing every
             # container first would cost a walk of the whole, the cap none.)
             return self._breadth_first(detail).size(detail.members)
+        if detail.members is not None and self._every_member_written(detail) is not None:
+            # Every member admitted, and no array to cut to its first item: the whole
+            # document, strings cut, as the level that drops nothing writes it.
+            return self.measure(replace(detail, members=None, where=True), cap)
         by_twin = self._measured_by_twin(detail, cap)
         if by_twin is not None:
             return by_twin
@@ -239,11 +243,14 @@ class Pruner:
 
     def _every_member_written(self, detail: Detail) -> Facts | None:
         """The root's facts when `detail` writes every member and item of the document (only
-        its strings may be cut): a level that drops no member (neither breadth-first nor with
-        an item shown less richly) of a document with no array of two items; else None."""
-        if detail.members is not None or detail.partial is not None:
-            return None
+        its strings may be cut): a level that drops no member (not breadth-first, or
+        admitting every member, and with no item shown less richly) of a document with no
+        array of two items; else None."""
         root = self.survey.root
+        if detail.partial is not None or (
+            detail.members is not None and detail.members < self.survey.admission_size(root)
+        ):
+            return None
         if not isinstance(root, dict | list):
             return None
         facts = self.survey.of(root)
