@@ -393,6 +393,35 @@ def test_a_document_too_deep_to_walk_still_gives_valid_json() -> None:
     assert json.loads(out) == [f"… 3 items omitted (lines 1-{text.count(chr(10)) + 1})"]
 
 
+def _thread(depth: int) -> object:
+    """A discussion `depth` replies deep: each comment's replies hold the next one."""
+    node: object = {"id": "last", "text": "the end", "replies": []}
+    for level in range(depth, 0, -1):
+        words = " ".join(f"word{level}x{n}" for n in range(30))
+        node = {"id": f"c{level}", "text": words, "replies": [node, {"id": f"r{level}"}]}
+    return {"thread": node}
+
+
+@pytest.mark.parametrize("depth", [60, 100])
+def test_a_deep_thread_is_cut_level_by_level_with_its_lines_named(depth: int) -> None:
+    """Deep enough that the walk takes much of the stack, not so deep that it cannot be
+    walked: the answer is a level of detail that uses the budget, not the root's marker,
+    and its markers name the lines they stand for (found without a call per level)."""
+    text = json.dumps(_thread(depth), indent=2)
+    budget = COUNTER.count(text) // 12
+    out = COMPRESSOR.fit(text, NO_TERMS, budget, COUNTER, HANDLES)
+    assert out is not None
+    assert out.tokens == COUNTER.count(out.text) <= budget
+    assert out.tokens >= 0.85 * budget
+    assert json.loads(out.text)["thread"]["id"] == "c1"
+    lines = text.split("\n")
+    spans = re.findall(r"omitted \(lines (\d+)-(\d+)\)", out.text)
+    assert spans
+    for first, last in spans:
+        assert 1 < int(first) <= int(last) <= len(lines)
+        assert lines[int(first) - 1].strip()[:1] in ('"', "{")  # a member or an item starts
+
+
 @pytest.mark.parametrize("depth", [300, 600, 900])
 def test_a_document_too_deep_to_survey_is_its_roots_marker(depth: int) -> None:
     text = "[" * depth + '"' + "w " * 3000 + '"' + "]" * depth

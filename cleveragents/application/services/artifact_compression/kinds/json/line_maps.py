@@ -130,11 +130,19 @@ class MemberLine:
         self._found = -1
 
     def found_in(self, lines: LineMap) -> int:
-        if self._found < 0:
-            self._found = lines.child_line(
-                self._container, line_number(lines, self._line), self._index
-            )
-        return self._found
+        if self._found >= 0:
+            return self._found
+        # The members not found yet up the chain, found from the outermost down: a loop, not
+        # a call per level (a deep document's walk already takes most of the stack).
+        chain: list[MemberLine] = []
+        line: Line = self
+        while isinstance(line, MemberLine) and line._found < 0:
+            chain.append(line)
+            line = line._line
+        found = line if isinstance(line, int) else line._found
+        for member in reversed(chain):
+            found = member._found = lines.child_line(member._container, found, member._index)
+        return found
 
 
 Line = int | MemberLine
