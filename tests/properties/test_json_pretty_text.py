@@ -6,7 +6,9 @@ from __future__ import annotations
 import enum
 import json
 import math
+from collections.abc import Callable
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -80,3 +82,32 @@ def test_a_value_json_dumps_cannot_write_is_refused_too() -> None:
         except TypeError:
             continue
         raise AssertionError(f"pretty_json wrote {bad!r}")
+
+
+def _strings_cut(value: object, cut: Callable[[str], str]) -> object:
+    """`value` with each string value (keys stay) replaced by `cut` of it."""
+    if isinstance(value, dict):
+        return {key: _strings_cut(member, cut) for key, member in value.items()}
+    if isinstance(value, list):
+        return [_strings_cut(item, cut) for item in value]
+    return cut(value) if isinstance(value, str) else value
+
+
+@settings(max_examples=200, deadline=None)
+@given(_VALUES, st.integers(min_value=0, max_value=12))
+def test_strings_cut_as_they_are_written_give_the_cut_documents_text(
+    value: object, keep: int
+) -> None:
+    """With `cut`, each string value is written as `cut` returns it, keys as they are: the
+    text of the document with its strings cut, without the copy."""
+    parsed = json.loads(json.dumps(value))
+
+    def cut(text: str) -> str:
+        return text[:keep] + "…" if len(text) > keep else text
+
+    assert pretty_json(parsed, cut) == _expected(_strings_cut(parsed, cut))
+
+
+def test_a_value_it_does_not_write_itself_is_refused_when_cutting() -> None:
+    with pytest.raises(ValueError, match="own rules"):
+        pretty_json({1: "a"}, str.upper)

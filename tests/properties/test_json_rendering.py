@@ -309,6 +309,9 @@ def test_pretty_sizes_found_from_the_compact_ones_are_the_rendered_lengths(
         for pruner in (pretty, pretty.twin):
             measured = pruner.measure(detail)
             fresh = Pruner(survey, lines, Handles("sha256:ab"), pretty=pruner.pretty).build(detail)
-            assert measured == len(render(fresh.value, pretty=pruner.pretty)), detail
+            rendered = render(fresh.value, pretty=pruner.pretty)
+            assert measured == len(rendered), detail
+            # Written straight from the document (pretty only), it is that rendering.
+            assert pruner.written_whole(detail) == (rendered if pruner.pretty else None)
     assert not pretty._measured  # neither layout was walked
     assert not pretty.twin._measured

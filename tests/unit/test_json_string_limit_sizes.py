@@ -118,3 +118,5 @@ def test_a_pretty_level_is_sized_from_its_compact_twin_only_without_longer_array
         detail = Detail(string_limit=0)
         assert pretty.measure(detail) == _rendered(survey, text, detail)
         assert bool(pretty._measured) is not twinned  # walked itself unless twinned
+        # Written straight from the document only where every member is written.
+        assert (pretty.written_whole(detail) is not None) is twinned

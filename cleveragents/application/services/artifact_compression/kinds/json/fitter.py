@@ -582,8 +582,11 @@ class _LayoutSearch:
             if choice is None:
                 return self._best
             self._pruner.claims = []
-            value = self._pruner.build(choice.detail).value
-            text = render(value, pretty=self._pruner.pretty)
+            value: object = None  # a pretty answer's value is not asked for
+            text = self._pruner.written_whole(choice.detail)
+            if text is None:
+                value = self._pruner.build(choice.detail).value
+                text = render(value, pretty=self._pruner.pretty)
             claims, self._pruner.claims = self._pruner.claims, None
             if self._estimate_is_off(choice, text):
                 continue

@@ -17,6 +17,7 @@ prefix and item, was a quarter slower.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from json.encoder import encode_basestring  # the C function where the interpreter has it
 
 from cleveragents.application.services.artifact_compression.kinds.json.facts import scalar_text
@@ -28,30 +29,40 @@ class _NotPlainJsonError(Exception):
     """A value `json.dumps` writes by rules this writer does not repeat."""
 
 
-def pretty_json(value: object) -> str:
+Cut = Callable[[str], str] | None
+"""What becomes of each string value as it is written (None: written as it is)."""
+
+
+def pretty_json(value: object, cut: Cut = None) -> str:
     """`json.dumps(value, ensure_ascii=False, indent=2)`. Raises as it does: `ValueError` for a
-    circular reference is a `RecursionError` here (both mean "cannot be written")."""
+    circular reference is a `RecursionError` here (both mean "cannot be written"). With `cut`,
+    each string value (not a key) is written as `cut` returns it: the document with its
+    strings cut, without a copy of it made first."""
     out: list[str] = []
     try:
-        _write(value, "\n", out)
+        _write(value, "\n", out, cut)
     except _NotPlainJsonError:
+        if cut is not None:
+            raise ValueError("a value json.dumps writes by its own rules") from None
         return json.dumps(value, ensure_ascii=False, indent=2)
     return "".join(out)
 
 
-def _write(value: object, newline: str, out: list[str]) -> None:
+def _write(value: object, newline: str, out: list[str], cut: Cut) -> None:
     """`value` appended to `out`, its members on lines that start with `newline` and 2 more
     spaces."""
     kind = type(value)
     if kind is dict:
-        _object(value, newline, out)  # type: ignore[arg-type]
+        _object(value, newline, out, cut)  # type: ignore[arg-type]
     elif kind is list:
-        _array(value, newline, out)  # type: ignore[arg-type]
+        _array(value, newline, out, cut)  # type: ignore[arg-type]
+    elif kind is str and cut is not None:
+        out.append(encode_basestring(cut(value)))  # type: ignore[arg-type]
     else:
         out.append(_scalar(value))
 
 
-def _object(value: dict[object, object], newline: str, out: list[str]) -> None:
+def _object(value: dict[object, object], newline: str, out: list[str], cut: Cut) -> None:
     if not value:
         out.append("{}")
         return
@@ -68,16 +79,17 @@ def _object(value: dict[object, object], newline: str, out: list[str]) -> None:
             out.append(separator)
         kind = type(item)
         if kind is str:
-            out.append(encode_basestring(key) + ": " + encode_basestring(item))  # type: ignore[arg-type]
+            written = item if cut is None else cut(item)  # type: ignore[arg-type]
+            out.append(encode_basestring(key) + ": " + encode_basestring(written))  # type: ignore[arg-type]
         elif kind is dict or kind is list:
             out.append(encode_basestring(key) + ": ")
-            _write(item, inner, out)
+            _write(item, inner, out, cut)
         else:
             out.append(encode_basestring(key) + ": " + _scalar(item))
     out.append(newline + "}")
 
 
-def _array(value: list[object], newline: str, out: list[str]) -> None:
+def _array(value: list[object], newline: str, out: list[str], cut: Cut) -> None:
     if not value:
         out.append("[]")
         return
@@ -92,9 +104,10 @@ def _array(value: list[object], newline: str, out: list[str]) -> None:
             out.append(separator)
         kind = type(item)
         if kind is str:
-            out.append(encode_basestring(item))  # type: ignore[arg-type]
+            written = item if cut is None else cut(item)  # type: ignore[arg-type]
+            out.append(encode_basestring(written))  # type: ignore[arg-type]
         elif kind is dict or kind is list:
-            _write(item, inner, out)
+            _write(item, inner, out, cut)
         else:
             out.append(_scalar(item))
     out.append(newline + "]")

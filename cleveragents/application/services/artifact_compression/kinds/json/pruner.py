@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from dataclasses import replace
+from functools import partial
 from typing import NamedTuple
 
 from cleveragents.application.services.artifact_compression.kinds.json.breadth_first_sizes import (
@@ -40,6 +41,9 @@ from cleveragents.application.services.artifact_compression.kinds.json.line_maps
 from cleveragents.application.services.artifact_compression.kinds.json.member_sizes import (
     MemberTable,
     MemberTables,
+)
+from cleveragents.application.services.artifact_compression.kinds.json.pretty_text import (
+    pretty_json,
 )
 from cleveragents.application.services.artifact_compression.kinds.json.rendered_sizes import (
     SMALL_RUN,
@@ -240,6 +244,22 @@ class Pruner:
         if size <= cap:
             self._derived[detail] = size
         return size
+
+    def written_whole(self, detail: Detail) -> str | None:
+        """A pretty level that writes every member of the document (`_every_member_written`)
+        written straight from the document, its strings cut as it goes: what `build` and
+        `render` give, without the copy of the document (a lock file at 0.8x raw: a copy of
+        nearly all of it). None for any other level, or one not sized without a walk, or
+        when its length is not that size (the caller builds it then)."""
+        limit = detail.string_limit
+        if not self.pretty or self._every_member_written(detail) is None:
+            return None
+        cut = None if limit is None else partial(cut_string, limit=limit)
+        try:
+            text = pretty_json(self.survey.root, cut)
+        except ValueError:
+            return None
+        return text if len(text) == self._derived.get(detail) else None
 
     def _every_member_written(self, detail: Detail) -> Facts | None:
         """The root's facts when `detail` writes every member and item of the document (only
