@@ -17,6 +17,7 @@ from cleveragents.application.services.artifact_compression.kinds.json.ladder im
     ladder,
 )
 from cleveragents.application.services.artifact_compression.kinds.json.line_maps import (
+    LineMap,
     OneLine,
     Positions,
     UsualLayout,
@@ -46,6 +47,15 @@ CONTAINERS = st.one_of(
     st.lists(JSON_VALUES, min_size=1, max_size=12),
     st.dictionaries(st.text(max_size=6), JSON_VALUES, min_size=1, max_size=6),
 )
+
+
+def _surveyed(value: object, terms: TaskTerms) -> tuple[Survey, LineMap]:
+    """`value` written pretty, surveyed, and the map of its lines."""
+    text = json.dumps(value, indent=2, ensure_ascii=False)
+    survey = Survey(json.loads(text), terms)
+    return survey, structural_line_map(text, survey) or Positions(
+        text, parse_with_positions(text)[1]
+    )
 
 
 def levels(survey: Survey) -> list[Detail]:
@@ -162,9 +172,7 @@ def test_breadth_first_levels_measured_in_any_order_have_their_rendered_lengths(
     """Every breadth-first level (every count of members admitted), measured in a random
     order by one pruner (a container whose members' members are all left out is measured
     once per count of its own members admitted, and reused), has its rendering's length."""
-    text = json.dumps(value, indent=2, ensure_ascii=False)
-    survey = Survey(json.loads(text), NO_TERMS)
-    lines = structural_line_map(text, survey) or Positions(text, parse_with_positions(text)[1])
+    survey, lines = _surveyed(value, NO_TERMS)
     pruner = Pruner(survey, lines, Handles("sha256:ab"), pretty=pretty)
     breadth_first = [family for family in ladder(survey) if family.rank >= BREADTH_FIRST_RANK]
     details = [
@@ -215,10 +223,8 @@ def test_string_limits_measured_in_any_order_have_their_rendered_lengths(
     """Levels that differ only in their string limit, measured in a random order by one
     pruner (after one walk, the others are found from the strings it cut), each have the
     length their rendering has; and some of them were found without a walk."""
-    text = json.dumps(value, indent=2, ensure_ascii=False)
     terms = TaskTerms.from_task("needle true 0") if with_task else NO_TERMS
-    survey = Survey(json.loads(text), terms)
-    lines = structural_line_map(text, survey) or Positions(text, parse_with_positions(text)[1])
+    survey, lines = _surveyed(value, terms)
     pruner = Pruner(survey, lines, Handles("sha256:ab"), pretty=pretty)
     families = [Detail(), Detail(last=False, shapes=0), Detail(extra_items=1, one_more_below=2)]
     limits: list[int | None] = [None, 0, 1, 2, 7, 8, 9, 20, 39, 40, 64, 100, 160, 299]
@@ -260,10 +266,8 @@ def test_breadth_first_levels_through_wide_objects_have_their_rendered_lengths(
     """Breadth-first levels whose point falls inside a wide object, measured in a random order
     by one pruner (the object sized from its members' running sizes, or measured when that
     cannot be sure), each have their rendering's length."""
-    text = json.dumps(value, indent=2, ensure_ascii=False)
     terms = TaskTerms.from_task("needle") if with_task else NO_TERMS
-    survey = Survey(json.loads(text), terms)
-    lines = structural_line_map(text, survey) or Positions(text, parse_with_positions(text)[1])
+    survey, lines = _surveyed(value, terms)
     pruner = Pruner(survey, lines, Handles("sha256:ab"), pretty=pretty)
     family = next(family for family in ladder(survey) if family.rank == BREADTH_FIRST_RANK)
     knobs = list(range(family.low, family.high() + 1))
@@ -296,9 +300,7 @@ def test_pretty_sizes_found_from_the_compact_ones_are_the_rendered_lengths(
     the document's strings alone (the whole less what cutting them saves), and a pretty one
     from its compact twin's size (the whole document's whitespace more): neither layout is
     walked, and each size is its rendering's length."""
-    text = json.dumps(value, indent=2, ensure_ascii=False)
-    survey = Survey(json.loads(text), NO_TERMS)
-    lines = structural_line_map(text, survey) or Positions(text, parse_with_positions(text)[1])
+    survey, lines = _surveyed(value, NO_TERMS)
     pretty = Pruner(survey, lines, Handles("sha256:ab"), pretty=True)
     pretty.twin = Pruner(survey, lines, Handles("sha256:ab"), pretty=False)
     details = [

@@ -336,6 +336,8 @@ class Pruner:
         if count >= _PREFIX_FROM:
             prefix = self._member_prefix(container, depth, line)
             return as_marker, self.sizes.container_chars(prefix.chars[-1], count, depth), prefix
+        # A small object keeps no running sizes (`_member_prefix`): its lists would cost more
+        # than measuring it again at the one level whose point it is.
         key_length = self.survey.key_length
         chars = (2 if self.pretty else 1) * count
         for index, (key, member) in enumerate(container.items()):
