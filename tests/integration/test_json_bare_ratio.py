@@ -77,3 +77,39 @@ def test_values_cut_at_a_limit_are_written_as_that_level_writes_them(limit: int)
 def test_hashes_cut_short_are_less_dense_than_the_input() -> None:
     ratios = LayoutRatios(COUNTER, _lock_like(2000), pretty=True)
     assert ratios.bare_strings() < ratios.cut_strings(20) < ratios.cut_strings(60) < ratios[True]
+
+
+@pytest.mark.parametrize("limit", [0, 1, 20, 120])
+@pytest.mark.parametrize("pretty", [True, False])
+def test_values_cut_at_a_limit_are_written_compact_as_that_level_writes_them(
+    limit: int, pretty: bool
+) -> None:
+    """`compact_cut_strings`: the input's windows written compact, each value cut at the
+    limit, keys kept, whatever the input's layout. A short input is one window."""
+    value = json.loads(_lock_like(20))
+    value["packages"]["note"] = 'a "quoted" word and a back\\slash ' * 4
+    text = json.dumps(value, indent=2 if pretty else None, ensure_ascii=False)
+    expected = json.dumps(_cut(value, limit), separators=(",", ":"), ensure_ascii=False)
+    ratios = LayoutRatios(COUNTER, text, pretty=pretty)
+    assert ratios.compact_cut_strings(limit) == COUNTER.count(expected) / len(expected)
+
+
+class _Recording:
+    """A counter that notes every text it is asked to count."""
+
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+
+    def count(self, text: str) -> int:
+        self.texts.append(text)
+        return COUNTER.count(text)
+
+
+def test_a_long_compact_input_is_sampled_in_windows_not_counted_whole() -> None:
+    """A minified input has no line to cut its windows at: they are spread over it all the
+    same (a window cut at a line end would be the whole text, counted once per window)."""
+    text = json.dumps(json.loads(_lock_like(3000)), separators=(",", ":"))
+    recording = _Recording()
+    ratio = LayoutRatios(recording, text, pretty=False).compact_cut_strings(0)  # type: ignore[arg-type]
+    assert 0 < sum(map(len, recording.texts)) < len(text) // 4
+    assert abs(ratio - COUNTER.count(text) / len(text)) < ratio  # a ratio, not garbage

@@ -238,3 +238,33 @@ def test_a_level_far_over_at_the_bare_ratio_is_not_written_to_be_checked(
     monkeypatch.setattr(fitter, "_FAR_OVER", float("inf"))
     assert _fit(text, budget) == fitted
     assert checked  # the premise: without the margin, the level was written and sampled
+
+
+def _counted(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The tokens of every candidate the search counts, in order."""
+    counts: list[int] = []
+    count = fitter.Fitter.count
+
+    def watched(self: fitter.Fitter, text: str) -> int:
+        counts.append(count(self, text))
+        return counts[-1]
+
+    monkeypatch.setattr(fitter.Fitter, "count", watched)
+    return counts
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_first_compact_candidate_is_sized_at_its_own_strings_ratio(
+    monkeypatch: pytest.MonkeyPatch, seed: int
+) -> None:
+    """Cut strings make an API description denser (its values are common words, its keys and
+    brackets are not): sized at the input's compact ratio, the first candidate was over the
+    budget and was written and counted for nothing. Sized at the ratio of the input's
+    windows written compact with their strings cut as the level cuts them, it fits."""
+    text = _api_spec(seed)
+    budget = COUNTER.count(text) // 2
+    counts = _counted(monkeypatch)
+    fitted = _fit(text, budget)
+    assert fitted.tokens == COUNTER.count(fitted.text) <= budget
+    assert counts, "a candidate is counted"
+    assert counts[0] <= budget

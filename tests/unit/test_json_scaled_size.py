@@ -24,7 +24,7 @@ def _measure(exact: int, asked: list[float]) -> Callable[[float], int]:
 @given(
     st.integers(min_value=0, max_value=10**7),
     st.integers(min_value=0, max_value=10**7),
-    st.floats(min_value=0.05, max_value=0.999),
+    st.floats(min_value=0.05, max_value=4.0),
 )
 def test_a_scaled_size_is_over_its_cap_exactly_when_the_scaled_size_is(
     exact: int, cap: int, scale: float

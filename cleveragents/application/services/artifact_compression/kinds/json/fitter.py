@@ -498,6 +498,11 @@ class Fitter:
         (`LayoutRatios.cut_strings`): asked for only where `bare_ratio` is known."""
         return self._ratios.cut_strings(limit)
 
+    def compact_cut_ratio(self, limit: int) -> float:
+        """Tokens per character of the input's samples written compact with their values
+        cut at `limit` (`LayoutRatios.compact_cut_strings`)."""
+        return self._ratios.compact_cut_strings(limit)
+
     def _confirms_layout(self, claims: list[tuple[int, str]]) -> bool:
         """Whether the first omitted member of each run (up to `_CLAIMS_CHECKED`) really
         starts the line the usual layout puts it on."""
@@ -647,23 +652,37 @@ class _LayoutSearch:
 
     def _first_measure(self, detail: Detail, cap: float) -> int:
         """Before any candidate is counted or sampled, when the input's ratio is all there
-        is: a level whose strings are cut is sized as if it were written at that ratio, when
-        its strings cut make it less dense (a lock file's hashes, encoded blobs: cut or gone,
-        they make the input's ratio far too high for it, and the first candidate would leave
-        much of the budget unused, or lose key paths when a level that keeps them fits).
-        Never sized up."""
+        is: a level whose strings are cut is sized as if it were written at the ratio of the
+        input's samples cut alike (`_first_scale`)."""
         scale = self._first_scale(detail.string_limit)
-        if scale >= 1.0:
+        if scale == 1.0:
             return self._measure(detail, cap)
         return scaled_size(partial(self._measure, detail), cap, scale)
 
     def _first_scale(self, limit: int | None) -> float:
-        """The input's ratio over that of its samples written with strings cut at `limit`
-        (bare at the lowest), 1 at most: for the lowest limit, whenever the input and the
-        output are pretty in the usual layout; for the others, only when bare values are
-        markedly less dense than the input (each limit costs a count of the samples)."""
+        """The ratio of the input's samples written with strings cut at `limit` over the
+        input's ratio, or 1 where the input's ratio is kept.
+
+        Pretty: 1 at most (never sized up), for the lowest limit whenever the input and the
+        output are pretty in the usual layout, for the others only when bare values are
+        markedly less dense than the input. Cut or gone, a lock file's hashes or encoded
+        blobs make the input's ratio far too high for the level, and its first candidate
+        would leave much of the budget unused, or lose key paths when a level that keeps
+        them fits.
+
+        Compact: 1 at least (never sized down), and for the limits above the lowest only when
+        bare values make the input denser. An API description's values are common words, its
+        keys and brackets are not: cut strings make it denser, and its first candidate, sized
+        at the input's ratio, was over the budget and counted for nothing. Sized down, the
+        compact levels of a lock file chose no better.
+
+        Each limit costs a count of the samples."""
         if limit is None:
             return 1.0
+        if not self._pruner.pretty:
+            if limit != STRING_FLOOR and self._compact_scale(STRING_FLOOR) == 1.0:
+                return 1.0  # bare values are no denser: nor, near enough, are cut ones
+            return self._compact_scale(limit)
         if self._bare_scale is None:
             bare = self._fitter.bare_ratio(pretty=self._pruner.pretty)
             self._bare_scale = 1.0 if bare is None else min(1.0, bare / self._ratio)
@@ -673,6 +692,13 @@ class _LayoutSearch:
         if scale is None:
             ratio = self._fitter.cut_ratio(limit)
             scale = self._cut_scales[limit] = min(1.0, ratio / self._ratio)
+        return scale
+
+    def _compact_scale(self, limit: int) -> float:
+        scale = self._cut_scales.get(limit)
+        if scale is None:
+            ratio = self._fitter.compact_cut_ratio(limit)
+            scale = self._cut_scales[limit] = max(1.0, ratio / self._ratio)
         return scale
 
     def _chars_for(self, tokens: float) -> float:
@@ -713,9 +739,9 @@ class _LayoutSearch:
 
 def scaled_size(measure: Callable[[float], int], cap: float, scale: float) -> int:
     """The size `measure(cap)` gives (exact up to `cap`, else some size over it) times
-    `scale`, below 1, with the same promise: a size over `cap` whenever the scaled size is.
-    (A size over the scaled cap, times the scale, could round back to the cap itself and be
-    taken for one that fits.)"""
+    `scale` (above 1 or below), with the same promise: a size over `cap` whenever the scaled
+    size is. (A size over the scaled cap, times a scale below 1, could round back to the cap
+    itself and be taken for one that fits.)"""
     size = measure(cap / scale)
     if size > cap / scale:
         return int(cap) + 1

@@ -41,6 +41,8 @@ class LayoutRatios:
         self._compacted: list[str] | None = None
         self._ratios: dict[bool, float] = {}
         self._cut: dict[int, float] = {}
+        self._compact_cut: dict[int, float] = {}
+        self._one_line: list[str] | None = None
 
     def __getitem__(self, pretty: bool) -> float:
         if pretty not in self._ratios:
@@ -74,6 +76,28 @@ class LayoutRatios:
             windows = [_LONG_VALUE.sub(cut, window) for window in self._windows_of_input()]
             found = self._cut[limit] = _ratio_of(self._counter, windows)
         return found
+
+    def compact_cut_strings(self, limit: int) -> float:
+        """Tokens per character of the input's windows written compact, with every value
+        string longer than `limit` cut as that string limit cuts it."""
+        found = self._compact_cut.get(limit)
+        if found is None:
+            cut = partial(_cut_value, limit)
+            windows = self._compacted_windows() if self._pretty_input else self._one_line_windows()
+            found = self._compact_cut[limit] = _ratio_of(
+                self._counter, [_LONG_VALUE.sub(cut, window) for window in windows]
+            )
+        return found
+
+    def _one_line_windows(self) -> list[str]:
+        """A one-line input's windows, each from a member's value on (where a string is
+        known not to be open) and compacted."""
+        if self._one_line is None:
+            self._one_line = [
+                _INSIGNIFICANT.sub(_keep_strings, window)
+                for window in _windows(self._text, lines=False, at_values=True)
+            ]
+        return self._one_line
 
     def _measure(self, *, pretty: bool) -> float:
         if pretty or not self._pretty_input:
@@ -118,10 +142,12 @@ def _keep_strings(match: re.Match[str]) -> str:
     return match.group(1) or ""
 
 
-def _windows(text: str, *, lines: bool) -> list[str]:
+def _windows(text: str, *, lines: bool, at_values: bool = False) -> list[str]:
     """Pieces of about `_SAMPLE_CHARS` evenly spread over `text` (all of it when short):
     `_SAMPLE_WINDOWS`, or one every 128 KiB of a long text (`_MAX_SAMPLE_WINDOWS` at most),
-    cut at line ends when `lines`."""
+    cut at line ends when `lines`. With `at_values`, each but the first starts after the next
+    `":` (a key's end: its quote cannot open a string, so the strings after it pair up; one
+    that begins a value with `:` only makes the estimate rougher)."""
     if len(text) <= 2 * _SAMPLE_WINDOWS * _SAMPLE_CHARS:
         return [text]
     count = min(_MAX_SAMPLE_WINDOWS, max(_SAMPLE_WINDOWS, len(text) >> 17))
@@ -133,6 +159,9 @@ def _windows(text: str, *, lines: bool) -> list[str]:
             start = text.find("\n", start) + 1 if index else 0
             found = text.find("\n", end)
             end = found if found != -1 else len(text)
+        elif at_values and index:
+            found = text.find('":', start, end)
+            start = found + 2 if found != -1 else end
         windows.append(text[start:end])
     return [window for window in windows if window]
 
