@@ -53,6 +53,9 @@ class BreadthFirstSizes:
         self._points_walked: set[tuple[int, int]] = set()
         """The (place, share) sized: the pruner remembers the container at that share."""
         self._level = detail
+        self._own = 0
+        """The own parts of the containers measured: all each writes at the levels that admit
+        its members but its containers' markers."""
 
     def size(self, members: int) -> int:
         """The size of the level that admits the first `members` members."""
@@ -68,6 +71,23 @@ class BreadthFirstSizes:
             # The container at the point: some of its members are in.
             size += self._at_point(whole, members) - self._as_markers[whole]
         return size
+
+    def whole_size(self, cap: float) -> int:
+        """The size of the level that admits every member, exact up to `cap`, else some size
+        over it. The gains are measured in the order until the own parts of the containers
+        measured are over `cap` (the walk stops there, as a walk of the level would at its
+        cap, and the levels below it are sized already). That level writes each container's
+        own part (all it writes but its containers' markers: their members replace them), so
+        their sum only grows towards its size. (The size of a level that admits fewer
+        members does not: a container smaller written than its marker shrinks the next.)"""
+        containers = self._admission.containers
+        if not containers:
+            return self.size(0)
+        self._measure_up_to(self._admission.size, cap)
+        if len(self._starts) < len(containers):
+            return int(cap) + 1  # its own parts so far are over the cap
+        size = self._as_markers[0] + self._gained[-1]
+        return int(min(size, cap + 1)) if size > cap else size
 
     def _at_point(self, place: int, members: int) -> int:
         """The container at the level's point, some of its members admitted: a large object
@@ -91,13 +111,16 @@ class BreadthFirstSizes:
                 return size
         return self._size(place, members)
 
-    def _measure_up_to(self, members: int) -> None:
+    def _measure_up_to(self, members: int, cap: float = float("inf")) -> None:
         """The gains of every container that the level admitting `members` members admits
-        some of, measured if they are not yet."""
+        some of, measured if they are not yet; with a `cap`, only until their own parts are
+        over it (`whole_size`)."""
         admission = self._admission
         containers, lines = admission.containers, self._pruner.lines
         place = len(self._starts)
         while place < len(containers) and (not place or self._ends[-1] < members):
+            if self._own > cap:
+                return
             container = containers[place]
             parent, index = admission.places[place]
             if parent < 0:
@@ -111,7 +134,7 @@ class BreadthFirstSizes:
             # The length of its breadth-first order: every member of an object, an array's
             # first item.
             length = len(container) if isinstance(container, dict) else 1
-            as_marker, admitted, prefix = self._pruner.marker_and_members(
+            as_marker, admitted, markers, prefix = self._pruner.marker_and_members(
                 container,  # type: ignore[arg-type]
                 depth,
                 line,
@@ -122,6 +145,7 @@ class BreadthFirstSizes:
             self._as_markers.append(as_marker)
             self._prefixes.append(prefix)
             self._gained.append(self._gained[-1] + admitted - as_marker)
+            self._own += admitted - markers
             place += 1
 
     def _size(self, place: int, members: int) -> int:

@@ -141,6 +141,8 @@ class Pruner:
         what the search has spent, in the unit of `Survey.entries`."""
         self.twin: Pruner | None = None
         """For a pretty pruner, the compact one of the same document (`_measured_by_twin`)."""
+        self._member_markers = 0
+        """While `marker_and_members` sizes a container: its containers' markers so far."""
         self.claims: list[tuple[int, str]] | None = None
         """When a list: (line, first character) of the first omitted member of each run, for
         checking a line map that was inferred from the layout."""
@@ -165,18 +167,19 @@ class Pruner:
         cap lets it). A subtree has the same size at every level that agrees on what it
         depends on (`Detail.seen_by`), so levels that differ in one array measure again only
         the containers around it."""
-        if (
-            detail.members is not None
-            and detail.partial is None
-            and detail.members < self.survey.admission_size(self.survey.root)
-        ):
-            # (The level that admits every member is walked, up to the cap: sizing every
-            # container first would cost a walk of the whole, the cap none.)
-            return self._breadth_first(detail).size(detail.members)
         if detail.members is not None and self._every_member_written(detail) is not None:
             # Every member admitted, and no array to cut to its first item: the whole
             # document, strings cut, as the level that drops nothing writes it.
             return self.measure(replace(detail, members=None, where=True), cap)
+        if detail.members is not None and detail.partial is None:
+            admitted = self.survey.admission_size(self.survey.root)
+            if detail.members < admitted:
+                return self._breadth_first(detail).size(detail.members)
+            if detail.members == admitted:
+                # The level a search interpolates down from: sized by the same gains as the
+                # levels below it, up to the cap. A walk of it was a second walk of the
+                # document wherever the cap did not stop it (an API description at raw/5).
+                return self._breadth_first(detail).whole_size(cap)
         by_twin = self._measured_by_twin(detail, cap)
         if by_twin is not None:
             return by_twin
@@ -314,7 +317,7 @@ class Pruner:
 
     def marker_and_members(
         self, container: dict[str, object] | list[object], depth: int, line: Line, detail: Detail
-    ) -> tuple[int, int, MemberPrefix | None]:
+    ) -> tuple[int, int, int, MemberPrefix | None]:
         """At the breadth-first levels written like `detail` (from the root, no item shown
         less richly): the size of non-empty `container` as a marker, and with every member
         the breadth-first order gives it (all of an object's, an array's first item: what
@@ -322,8 +325,11 @@ class Pruner:
         containers as markers (their members come after). Found directly, as `_cut_object`
         and `_cut_array` would find them, for the walk they count against the search's
         patience (both sizes walk the container, and its containers once as markers). With
-        them, a large object's `MemberPrefix`, for the levels whose point it is."""
+        them, how much of the second its containers' markers take (the rest is its own part
+        of every level that admits its members: a part no later container takes back), and a
+        large object's `MemberPrefix`, for the levels whose point it is."""
         self._detail, self._origin, self._novel = detail, self.survey.root, False
+        self._member_markers = 0
         count = len(container)
         self.walked += 2 * (count + 1)
         as_marker = self._collapsed(container, self._where(container, line, 0, count - 1), depth)[1]
@@ -332,17 +338,20 @@ class Pruner:
             written: list[object] = [None]  # stand-ins: only the count is used
             if count > 1:
                 chars += self._omitted(written, container, 1, count - 1, depth, line)
-            return as_marker, self.sizes.container_chars(chars, len(written), depth), None
+            admitted = self.sizes.container_chars(chars, len(written), depth)
+            return as_marker, admitted, self._member_markers, None
         if count >= _PREFIX_FROM:
             prefix = self._member_prefix(container, depth, line)
-            return as_marker, self.sizes.container_chars(prefix.chars[-1], count, depth), prefix
+            admitted = self.sizes.container_chars(prefix.chars[-1], count, depth)
+            return as_marker, admitted, self._member_markers, prefix
         # A small object keeps no running sizes (`_member_prefix`): its lists would cost more
         # than measuring it again at the one level whose point it is.
         key_length = self.survey.key_length
         chars = (2 if self.pretty else 1) * count
         for index, (key, member) in enumerate(container.items()):
             chars += key_length(key) + self._member_size(member, depth + 1, container, line, index)
-        return as_marker, self.sizes.container_chars(chars, count, depth), None
+        admitted = self.sizes.container_chars(chars, count, depth)
+        return as_marker, admitted, self._member_markers, None
 
     def _member_prefix(self, container: dict[str, object], depth: int, line: Line) -> MemberPrefix:
         key_length = self.survey.key_length
@@ -394,7 +403,9 @@ class Pruner:
                 return 2
             self.walked += len(member) + 1  # the walk that found it a marker
             where = self._where(member, MemberLine(container, line, index), 0, len(member) - 1)
-            return self._collapsed(member, where, depth)[1]
+            size = self._collapsed(member, where, depth)[1]
+            self._member_markers += size
+            return size
         return self._node(member, depth, line, self._detail)[1]
 
     def _breadth_first(self, detail: Detail) -> BreadthFirstSizes:
