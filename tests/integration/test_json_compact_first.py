@@ -268,3 +268,33 @@ def test_the_first_compact_candidate_is_sized_at_its_own_strings_ratio(
     assert fitted.tokens == COUNTER.count(fitted.text) <= budget
     assert counts, "a candidate is counted"
     assert counts[0] <= budget
+
+
+def _compact_search(text: str) -> fitter._LayoutSearch:
+    document = fitter.read_document(text, TaskTerms())
+    assert document is not None
+    fitting = fitter.Fitter(text, document, COUNTER.count(text) // 5, COUNTER, Handles())
+    return fitting._layout_search(document.lines, pretty=False)
+
+
+def test_compact_levels_are_sized_up_for_words_and_never_down_for_hashes() -> None:
+    """Before a count, a compact level whose strings are cut is sized at the ratio of the
+    input's samples cut alike when that is denser (an API description: common words cut,
+    its keys and brackets stay), never when it is less dense (a lock file: its hashes cut)."""
+    spec = _compact_search(_api_spec(1))
+    assert spec._first_scale(0) > 1.05
+    assert spec._first_scale(40) >= 1.0
+    assert spec._first_scale(None) == 1.0  # strings whole: the input's own ratio
+
+    lock = _compact_search(_lock_file(3000))
+    asked: list[int] = []
+    ratio = lock._fitter.compact_cut_ratio
+
+    def watched(limit: int) -> float:
+        asked.append(limit)
+        return ratio(limit)
+
+    lock._fitter.compact_cut_ratio = watched  # type: ignore[method-assign]
+    assert lock._first_scale(0) == 1.0
+    assert lock._first_scale(40) == lock._first_scale(160) == 1.0
+    assert asked == [0]  # bare values no denser: the other limits are not sampled
