@@ -121,6 +121,8 @@ class Survey:
     def __init__(self, root: object, terms: TaskTerms) -> None:
         self.root = root
         self.terms = terms
+        self._task = bool(terms)
+        """Whether there is a task: `TaskTerms.__bool__` asked once, not once per container."""
         self._mentions = _mention_test(terms)
         self.facts: dict[int, Facts] = {}
         self._children: dict[int, dict[str | None, int]] = {}
@@ -304,7 +306,7 @@ class Survey:
         count = len(value)
         if not count:
             return Facts(2, 2, 0, 0, 0, 0, False, ranges=self._ranges(*self._counts()))
-        if self.terms or count < _SIGNED_FROM:  # a task: each member may mention it
+        if self._task or count < _SIGNED_FROM:  # a task: each member may mention it
             return self._new_object(value, path)
         signature_key = (path, tuple(value), tuple(map(type, value.values())))
         if signature_key not in self._signatures:
@@ -358,7 +360,7 @@ class Survey:
 
     def _new_object(self, value: dict[str, object], path: int) -> Facts:
         """An object walked member by member: the first of its signature, or with a task."""
-        if not self.terms:
+        if not self._task:
             if len(value) >= _FLAT_FROM:
                 kinds = list(map(_KIND_OF.get, map(type, value.values())))
                 if _OBJECT not in kinds and _ARRAY not in kinds and None not in kinds:
@@ -369,7 +371,7 @@ class Survey:
         count = len(value)
         children = self._children.get(path) or self._children_of(path)
         seen, key_lengths = self._seen, self._key_lengths
-        mentions = self._mentions if self.terms else None
+        mentions = self._mentions if self._task else None
         compact = widened = newlines = items = longest = 0
         keys = count
         task: list[int] = []
@@ -387,13 +389,14 @@ class Survey:
             hit = False
             if kind <= _ARRAY:
                 facts = self._visit(item, member_path)  # type: ignore[arg-type]
-                compact += key_length + facts.compact
-                widened += facts.pretty + 2 * facts.newlines - facts.compact
-                newlines += facts.newlines
-                items = max(items, facts.max_items)
-                longest = max(longest, facts.max_string)
-                keys = max(keys, facts.max_keys)
-                hit = facts.matched
+                # One unpacking, not an attribute per figure: once per member of the document.
+                inner, pretty, inner_lines, inner_items, inner_string, inner_keys, hit = facts[:7]
+                compact += key_length + inner
+                widened += pretty + 2 * inner_lines - inner
+                newlines += inner_lines
+                items = max(items, inner_items)
+                longest = max(longest, inner_string)
+                keys = max(keys, inner_keys)
             elif kind == _STRING:
                 compact += key_length + len(encode_string(item))  # type: ignore[arg-type]
                 longest = max(longest, len(item))  # type: ignore[arg-type]
@@ -485,13 +488,13 @@ class Survey:
         if not count:
             return Facts(2, 2, 0, 0, 0, 0, False, ranges=self._ranges(*self._counts()))
         types = set(map(type, value))
-        if not self.terms and dict not in types and list not in types:
+        if not self._task and dict not in types and list not in types:
             return self._scalar_array(value, path, types)
         start = self._counts()
         item_path = self._path(path, _ITEM)
         ordinal = self._number(value)
         seen = self._seen
-        mentions = self._mentions if self.terms else None
+        mentions = self._mentions if self._task else None
         compact = widened = newlines = longest = keys = 0
         items = 0  # the longest array inside the items
         shapes: list[tuple[int, int]] = []
@@ -507,13 +510,13 @@ class Survey:
                 facts, rank = self._nested_item(item, item_path, shape, index > 0)  # type: ignore[arg-type]
                 if rank is not None:
                     shapes.append((index, rank))
-                compact += facts.compact
-                widened += facts.pretty + 2 * facts.newlines - facts.compact
-                newlines += facts.newlines
-                items = max(items, facts.max_items)
-                longest = max(longest, facts.max_string)
-                keys = max(keys, facts.max_keys)
-                hit = facts.matched
+                inner, pretty, inner_lines, inner_items, inner_string, inner_keys, hit = facts[:7]
+                compact += inner
+                widened += pretty + 2 * inner_lines - inner
+                newlines += inner_lines
+                items = max(items, inner_items)
+                longest = max(longest, inner_string)
+                keys = max(keys, inner_keys)
             else:
                 if shape not in seen:
                     seen.add(shape)
