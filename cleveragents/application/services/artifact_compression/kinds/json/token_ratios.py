@@ -160,10 +160,25 @@ def _windows(text: str, *, lines: bool, at_values: bool = False) -> list[str]:
             found = text.find("\n", end)
             end = found if found != -1 else len(text)
         elif at_values and index:
-            found = text.find('":', start, end)
-            start = found + 2 if found != -1 else end
+            start = _after_a_key(text, start, end)
         windows.append(text[start:end])
     return [window for window in windows if window]
+
+
+def _after_a_key(text: str, start: int, end: int) -> int:
+    """The offset just after the first key's end (`":`) in `text[start:end]`, `end` when there
+    is none. A quote a backslash escapes ends nothing (an odd run of backslashes before it);
+    an unescaped quote that opens a string beginning with a colon (`":x"`) is not told apart,
+    which only makes the window's estimate rougher."""
+    found = text.find('":', start, end)
+    while found != -1:
+        before = found
+        while before > 0 and text[before - 1] == "\\":
+            before -= 1
+        if (found - before) % 2 == 0:
+            return found + 2
+        found = text.find('":', found + 1, end)
+    return end
 
 
 def _ratio_of(counter: TokenCounter, windows: list[str]) -> float:
