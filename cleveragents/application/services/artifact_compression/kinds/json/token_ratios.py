@@ -72,9 +72,7 @@ class LayoutRatios:
         windows are pretty."""
         found = self._cut.get(limit)
         if found is None:
-            cut = partial(_cut_value, limit)
-            windows = [_LONG_VALUE.sub(cut, window) for window in self._windows_of_input()]
-            found = self._cut[limit] = _ratio_of(self._counter, windows)
+            found = self._cut[limit] = self._cut_ratio(self._windows_of_input(), limit)
         return found
 
     def compact_cut_strings(self, limit: int) -> float:
@@ -82,12 +80,15 @@ class LayoutRatios:
         string longer than `limit` cut as that string limit cuts it."""
         found = self._compact_cut.get(limit)
         if found is None:
-            cut = partial(_cut_value, limit)
             windows = self._compacted_windows() if self._pretty_input else self._one_line_windows()
-            found = self._compact_cut[limit] = _ratio_of(
-                self._counter, [_LONG_VALUE.sub(cut, window) for window in windows]
-            )
+            found = self._compact_cut[limit] = self._cut_ratio(windows, limit)
         return found
+
+    def _cut_ratio(self, windows: list[str], limit: int) -> float:
+        """Tokens per character of `windows` with every value string longer than `limit`
+        cut as that string limit cuts it."""
+        cut = partial(_cut_value, limit)
+        return _ratio_of(self._counter, [_LONG_VALUE.sub(cut, window) for window in windows])
 
     def _one_line_windows(self) -> list[str]:
         """A one-line input's windows, each from a member's value on (where a string is
@@ -146,8 +147,7 @@ def _windows(text: str, *, lines: bool, at_values: bool = False) -> list[str]:
     """Pieces of about `_SAMPLE_CHARS` evenly spread over `text` (all of it when short):
     `_SAMPLE_WINDOWS`, or one every 128 KiB of a long text (`_MAX_SAMPLE_WINDOWS` at most),
     cut at line ends when `lines`. With `at_values`, each but the first starts after the next
-    `":` (a key's end: its quote cannot open a string, so the strings after it pair up; one
-    that begins a value with `:` only makes the estimate rougher)."""
+    key's end (`_after_a_key`), where no string is open, so the strings after it pair up."""
     if len(text) <= 2 * _SAMPLE_WINDOWS * _SAMPLE_CHARS:
         return [text]
     count = min(_MAX_SAMPLE_WINDOWS, max(_SAMPLE_WINDOWS, len(text) >> 17))
